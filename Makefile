@@ -1,0 +1,69 @@
+# perfbot: `make` builds the bot and the guest workloads, `make test` installs
+# what is missing (as root), then runs the unit tests under ASan+UBSan and
+# the end-to-end test on real kernels. `make run PATCH=771` is the main job.
+
+CC      ?= gcc
+CFLAGS  ?= -O2 -g
+WARN    := -std=c11 -Wall -Wextra -Werror -Wshadow -Wformat=2 -Wno-format-nonliteral
+VERSION := $(shell git describe --always --dirty 2>/dev/null || echo 0.1)
+CPPFLAGS += -D_GNU_SOURCE -DPERFBOT_VERSION='"$(VERSION)"' -Ibot
+LIBS    := -linih -lsqlite3 -lcrypto -lm
+SAN     := -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=all
+
+BUILD   := build
+LIB_SRC := $(filter-out bot/main.c,$(wildcard bot/*.c))
+BOT_SRC := $(LIB_SRC) bot/main.c
+BOT_OBJ := $(patsubst bot/%.c,$(BUILD)/obj/%.o,$(BOT_SRC)) $(BUILD)/obj/schema.o
+SAN_OBJ := $(patsubst bot/%.c,$(BUILD)/asan/%.o,$(LIB_SRC)) $(BUILD)/asan/schema.o
+UNIT_SRC := $(wildcard tests/unit/*.c)
+WORKLOADS := $(patsubst workloads/%.c,$(BUILD)/workloads/%,$(wildcard workloads/*.c))
+
+PATCH ?= 771
+
+.PHONY: all setup run test unit e2e clean
+all: $(BUILD)/perfbot $(WORKLOADS)
+
+$(BUILD)/obj $(BUILD)/asan $(BUILD)/workloads:
+	mkdir -p $@
+
+# The schema is one .sql file; the binary carries it as a string.
+$(BUILD)/schema.c: bot/schema.sql | $(BUILD)/obj
+	{ echo 'const char perfbot_schema_sql[] ='; \
+	  sed -e 's/\\/\\\\/g' -e 's/"/\\"/g' -e 's/^/"/' -e 's/$$/\\n"/' $<; echo ';'; } > $@
+
+$(BUILD)/obj/%.o: bot/%.c bot/*.h | $(BUILD)/obj
+	$(CC) $(CPPFLAGS) $(WARN) $(CFLAGS) -c -o $@ $<
+$(BUILD)/obj/schema.o: $(BUILD)/schema.c
+	$(CC) $(CFLAGS) -c -o $@ $<
+$(BUILD)/perfbot: $(BOT_OBJ)
+	$(CC) $(CFLAGS) -o $@ $^ $(LIBS)
+
+# Guest programs: static, so the initramfs needs no libraries.
+$(BUILD)/workloads/%: workloads/%.c | $(BUILD)/workloads
+	$(CC) -std=gnu11 -Wall -Wextra -Werror -O2 -static -o $@ $<
+
+$(BUILD)/asan/%.o: bot/%.c bot/*.h | $(BUILD)/asan
+	$(CC) $(CPPFLAGS) $(WARN) -O1 -g $(SAN) -c -o $@ $<
+$(BUILD)/asan/schema.o: $(BUILD)/schema.c | $(BUILD)/asan
+	$(CC) -O1 -g -c -o $@ $<
+$(BUILD)/unit-tests: $(UNIT_SRC) tests/unit/*.h $(SAN_OBJ)
+	$(CC) $(CPPFLAGS) -Itests/unit $(WARN) -O1 -g $(SAN) -o $@ $(UNIT_SRC) $(SAN_OBJ) $(LIBS)
+
+setup:
+	scripts/setup
+
+run: setup all
+	$(BUILD)/perfbot run --patch $(PATCH)
+
+unit: $(BUILD)/unit-tests
+	$(BUILD)/unit-tests
+
+e2e: all
+	tests/e2e.sh
+
+test: setup
+	$(MAKE) all unit
+	$(MAKE) e2e
+
+clean:
+	rm -rf $(BUILD)

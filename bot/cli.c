@@ -1,0 +1,145 @@
+#include "cli.h"
+
+#include <limits.h>
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+/* Named shortcuts for the keys people override most; -c section.key=value
+ * reaches every other key. */
+static const struct shortcut {
+	const char *option, *key, *help;
+} shortcuts[] = {
+	{ "accel", "qemu.accel", "auto|kvm|tcg|tcg-icount" },
+	{ "boots", "run.boots", "boots per kernel" },
+	{ "iterations", "run.iterations", "iterations per boot" },
+	{ "cache-dir", "cache.dir", "kernel trees, builds, ccache" },
+	{ "db", "database.path", "results database" },
+	{ "queue", "queue.dir", "directory of patch files" },
+	{ "report-dir", "report.dir", "where HTML reports go" },
+	{ "jobs", "kernel.jobs", "make -j (0: all CPUs)" },
+	{ "kernel-source", "kernel.source", "linux-source tarball" },
+};
+
+void cli_error(const char *fmt, ...)
+{
+	va_list ap;
+
+	fputs("perfbot: ", stderr);
+	va_start(ap, fmt);
+	vfprintf(stderr, fmt, ap);
+	va_end(ap);
+	fputc('\n', stderr);
+}
+
+struct option *cli_options(const struct option *own)
+{
+	int n = 0, k = 0;
+	struct option *all;
+
+	while (own && own[n].name)
+		n++;
+	all = xcalloc((size_t)n + PB_ARRAY_SIZE(shortcuts) + 3, sizeof(*all));
+	for (int i = 0; i < n; i++)
+		all[k++] = own[i];
+	all[k++] = (struct option){ "config", required_argument, NULL, 'C' };
+	all[k++] = (struct option){ "set", required_argument, NULL, 'c' };
+	for (size_t i = 0; i < PB_ARRAY_SIZE(shortcuts); i++)
+		all[k++] = (struct option){ shortcuts[i].option, required_argument, NULL,
+					    CLI_COMMON_BASE + (int)i };
+	return all;
+}
+
+static void add_override(struct cli *c, char *s)
+{
+	c->overrides = xrealloc(c->overrides, sizeof(char *) * (size_t)(c->noverrides + 1));
+	c->overrides[c->noverrides++] = s;
+}
+
+bool cli_common(struct cli *c, int opt, const char *arg)
+{
+	if (opt == 'C') {
+		c->config_path = arg;
+		return true;
+	}
+	if (opt == 'c') {
+		add_override(c, xstrdup(arg));
+		return true;
+	}
+	if (opt >= CLI_COMMON_BASE && opt < CLI_COMMON_BASE + (int)PB_ARRAY_SIZE(shortcuts)) {
+		add_override(c, xasprintf("%s=%s", shortcuts[opt - CLI_COMMON_BASE].key, arg));
+		return true;
+	}
+	return false;
+}
+
+void cli_common_usage(FILE *out)
+{
+	fprintf(out, "  -C, --config FILE          configuration (default: ./config.ini)\n"
+		     "  -c, --set SECTION.KEY=VAL  override any configuration key\n");
+	for (size_t i = 0; i < PB_ARRAY_SIZE(shortcuts); i++)
+		fprintf(out, "      --%-22s %s (%s)\n", shortcuts[i].option, shortcuts[i].key,
+			shortcuts[i].help);
+}
+
+/* config.ini of the checkout this binary was built in (build/perfbot). */
+static char *config_beside_binary(void)
+{
+	char exe[PATH_MAX];
+	ssize_t n = readlink("/proc/self/exe", exe, sizeof(exe) - 1);
+	char *slash;
+
+	if (n <= 0)
+		return NULL;
+	exe[n] = '\0';
+	for (int up = 0; up < 2; up++) {
+		slash = strrchr(exe, '/');
+		if (!slash)
+			return NULL;
+		*slash = '\0';
+		{
+			char *p = xasprintf("%s/config.ini", exe);
+
+			if (path_exists(p))
+				return p;
+			free(p);
+		}
+	}
+	return NULL;
+}
+
+bool cli_load_config(struct cli *c, struct pb_config *cfg, pb_err *err)
+{
+	char *found = NULL;
+	const char *path = c->config_path;
+	bool ok;
+
+	if (!path)
+		path = getenv("PERFBOT_CONFIG");
+	if (!path && path_exists("config.ini"))
+		path = "config.ini";
+	if (!path)
+		path = found = config_beside_binary();
+	if (!path) {
+		pb_seterr(err, "no config.ini here or beside perfbot (use --config FILE)");
+		return false;
+	}
+	ok = config_load(cfg, path, err);
+	free(found);
+	if (!ok)
+		return false; /* config_load freed what it had */
+	for (int i = 0; ok && i < c->noverrides; i++)
+		ok = config_override(cfg, c->overrides[i], err);
+	if (!ok)
+		config_free(cfg);
+	return ok;
+}
+
+void cli_free(struct cli *c)
+{
+	for (int i = 0; i < c->noverrides; i++)
+		free(c->overrides[i]);
+	free(c->overrides);
+	memset(c, 0, sizeof(*c));
+}

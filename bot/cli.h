@@ -1,0 +1,49 @@
+/* What every subcommand shares: the dispatch table's entry type and the
+ * options that choose and override the configuration. */
+#ifndef PERFBOT_CLI_H
+#define PERFBOT_CLI_H
+
+#include <getopt.h>
+
+#include "config.h"
+
+#ifndef PERFBOT_VERSION
+#define PERFBOT_VERSION "0.1"
+#endif
+
+struct command {
+	const char *name;
+	int (*run)(int argc, char **argv);
+	const char *summary;
+};
+
+int cmd_run(int argc, char **argv);
+int cmd_list(int argc, char **argv);
+int cmd_pair(int argc, char **argv);
+int cmd_config(int argc, char **argv);
+
+/* getopt_long values of the common options start here. */
+#define CLI_COMMON_BASE 1000
+
+struct cli {
+	const char *config_path;
+	char **overrides;  /* "section.key=value", applied in order after the file */
+	int noverrides;
+};
+
+/* Appends the common long options to a command's own (NULL-terminated
+ * result, to be freed). */
+struct option *cli_options(const struct option *own);
+/* Handles a common option; false if opt is not one. */
+bool cli_common(struct cli *c, int opt, const char *arg);
+/* The usage lines of the common options. */
+void cli_common_usage(FILE *out);
+/* Reads the config file (the -C/--config one, else $PERFBOT_CONFIG, else
+ * ./config.ini, else the one beside the perfbot checkout) and the overrides. */
+bool cli_load_config(struct cli *c, struct pb_config *cfg, pb_err *err);
+void cli_free(struct cli *c);
+
+/* Prints "perfbot: <msg>" on one line. */
+void cli_error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+
+#endif

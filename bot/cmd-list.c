@@ -1,0 +1,109 @@
+/* perfbot list: the queue as a table, one patch a row. */
+#include <stdlib.h>
+#include <string.h>
+
+#include "cli.h"
+#include "queue.h"
+
+/* "Name <mail>" -> "Name", cut to width bytes without splitting a UTF-8 character. */
+static void author_name(const char *author, char *out, size_t width)
+{
+	size_t n = strcspn(author, "<");
+
+	while (n && author[n - 1] == ' ')
+		n--;
+	if (n > width)
+		n = width;
+	while (n && ((unsigned char)author[n] & 0xc0) == 0x80)
+		n--;
+	memcpy(out, author, n);
+	out[n] = '\0';
+}
+
+static void print_row(const struct pb_patch *p, bool lng)
+{
+	int added = 0, removed = 0;
+	char files[32], num[24], author[24];
+
+	for (int i = 0; i < p->nfiles; i++) {
+		added += p->files[i].added;
+		removed += p->files[i].removed;
+	}
+	snprintf(files, sizeof(files), "%d +%d/-%d", p->nfiles, added, removed);
+	snprintf(num, sizeof(num), "%03d/%d", p->number, p->total);
+	author_name(p->author, author, 22);
+	printf("%-9s %-3s %-7s %-12.12s %-14s %-22s %s\n", num, p->is_mm ? "mm" : "-",
+	       p->cc_stable ? "Cc" : "picked", p->upstream[0] ? p->upstream : "?", files, author,
+	       p->subject);
+	if (!lng)
+		return;
+	printf("%10s%s: %s\n", "", p->is_mm ? "mm because" : "not mm", p->mm_reason);
+	for (int i = 0; i < p->nfixes; i++)
+		printf("%10sFixes: %s\n", "", p->fixes[i]);
+	for (int i = 0; i < p->nfiles; i++)
+		printf("%10s%s +%d -%d\n", "", p->files[i].path, p->files[i].added, p->files[i].removed);
+	for (int i = 0; i < p->nsignoffs; i++)
+		printf("%10sSigned-off-by: %s\n", "", p->signoffs[i]);
+	printf("\n");
+}
+
+int cmd_list(int argc, char **argv)
+{
+	static const struct option own[] = { { "long", no_argument, NULL, 'l' },
+					     { "mm", no_argument, NULL, 'm' },
+					     { "help", no_argument, NULL, 'h' },
+					     { 0 } };
+	struct option *opts = cli_options(own);
+	struct cli c = { 0 };
+	struct pb_config cfg;
+	struct pb_queue q;
+	bool lng = false, mm_only = false;
+	int opt, rc = PB_EXIT_OK, nmm = 0, ncc = 0;
+	pb_err err;
+
+	while ((opt = getopt_long(argc, argv, "lmhC:c:", opts, NULL)) != -1) {
+		if (cli_common(&c, opt, optarg))
+			continue;
+		if (opt == 'l') {
+			lng = true;
+		} else if (opt == 'm') {
+			mm_only = true;
+		} else if (opt == 'h') {
+			printf("usage: perfbot list [--long] [--mm] [options]\n"
+			       "  -l, --long   add why mm, Fixes:, files with +/- and the sign-off chain\n"
+			       "  -m, --mm     only the mm patches\n");
+			cli_common_usage(stdout);
+			goto out;
+		} else {
+			rc = PB_EXIT_USAGE;
+			goto out;
+		}
+	}
+	if (!cli_load_config(&c, &cfg, &err)) {
+		cli_error("%s", err.msg);
+		rc = PB_EXIT_ERROR;
+		goto out;
+	}
+	if (!queue_load(cfg.queue_dir, &q, &err)) {
+		cli_error("%s", err.msg);
+		config_free(&cfg);
+		rc = PB_EXIT_ERROR;
+		goto out;
+	}
+	printf("%-9s %-3s %-7s %-12s %-14s %-22s %s\n", "NUM/TOTAL", "MM", "STABLE", "UPSTREAM",
+	       "FILES +/-", "AUTHOR", "SUBJECT");
+	for (int i = 0; i < q.npatches; i++) {
+		nmm += q.patches[i].is_mm;
+		ncc += q.patches[i].cc_stable;
+		if (!mm_only || q.patches[i].is_mm)
+			print_row(&q.patches[i], lng);
+	}
+	printf("%d patches in %s: %d mm, %d with an explicit Cc: stable tag, %d picked without one\n",
+	       q.npatches, q.dir, nmm, ncc, q.npatches - ncc);
+	queue_free(&q);
+	config_free(&cfg);
+out:
+	free(opts);
+	cli_free(&c);
+	return rc;
+}

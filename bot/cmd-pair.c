@@ -1,0 +1,79 @@
+/* perfbot pair [--patch N]: how the kernel pair of each mm patch would be
+ * formed (forward, reverse, port), from dry runs only: nothing is built. */
+#include <stdlib.h>
+
+#include "cli.h"
+#include "kernel.h"
+#include "queue.h"
+
+int cmd_pair(int argc, char **argv)
+{
+	static const struct option own[] = { { "patch", required_argument, NULL, 'p' },
+					     { "help", no_argument, NULL, 'h' },
+					     { 0 } };
+	struct option *opts = cli_options(own);
+	struct cli c = { 0 };
+	struct pb_config cfg;
+	struct pb_queue q;
+	struct kernel_tree tree;
+	int opt, rc = PB_EXIT_USAGE, number = 0, tried = 0;
+	pb_err err;
+
+	while ((opt = getopt_long(argc, argv, "p:hC:c:", opts, NULL)) != -1) {
+		if (cli_common(&c, opt, optarg))
+			continue;
+		if (opt == 'p') {
+			number = atoi(optarg);
+		} else if (opt == 'h') {
+			printf("usage: perfbot pair [--patch N] [options]\n");
+			cli_common_usage(stdout);
+			rc = PB_EXIT_OK;
+			goto out;
+		} else {
+			goto out;
+		}
+	}
+	rc = PB_EXIT_ERROR;
+	if (!cli_load_config(&c, &cfg, &err)) {
+		cli_error("%s", err.msg);
+		goto out;
+	}
+	if (!queue_load(cfg.queue_dir, &q, &err)) {
+		cli_error("%s", err.msg);
+		config_free(&cfg);
+		goto out;
+	}
+	if (number && !queue_find(&q, number)) {
+		cli_error("patch %d is not in the queue %s", number, q.dir);
+	} else if (!tree_prepare(&cfg, &tree, &err)) {
+		cli_error("%s", err.msg);
+	} else {
+		rc = PB_EXIT_OK;
+		for (int i = 0; i < q.npatches; i++) {
+			const struct pb_patch *p = &q.patches[i];
+			struct pair_plan plan;
+
+			if (number ? p->number != number : !p->is_mm)
+				continue;
+			tried++;
+			if (pair_decide(&cfg, &tree, p, &plan, &err)) {
+				printf("%03d %-8s without: %-10s with: %-10s %s\n", p->number,
+				       pair_method_name(plan.method), plan.without.label, plan.with.label,
+				       plan.detail);
+				pair_plan_free(&plan);
+			} else {
+				printf("%03d %-8s %s\n", p->number, "none", err.msg);
+				rc = PB_EXIT_ERROR;
+			}
+		}
+		if (!tried)
+			printf("no mm patch in %s\n", q.dir);
+		tree_free(&tree);
+	}
+	queue_free(&q);
+	config_free(&cfg);
+out:
+	free(opts);
+	cli_free(&c);
+	return rc;
+}

@@ -1,0 +1,360 @@
+/* perfbot run --patch N: build the kernels without and with patch N, boot
+ * both in QEMU, run the patch's workloads, store everything, compare. */
+#include <limits.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "cli.h"
+#include "compare.h"
+#include "db.h"
+#include "kernel.h"
+#include "queue.h"
+#include "report.h"
+#include "vm.h"
+#include "workload.h"
+
+#define MAX_WORKLOADS 32
+
+/* What a run needs on the machine, and the Debian package that brings it. */
+static const struct requirement {
+	const char *what;  /* a program in PATH, or an absolute file */
+	const char *package;
+} requirements[] = {
+	{ "make", "make" },
+	{ "gcc", "gcc" },
+	{ "patch", "patch" },
+	{ "tar", "tar" },
+	{ "xz", "xz-utils" },
+	{ "flex", "flex" },
+	{ "bison", "bison" },
+	{ "bc", "bc" },
+	{ "cpio", "cpio" },
+	{ "qemu-system-x86_64", "qemu-system-x86" },
+	{ "/bin/busybox", "busybox-static" },
+	{ "/usr/include/libelf.h", "libelf-dev" },
+	{ "/usr/include/openssl/ssl.h", "libssl-dev" },
+};
+
+static bool check_requirements(pb_err *err)
+{
+	pb_str missing, pkgs;
+	bool ok;
+
+	str_init(&missing);
+	str_init(&pkgs);
+	for (size_t i = 0; i < PB_ARRAY_SIZE(requirements); i++) {
+		const struct requirement *r = &requirements[i];
+		bool have = r->what[0] == '/' ? path_exists(r->what) : program_in_path(r->what);
+
+		if (!have) {
+			str_addf(&missing, "%s%s", missing.len ? ", " : "", r->what);
+			str_addf(&pkgs, " %s", r->package);
+		}
+	}
+	ok = missing.len == 0;
+	if (!ok)
+		pb_seterr(err, "missing %s; as root: apt-get install -y%s", missing.buf, pkgs.buf);
+	str_free(&missing);
+	str_free(&pkgs);
+	return ok;
+}
+
+/* Workload binaries are built beside perfbot (build/workloads/). */
+static char *workload_bin_dir(void)
+{
+	char exe[PATH_MAX];
+	ssize_t n = readlink("/proc/self/exe", exe, sizeof(exe) - 1);
+	char *slash;
+
+	if (n <= 0)
+		return xstrdup("build/workloads");
+	exe[n] = '\0';
+	slash = strrchr(exe, '/');
+	if (slash)
+		*slash = '\0';
+	return xasprintf("%s/workloads", exe);
+}
+
+static void usage(FILE *out)
+{
+	fprintf(out, "usage: perfbot run --patch N [options]\n"
+		     "  -p, --patch N              the series number of the patch (765 of [PATCH 5.13 765/800])\n");
+	cli_common_usage(out);
+	fprintf(out, "exit status: 0 measured (or nothing to measure), 1 bad input or environment,\n"
+		     "             2 bad usage, 3 a kernel failed to build or boot (stored as a result)\n");
+}
+
+/* Builds both kernels; false only when perfbot itself cannot go on. */
+static bool build_pair(const struct pb_config *cfg, struct kernel_tree *tree,
+		       const struct kernel_config *kc, const struct pair_plan *plan,
+		       struct comparison *cmp, pb_err *err)
+{
+	const struct kernel_change *c[2] = { &plan->without, &plan->with };
+
+	for (int s = 0; s < 2; s++) {
+		if (!kernel_build(cfg, tree, kc, c[s], &cmp->image[s], err))
+			return false;
+		fprintf(stderr, "perfbot: %-7s the fix: %-10s %s (%s)\n", side_name((enum side)s),
+			c[s]->label, cmp->image[s].built ? cmp->image[s].bzimage : "BUILD FAILED",
+			cmp->image[s].cached ? "cached" : "built now");
+		if (!cmp->image[s].built)
+			return true; /* no point in building the other: this is the result */
+	}
+	return true;
+}
+
+/* Boots A B A B ...: interleaving spreads any drift of the host over both. */
+static bool boot_series(const struct pb_config *cfg, struct comparison *cmp,
+			const struct guest_plan *gp, const char *initrd, const char *log_dir,
+			pb_err *err)
+{
+	int total = 2 * cfg->boots;
+
+	cmp->boots = xcalloc((size_t)total, sizeof(*cmp->boots));
+	for (int b = 0; b < total; b++) {
+		enum side s = (enum side)(b % 2);
+		struct boot *bt = &cmp->boots[b];
+		char *prefix = xasprintf("%s/boot%02d-%s", log_dir, b + 1, side_name(s));
+
+		fprintf(stderr, "perfbot: boot %d/%d  %-7s the fix (%s, %s) ...", b + 1, total,
+			side_name(s), s == SIDE_WITH ? cmp->plan->with.label : cmp->plan->without.label,
+			cmp->accel.name);
+		fflush(stderr);
+		bt->side = s;
+		if (!vm_boot(cfg, &cmp->accel, gp, cmp->image[s].bzimage, initrd, prefix, &bt->rec, err)) {
+			fputc('\n', stderr);
+			free(prefix);
+			return false;
+		}
+		cmp->nboots++;
+		fprintf(stderr, " %s in %.1f s%s%s\n", boot_outcome_name(bt->rec.outcome),
+			bt->rec.wall_seconds, bt->rec.detail && bt->rec.detail[0] ? ": " : "",
+			bt->rec.detail && bt->rec.outcome != BOOT_OK ? bt->rec.detail : "");
+		free(prefix);
+	}
+	return true;
+}
+
+static int ok_boots(const struct comparison *cmp, enum side s)
+{
+	int n = 0;
+
+	for (int b = 0; b < cmp->nboots; b++)
+		n += cmp->boots[b].side == s && cmp->boots[b].rec.outcome == BOOT_OK;
+	return n;
+}
+
+static char *timestamp_compact(void)
+{
+	char *iso = iso_time_now(), *out = xstrdup(iso);
+	int k = 0;
+
+	for (char *s = iso; *s; s++)
+		if (*s != '-' && *s != ':')
+			out[k++] = *s;
+	out[k] = '\0';
+	free(iso);
+	return out;
+}
+
+static int run_patch(const struct pb_config *cfg, const struct pb_queue *q, int number)
+{
+	const struct pb_patch *p = queue_find(q, number);
+	const struct workload *chosen[MAX_WORKLOADS];
+	struct workload_set wset = { 0 };
+	struct kernel_tree tree = { 0 };
+	struct pair_plan plan = { 0 };
+	struct kernel_config kc = { 0 };
+	struct comparison cmp = { 0 };
+	struct guest_plan gp = { 0 };
+	sqlite3 *db = NULL;
+	char *bin_dir = NULL, *log_dir = NULL, *initrd = NULL, *init_script = NULL, *stamp = NULL;
+	char *report = NULL;
+	double start = now_seconds();
+	bool fallback;
+	int nchosen, rc = PB_EXIT_ERROR;
+	long long cid;
+	pb_err err;
+
+	if (!p) {
+		pb_str nums;
+
+		str_init(&nums);
+		for (int i = 0; i < q->npatches; i++)
+			str_addf(&nums, "%s%03d", i ? " " : "", q->patches[i].number);
+		cli_error("patch %d is not in the queue %s (it has %s)", number, q->dir, nums.buf);
+		str_free(&nums);
+		return PB_EXIT_ERROR;
+	}
+	if (!p->is_mm) {
+		printf("perfbot: patch %03d (%s) is not an mm patch (%s): nothing to measure\n", p->number,
+		       p->subject, p->mm_reason);
+		return PB_EXIT_OK;
+	}
+	if (!check_requirements(&err) || !workloads_load(cfg->workloads_dir, &wset, &err))
+		goto fail;
+	nchosen = workloads_for_patch(&wset, p, chosen, MAX_WORKLOADS, &fallback);
+	printf("perfbot: patch %03d/%d %s\n", p->number, p->total, p->subject);
+
+	if (!tree_prepare(cfg, &tree, &err) || !pair_decide(cfg, &tree, p, &plan, &err))
+		goto fail;
+	printf("perfbot: pair formed by %s: %s\n", pair_method_name(plan.method), plan.detail);
+	if (!kernel_config_prepare(cfg, &tree, &kc, &err))
+		goto fail;
+	/* Opened only now: bad input above never creates or touches the database. */
+	if (!db_open(cfg->db_path, &db, &err))
+		goto fail;
+
+	cmp.patch = p;
+	cmp.queue_dir = q->dir;
+	cmp.tree = &tree;
+	cmp.plan = &plan;
+	cmp.config = &kc;
+	cmp.workloads = chosen;
+	cmp.nworkloads = nchosen;
+	cmp.boots_per_kernel = cfg->boots;
+	cmp.iterations = cfg->iterations;
+	cmp.started_at = iso_time_now();
+	{
+		pb_str why;
+
+		str_init(&why);
+		if (fallback) {
+			str_add(&why, "no workload declares a path this patch touches; ran every workload");
+		} else {
+			str_add(&why, "chosen by the paths the patch touches:");
+			for (int i = 0; i < nchosen; i++)
+				str_addf(&why, " %s", chosen[i]->name);
+		}
+		cmp.workload_choice = str_steal(&why);
+	}
+	printf("perfbot: workloads: ");
+	for (int i = 0; i < nchosen; i++)
+		printf("%s%s", i ? ", " : "", chosen[i]->name);
+	printf(" (%s)\n", cmp.workload_choice);
+
+	if (!build_pair(cfg, &tree, &kc, &plan, &cmp, &err))
+		goto fail;
+	if (!cmp.image[0].built || !cmp.image[1].built) {
+		cmp.status = "build-failed";
+	} else {
+		stamp = timestamp_compact();
+		log_dir = xasprintf("%s/logs/%03d-%s", cfg->report_dir, p->number, stamp);
+		bin_dir = workload_bin_dir();
+		init_script = xasprintf("%s/init", cfg->workloads_dir);
+		initrd = xasprintf("%s/initramfs.cpio", log_dir);
+		guest_plan_init(&gp, cfg, chosen, nchosen);
+		if (!mkdir_p(log_dir, &err) ||
+		    !initramfs_build(&gp, init_script, bin_dir, initrd, &err) ||
+		    !accel_choose(cfg, cmp.image[1].bzimage, log_dir, &cmp.accel, &err))
+			goto fail;
+		cmp.booted = true;
+		printf("perfbot: accelerator %s: %s\n", cmp.accel.name, cmp.accel.reason);
+		if (!boot_series(cfg, &cmp, &gp, initrd, log_dir, &err))
+			goto fail;
+		unlink(initrd);
+		cmp.status = ok_boots(&cmp, SIDE_WITHOUT) && ok_boots(&cmp, SIDE_WITH) ? "measured"
+										      : "boot-failed";
+		compare_compute(&cmp);
+	}
+	cmp.finished_at = iso_time_now();
+	cmp.wall_seconds = now_seconds() - start;
+	if (!db_store_comparison(db, &cmp, PERFBOT_VERSION, &cid, &err))
+		goto fail;
+	if (cmp.nresults)
+		compare_print(&cmp, stdout);
+	for (int b = 0; b < cmp.nboots; b++)
+		if (cmp.boots[b].rec.outcome != BOOT_OK)
+			printf("boot %d (%s the fix): %s: %s\n", b + 1, side_name(cmp.boots[b].side),
+			       boot_outcome_name(cmp.boots[b].rec.outcome), cmp.boots[b].rec.detail);
+	for (int s = 0; s < 2; s++)
+		if (cmp.image[s].failure)
+			printf("the kernel %s the fix failed to build:\n%s\n", side_name((enum side)s),
+			       cmp.image[s].failure);
+	if (!report_write_patch(db, cid, cfg->report_dir, &report, &err))
+		goto fail;
+	printf("perfbot: %s; comparison %lld stored in %s; report %s (%.0f s)\n", cmp.status, cid,
+	       cfg->db_path, report, cmp.wall_seconds);
+	rc = strcmp(cmp.status, "measured") ? PB_EXIT_KERNEL : PB_EXIT_OK;
+	goto out;
+fail:
+	cli_error("%s", err.msg);
+	rc = PB_EXIT_ERROR;
+out:
+	if (db)
+		db_close(db);
+	comparison_free(&cmp);
+	guest_plan_free(&gp);
+	kernel_config_free(&kc);
+	pair_plan_free(&plan);
+	tree_free(&tree);
+	workloads_free(&wset);
+	free(bin_dir);
+	free(log_dir);
+	free(initrd);
+	free(init_script);
+	free(stamp);
+	free(report);
+	return rc;
+}
+
+int cmd_run(int argc, char **argv)
+{
+	static const struct option own[] = { { "patch", required_argument, NULL, 'p' },
+					     { "help", no_argument, NULL, 'h' },
+					     { 0 } };
+	struct option *opts = cli_options(own);
+	struct cli c = { 0 };
+	struct pb_config cfg;
+	struct pb_queue q;
+	int opt, rc = PB_EXIT_USAGE, number = -1;
+	pb_err err;
+
+	while ((opt = getopt_long(argc, argv, "p:hC:c:", opts, NULL)) != -1) {
+		if (cli_common(&c, opt, optarg))
+			continue;
+		if (opt == 'p') {
+			char *end;
+			long v = strtol(optarg, &end, 10);
+
+			if (!optarg[0] || *end || v < 1 || v > 100000) {
+				cli_error("--patch '%s': expected a patch number such as 765", optarg);
+				goto out;
+			}
+			number = (int)v;
+		} else if (opt == 'h') {
+			usage(stdout);
+			rc = PB_EXIT_OK;
+			goto out;
+		} else {
+			usage(stderr);
+			goto out;
+		}
+	}
+	if (optind < argc || number < 0) {
+		if (number < 0)
+			cli_error("run needs --patch N (perfbot list shows the numbers)");
+		else
+			cli_error("unexpected argument '%s'", argv[optind]);
+		goto out;
+	}
+	if (!cli_load_config(&c, &cfg, &err)) {
+		cli_error("%s", err.msg);
+		rc = PB_EXIT_ERROR;
+		goto out;
+	}
+	if (!queue_load(cfg.queue_dir, &q, &err)) {
+		cli_error("%s", err.msg);
+		rc = PB_EXIT_ERROR;
+	} else {
+		rc = run_patch(&cfg, &q, number);
+		queue_free(&q);
+	}
+	config_free(&cfg);
+out:
+	free(opts);
+	cli_free(&c);
+	return rc;
+}

@@ -1,0 +1,306 @@
+#include "config.h"
+
+#include <errno.h>
+#include <limits.h>
+#include <stddef.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include <ini.h>
+
+enum key_type { K_PATH, K_INT, K_ACCEL };
+
+/* Every key config.ini may hold: anything else is an error, so a typo never
+ * silently falls back to a default. */
+static const struct config_key {
+	const char *section, *key;
+	enum key_type type;
+	size_t offset;
+	int min, max;
+} keys[] = {
+	{ "queue", "dir", K_PATH, offsetof(struct pb_config, queue_dir), 0, 0 },
+	{ "kernel", "source", K_PATH, offsetof(struct pb_config, kernel_source), 0, 0 },
+	{ "kernel", "fragment", K_PATH, offsetof(struct pb_config, fragment), 0, 0 },
+	{ "kernel", "ports", K_PATH, offsetof(struct pb_config, ports_dir), 0, 0 },
+	{ "kernel", "jobs", K_INT, offsetof(struct pb_config, jobs), 0, 256 },
+	{ "cache", "dir", K_PATH, offsetof(struct pb_config, cache_dir), 0, 0 },
+	{ "cache", "ccache", K_PATH, offsetof(struct pb_config, ccache_dir), 0, 0 },
+	{ "qemu", "accel", K_ACCEL, offsetof(struct pb_config, accel), 0, 0 },
+	{ "qemu", "memory_mb", K_INT, offsetof(struct pb_config, memory_mb), 256, 65536 },
+	{ "qemu", "vcpus", K_INT, offsetof(struct pb_config, vcpus), 1, 64 },
+	{ "qemu", "numa_nodes", K_INT, offsetof(struct pb_config, numa_nodes), 1, 8 },
+	{ "qemu", "boot_timeout", K_INT, offsetof(struct pb_config, boot_timeout), 5, 86400 },
+	{ "qemu", "kvm_probe_timeout", K_INT, offsetof(struct pb_config, kvm_probe_timeout), 1, 600 },
+	{ "run", "boots", K_INT, offsetof(struct pb_config, boots), 1, 1000 },
+	{ "run", "iterations", K_INT, offsetof(struct pb_config, iterations), 1, 100000 },
+	{ "run", "workloads", K_PATH, offsetof(struct pb_config, workloads_dir), 0, 0 },
+	{ "database", "path", K_PATH, offsetof(struct pb_config, db_path), 0, 0 },
+	{ "report", "dir", K_PATH, offsetof(struct pb_config, report_dir), 0, 0 },
+};
+
+static const char *const accel_names[] = { "auto", "kvm", "tcg", "tcg-icount" };
+
+const char *accel_choice_name(int accel)
+{
+	if (accel < 0 || accel >= (int)PB_ARRAY_SIZE(accel_names))
+		return "?";
+	return accel_names[accel];
+}
+
+static char **path_field(struct pb_config *cfg, const struct config_key *k)
+{
+	return (char **)((char *)cfg + k->offset);
+}
+
+static int *int_field(struct pb_config *cfg, const struct config_key *k)
+{
+	return (int *)((char *)cfg + k->offset);
+}
+
+static const struct config_key *find_key(const char *section, const char *key)
+{
+	for (size_t i = 0; i < PB_ARRAY_SIZE(keys); i++)
+		if (!strcmp(keys[i].section, section) && !strcmp(keys[i].key, key))
+			return &keys[i];
+	return NULL;
+}
+
+static bool known_section(const char *section)
+{
+	for (size_t i = 0; i < PB_ARRAY_SIZE(keys); i++)
+		if (!strcmp(keys[i].section, section))
+			return true;
+	return false;
+}
+
+/* Parses and stores one value; relative paths are taken from base_dir. */
+static bool set_value(struct pb_config *cfg, const struct config_key *k, const char *value,
+		      const char *base_dir, char *why, size_t whylen)
+{
+	switch (k->type) {
+	case K_PATH: {
+		char **f = path_field(cfg, k);
+
+		if (!value[0]) {
+			snprintf(why, whylen, "empty path");
+			return false;
+		}
+		free(*f);
+		*f = abs_path_from(base_dir, value);
+		return true;
+	}
+	case K_INT: {
+		char *end;
+		long v;
+
+		errno = 0;
+		v = strtol(value, &end, 10);
+		if (!value[0] || *end || errno || v < k->min || v > k->max) {
+			snprintf(why, whylen, "'%.100s' is not a whole number from %d to %d",
+				 value, k->min, k->max);
+			return false;
+		}
+		*int_field(cfg, k) = (int)v;
+		return true;
+	}
+	case K_ACCEL:
+		for (size_t i = 0; i < PB_ARRAY_SIZE(accel_names); i++)
+			if (!strcmp(value, accel_names[i])) {
+				*int_field(cfg, k) = (int)i;
+				return true;
+			}
+		snprintf(why, whylen, "'%.100s' is not one of auto, kvm, tcg, tcg-icount", value);
+		return false;
+	}
+	return false;
+}
+
+struct parse_state {
+	struct pb_config *cfg;
+	FILE *file;
+	int lineno;          /* of the line inih read last */
+	bool at_line_start;
+	int error_line;      /* of first_error */
+	char first_error[512];
+	bool seen[PB_ARRAY_SIZE(keys)];
+};
+
+/* inih's reader, counting lines so that the handler knows where it is
+ * (inih reports only the first error's line, and goes on parsing). */
+static char *counting_reader(char *str, int num, void *stream)
+{
+	struct parse_state *ps = stream;
+	char *r = fgets(str, num, ps->file);
+
+	if (r) {
+		if (ps->at_line_start)
+			ps->lineno++;
+		ps->at_line_start = strchr(r, '\n') != NULL;
+	}
+	return r;
+}
+
+static int ini_handler_cb(void *user, const char *section, const char *name, const char *value)
+{
+	struct parse_state *ps = user;
+	const struct config_key *k;
+	char why[256];
+
+	if (ps->first_error[0])
+		return 0; /* only the first error is reported; later lines are not judged */
+	ps->error_line = ps->lineno;
+	if (!known_section(section)) {
+		snprintf(ps->first_error, sizeof(ps->first_error), "unknown section [%.100s]",
+			 section);
+		return 0;
+	}
+	k = find_key(section, name);
+	if (!k) {
+		snprintf(ps->first_error, sizeof(ps->first_error), "[%s] %.100s: unknown key",
+			 section, name);
+		return 0;
+	}
+	if (ps->seen[k - keys]) {
+		snprintf(ps->first_error, sizeof(ps->first_error),
+			 "[%s] %s: given twice (or continued on an indented line)", section, name);
+		return 0;
+	}
+	ps->seen[k - keys] = true;
+	if (!set_value(ps->cfg, k, value, ps->cfg->base_dir, why, sizeof(why))) {
+		snprintf(ps->first_error, sizeof(ps->first_error), "[%s] %s: %s", section, name,
+			 why);
+		return 0;
+	}
+	return 1;
+}
+
+static void set_defaults(struct pb_config *cfg)
+{
+	cfg->queue_dir = path_join(cfg->base_dir, "queue/stable-5.13");
+	cfg->kernel_source = xstrdup("/usr/src/linux-source-6.1.tar.xz");
+	cfg->fragment = path_join(cfg->base_dir, "kernels/mm.config");
+	cfg->ports_dir = path_join(cfg->base_dir, "kernels/ports");
+	cfg->jobs = 0;
+	cfg->cache_dir = xstrdup("/var/cache/perfbot");
+	cfg->ccache_dir = NULL; /* NULL: <cache dir>/ccache, whatever cache.dir ends up */
+	cfg->accel = ACCEL_AUTO;
+	cfg->memory_mb = 1024;
+	cfg->vcpus = 2;
+	cfg->numa_nodes = 2;
+	cfg->boot_timeout = 300;
+	cfg->kvm_probe_timeout = 15;
+	cfg->boots = 2;
+	cfg->iterations = 5;
+	cfg->workloads_dir = path_join(cfg->base_dir, "workloads");
+	cfg->db_path = path_join(cfg->base_dir, "results.db");
+	cfg->report_dir = path_join(cfg->base_dir, "reports");
+}
+
+bool config_load(struct pb_config *cfg, const char *path, pb_err *err)
+{
+	struct parse_state ps;
+	char *slash;
+	int line;
+
+	memset(cfg, 0, sizeof(*cfg));
+	cfg->path = abs_path_from(NULL, path);
+	cfg->base_dir = xstrdup(cfg->path);
+	slash = strrchr(cfg->base_dir, '/');
+	if (slash)
+		*(slash == cfg->base_dir ? slash + 1 : slash) = '\0';
+	set_defaults(cfg);
+
+	memset(&ps, 0, sizeof(ps));
+	ps.cfg = cfg;
+	ps.at_line_start = true;
+	ps.file = fopen(cfg->path, "r");
+	if (!ps.file) {
+		pb_seterr(err, "%s: cannot read config: %s", cfg->path, strerror(errno));
+		config_free(cfg);
+		return false;
+	}
+	line = ini_parse_stream(counting_reader, &ps, ini_handler_cb, &ps);
+	fclose(ps.file);
+	if (line < 0) {
+		pb_seterr(err, "%s: out of memory while reading", cfg->path);
+	} else if (line > 0 && ps.first_error[0] && ps.error_line <= line) {
+		pb_seterr(err, "%s:%d: %s", cfg->path, ps.error_line, ps.first_error);
+	} else if (line > 0) {
+		pb_seterr(err, "%s:%d: syntax error (expected [section] or key = value)", cfg->path,
+			  line);
+	} else {
+		return true;
+	}
+	config_free(cfg);
+	return false;
+}
+
+bool config_set(struct pb_config *cfg, const char *section, const char *key, const char *value,
+		pb_err *err)
+{
+	const struct config_key *k = find_key(section, key);
+	char why[256], cwd[PATH_MAX];
+
+	if (!k) {
+		pb_seterr(err, "unknown configuration key %s.%s", section, key);
+		return false;
+	}
+	if (!getcwd(cwd, sizeof(cwd)))
+		cwd[0] = '\0';
+	/* On the command line a relative path means relative to where you are. */
+	if (!set_value(cfg, k, value, cwd, why, sizeof(why))) {
+		pb_seterr(err, "%s.%s: %s", section, key, why);
+		return false;
+	}
+	return true;
+}
+
+bool config_override(struct pb_config *cfg, const char *assignment, pb_err *err)
+{
+	const char *dot = strchr(assignment, '.'), *eq = strchr(assignment, '=');
+	char section[64], key[64];
+
+	if (!dot || !eq || dot > eq || (size_t)(dot - assignment) >= sizeof(section) ||
+	    (size_t)(eq - dot - 1) >= sizeof(key)) {
+		pb_seterr(err, "'%.200s': expected section.key=value", assignment);
+		return false;
+	}
+	snprintf(section, sizeof(section), "%.*s", (int)(dot - assignment), assignment);
+	snprintf(key, sizeof(key), "%.*s", (int)(eq - dot - 1), dot + 1);
+	return config_set(cfg, section, key, eq + 1, err);
+}
+
+void config_dump(const struct pb_config *cfg, FILE *out)
+{
+	for (size_t i = 0; i < PB_ARRAY_SIZE(keys); i++) {
+		const struct config_key *k = &keys[i];
+		struct pb_config *c = (struct pb_config *)cfg;
+
+		fprintf(out, "%s.%s = ", k->section, k->key);
+		switch (k->type) {
+		case K_PATH:
+			if (*path_field(c, k))
+				fprintf(out, "%s\n", *path_field(c, k));
+			else
+				fprintf(out, "%s/ccache\n", cfg->cache_dir);
+			break;
+		case K_INT:
+			fprintf(out, "%d\n", *int_field(c, k));
+			break;
+		case K_ACCEL:
+			fprintf(out, "%s\n", accel_choice_name(*int_field(c, k)));
+			break;
+		}
+	}
+}
+
+void config_free(struct pb_config *cfg)
+{
+	for (size_t i = 0; i < PB_ARRAY_SIZE(keys); i++)
+		if (keys[i].type == K_PATH)
+			free(*path_field(cfg, &keys[i]));
+	free(cfg->path);
+	free(cfg->base_dir);
+	memset(cfg, 0, sizeof(*cfg));
+}

@@ -1,0 +1,47 @@
+/* config.ini: what perfbot measures, where it keeps things, how it boots. */
+#ifndef PERFBOT_CONFIG_H
+#define PERFBOT_CONFIG_H
+
+#include "util.h"
+
+enum accel_choice { ACCEL_AUTO, ACCEL_KVM, ACCEL_TCG, ACCEL_TCG_ICOUNT };
+
+struct pb_config {
+	char *path;          /* the file read, absolute */
+	char *base_dir;      /* its directory: relative paths are taken from here */
+
+	char *queue_dir;     /* [queue] dir */
+	char *kernel_source; /* [kernel] source: tarball of linux-source-6.1 */
+	char *fragment;      /* [kernel] fragment */
+	char *ports_dir;     /* [kernel] ports */
+	int jobs;            /* [kernel] jobs, 0 = number of CPUs */
+	char *cache_dir;     /* [cache] dir */
+	char *ccache_dir;    /* [cache] ccache: may be shared by several cache dirs */
+	int accel;           /* [qemu] accel */
+	int memory_mb;       /* [qemu] memory_mb */
+	int vcpus;           /* [qemu] vcpus (icount always uses 1) */
+	int numa_nodes;      /* [qemu] numa_nodes */
+	int boot_timeout;    /* [qemu] boot_timeout, seconds */
+	int kvm_probe_timeout; /* [qemu] kvm_probe_timeout, seconds */
+	int boots;           /* [run] boots per kernel */
+	int iterations;      /* [run] iterations per boot */
+	char *workloads_dir; /* [run] workloads */
+	char *db_path;       /* [database] path */
+	char *report_dir;    /* [report] dir */
+};
+
+const char *accel_choice_name(int accel);
+
+/* Fills cfg with defaults, then reads path. A missing file, an unknown
+ * section or key, or a bad value fails with "FILE:LINE: key: why". */
+bool config_load(struct pb_config *cfg, const char *path, pb_err *err);
+/* One "section.key=value" from the command line, checked like the file. */
+bool config_override(struct pb_config *cfg, const char *assignment, pb_err *err);
+/* Sets one key, checked like the file (used by named command-line options). */
+bool config_set(struct pb_config *cfg, const char *section, const char *key,
+		const char *value, pb_err *err);
+void config_free(struct pb_config *cfg);
+/* Prints the effective configuration, one section.key = value per line. */
+void config_dump(const struct pb_config *cfg, FILE *out);
+
+#endif

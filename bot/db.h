@@ -1,0 +1,25 @@
+/* results.db: SQLite, schema in bot/schema.sql, WAL, one transaction per
+ * comparison so that nothing is ever half-written. */
+#ifndef PERFBOT_DB_H
+#define PERFBOT_DB_H
+
+#include <sqlite3.h>
+
+#include "compare.h"
+
+#define DB_SCHEMA_VERSION 1
+
+/* Opens (creating it and its schema if new). Refuses a database of an
+ * unknown schema version or one that is not SQLite. */
+bool db_open(const char *path, sqlite3 **db, pb_err *err);
+void db_close(sqlite3 *db);
+
+/* Stores the comparison with its patch, kernels, runs, samples and results
+ * in one transaction; *id is the comparison's row id. */
+bool db_store_comparison(sqlite3 *db, const struct comparison *cmp, const char *perfbot_version,
+			 long long *id, pb_err *err);
+
+/* Helpers the report and the tests use. */
+long long db_count(sqlite3 *db, const char *sql_with_one_int_param, long long param);
+
+#endif

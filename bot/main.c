@@ -1,0 +1,43 @@
+/* perfbot: a performance-regression bot for Linux mm stable backports.
+ * One subcommand per source file (cmd-*.c), dispatched from this table. */
+#include <stdio.h>
+#include <string.h>
+
+#include "cli.h"
+
+static const struct command commands[] = {
+	{ "run", cmd_run, "build, boot and compare the kernels without and with a patch" },
+	{ "pair", cmd_pair, "show how each mm patch's kernel pair is formed (dry runs, no build)" },
+	{ "list", cmd_list, "print the queue: numbers, subjects, upstream commits, mm or not" },
+	{ "config", cmd_config, "print the effective configuration" },
+};
+
+static void usage(FILE *out)
+{
+	fprintf(out, "usage: perfbot <command> [options]   (perfbot <command> --help)\n\n");
+	for (size_t i = 0; i < PB_ARRAY_SIZE(commands); i++)
+		fprintf(out, "  %-8s %s\n", commands[i].name, commands[i].summary);
+}
+
+int main(int argc, char **argv)
+{
+	/* Progress goes to stderr, results to stdout: keep them in order. */
+	setvbuf(stdout, NULL, _IOLBF, 0);
+	if (argc < 2) {
+		usage(stderr);
+		return PB_EXIT_USAGE;
+	}
+	if (!strcmp(argv[1], "--help") || !strcmp(argv[1], "-h") || !strcmp(argv[1], "help")) {
+		usage(stdout);
+		return PB_EXIT_OK;
+	}
+	if (!strcmp(argv[1], "--version")) {
+		printf("perfbot %s\n", PERFBOT_VERSION);
+		return PB_EXIT_OK;
+	}
+	for (size_t i = 0; i < PB_ARRAY_SIZE(commands); i++)
+		if (!strcmp(argv[1], commands[i].name))
+			return commands[i].run(argc - 1, argv + 1);
+	cli_error("'%s' is not a perfbot command (perfbot --help lists them)", argv[1]);
+	return PB_EXIT_USAGE;
+}

@@ -1,0 +1,485 @@
+#include "queue.h"
+
+#include <ctype.h>
+#include <dirent.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+
+/* Headers whose changes are memory management even outside mm/. */
+static const char *const mm_headers[] = {
+	"include/linux/mm.h", "include/linux/mm_types.h", "include/linux/mm_inline.h",
+	"include/linux/mmzone.h", "include/linux/huge_mm.h", "include/linux/hugetlb.h",
+	"include/linux/hugetlb_inline.h", "include/linux/swap.h", "include/linux/swapops.h",
+	"include/linux/migrate.h", "include/linux/migrate_mode.h", "include/linux/memcontrol.h",
+	"include/linux/page-flags.h", "include/linux/pagemap.h", "include/linux/gfp.h",
+	"include/linux/rmap.h", "include/linux/mempolicy.h", "include/linux/zswap.h",
+	"include/linux/zpool.h", "include/linux/zsmalloc.h", "include/linux/khugepaged.h",
+	"include/linux/page_ref.h", "include/linux/memory_hotplug.h", "include/linux/mmap_lock.h",
+	"include/linux/vmstat.h", "include/linux/shmem_fs.h", "include/linux/ksm.h",
+	"include/linux/userfaultfd_k.h", "include/linux/memblock.h", "include/linux/vmalloc.h",
+	"include/linux/slab.h", "include/linux/highmem.h", "include/linux/page_idle.h",
+	"include/linux/compaction.h", "include/linux/pgtable.h",
+};
+
+bool path_is_mm(const char *path)
+{
+	const char *rest;
+
+	if (starts_with(path, "mm/"))
+		return true;
+	/* arch/<arch>/mm/ */
+	if (starts_with(path, "arch/") && (rest = strchr(path + 5, '/')) && starts_with(rest, "/mm/"))
+		return true;
+	for (size_t i = 0; i < PB_ARRAY_SIZE(mm_headers); i++)
+		if (!strcmp(path, mm_headers[i]))
+			return true;
+	return false;
+}
+
+static void add_string(char ***arr, int *n, const char *s)
+{
+	*arr = xrealloc(*arr, sizeof(char *) * (size_t)(*n + 1));
+	(*arr)[(*n)++] = xstrdup(s);
+}
+
+/* A path in a diff header must stay inside the kernel tree. */
+static bool path_is_safe(const char *p)
+{
+	const char *s;
+
+	if (!p[0] || p[0] == '/')
+		return false;
+	for (s = p; *s; s++)
+		if ((unsigned char)*s < 0x20 || *s == '\\')
+			return false;
+	for (s = p; s; s = strchr(s, '/')) {
+		if (*s == '/')
+			s++;
+		if (starts_with(s, "../") || !strcmp(s, ".."))
+			return false;
+	}
+	return true;
+}
+
+static bool is_hex40(const char *s)
+{
+	for (int i = 0; i < 40; i++)
+		if (!isxdigit((unsigned char)s[i]))
+			return false;
+	return !isxdigit((unsigned char)s[40]);
+}
+
+/* "[PATCH 5.13 765/800] subject" -> series, number, total, subject. The
+ * bracket may also read [PATCH], [PATCH v2 3/7], [PATCH 5.13] ... */
+static bool parse_subject(const char *subj, struct pb_patch *p, pb_err *err, const char *name)
+{
+	const char *open = strchr(subj, '['), *close;
+	char inner[256], *tok, *save = NULL;
+
+	p->number = p->total = 0;
+	p->series = xstrdup("");
+	if (!open || !(close = strchr(open, ']')) || (size_t)(close - open) >= sizeof(inner)) {
+		pb_seterr(err, "%s: Subject has no [PATCH ...] prefix", name);
+		return false;
+	}
+	snprintf(inner, sizeof(inner), "%.*s", (int)(close - open - 1), open + 1);
+	tok = strtok_r(inner, " \t", &save);
+	if (!tok || strncasecmp(tok, "PATCH", 5) != 0) {
+		pb_seterr(err, "%s: Subject prefix is not [PATCH ...]", name);
+		return false;
+	}
+	while ((tok = strtok_r(NULL, " \t", &save))) {
+		char *slash = strchr(tok, '/');
+
+		if (slash && isdigit((unsigned char)tok[0])) {
+			char *end1, *end2;
+			long n = strtol(tok, &end1, 10), m = strtol(slash + 1, &end2, 10);
+
+			if (end1 != slash || *end2 || n < 1 || m < n || m > 100000) {
+				pb_seterr(err, "%s: bad series number '%.40s' in Subject", name, tok);
+				return false;
+			}
+			p->number = (int)n;
+			p->total = (int)m;
+		} else if (isdigit((unsigned char)tok[0])) {
+			free(p->series);
+			p->series = xstrdup(tok);
+		}
+	}
+	if (!p->number) {
+		pb_seterr(err, "%s: Subject has no series number N/M", name);
+		return false;
+	}
+	close++;
+	while (*close == ' ' || *close == '\t')
+		close++;
+	if (!*close) {
+		pb_seterr(err, "%s: Subject is empty after its [PATCH] prefix", name);
+		return false;
+	}
+	p->subject = xstrdup(close);
+	return true;
+}
+
+static struct patch_file_stat *file_stat(struct pb_patch *p, const char *path)
+{
+	for (int i = 0; i < p->nfiles; i++)
+		if (!strcmp(p->files[i].path, path))
+			return &p->files[i];
+	p->files = xrealloc(p->files, sizeof(*p->files) * (size_t)(p->nfiles + 1));
+	p->files[p->nfiles] = (struct patch_file_stat){ xstrdup(path), 0, 0 };
+	return &p->files[p->nfiles++];
+}
+
+/* "a/mm/x.c" or "b/mm/x.c" (tab-separated timestamp allowed) -> "mm/x.c". */
+static char *diff_path(const char *s)
+{
+	const char *end = s + strcspn(s, "\t");
+	char *out;
+
+	while (end > s && end[-1] == ' ')
+		end--;
+	if (end - s > 2 && (s[0] == 'a' || s[0] == 'b') && s[1] == '/')
+		s += 2;
+	out = xmalloc((size_t)(end - s) + 1);
+	memcpy(out, s, (size_t)(end - s));
+	out[end - s] = '\0';
+	return out;
+}
+
+static bool parse_hunk_header(const char *line, long *old_n, long *new_n)
+{
+	long a, b = 1, c, d = 1;
+	const char *s = line + 3;
+	char *end;
+
+	a = strtol(s, &end, 10);
+	if (*s != '-' || end == s)
+		return false;
+	if (*end == ',')
+		b = strtol(end + 1, &end, 10);
+	if (*end != ' ' || end[1] != '+')
+		return false;
+	c = strtol(end + 2, &end, 10);
+	if (*end == ',')
+		d = strtol(end + 1, &end, 10);
+	if (*end != ' ' || b < 0 || d < 0 || a > 0 || c < 0)
+		return false;
+	*old_n = b;
+	*new_n = d;
+	return true;
+}
+
+bool patch_parse_buffer(const char *name, const char *text, size_t len, struct pb_patch *p,
+			pb_err *err)
+{
+	char *copy, *line, *next, *subject = NULL, *mail_from = NULL;
+	bool in_headers = true, in_body_from_window = true, ok = false;
+	long old_left = 0, new_left = 0;
+	struct patch_file_stat *cur = NULL;
+	pb_str subj;
+	char hex[65];
+
+	memset(p, 0, sizeof(*p));
+	if (len == 0) {
+		pb_seterr(err, "%s: empty file", name);
+		return false;
+	}
+	if (memchr(text, '\0', len)) {
+		pb_seterr(err, "%s: binary data (NUL byte) in a patch file", name);
+		return false;
+	}
+	sha256_buf(text, len, hex);
+	p->sha256 = xstrdup(hex);
+	p->upstream = xstrdup("");
+	str_init(&subj);
+	copy = xmalloc(len + 1);
+	memcpy(copy, text, len);
+	copy[len] = '\0';
+
+	for (line = copy; line; line = next) {
+		size_t n;
+
+		next = strchr(line, '\n');
+		if (next)
+			*next++ = '\0';
+		n = strlen(line);
+		if (n && line[n - 1] == '\r')
+			line[--n] = '\0';
+		if (n > 65536) {
+			pb_seterr(err, "%s: a line of %zu characters: not a patch", name, n);
+			goto out;
+		}
+
+		if (in_headers) {
+			if (!n) {
+				in_headers = false;
+				continue;
+			}
+			if ((line[0] == ' ' || line[0] == '\t') && subject) {
+				str_add(&subj, " ");
+				str_add(&subj, trim(line));
+				continue;
+			}
+			subject = NULL;
+			if (!strncasecmp(line, "Subject:", 8)) {
+				if (subj.len) {
+					pb_seterr(err, "%s: two Subject: headers", name);
+					goto out;
+				}
+				str_add(&subj, trim(line + 8));
+				subject = line;
+			} else if (!strncasecmp(line, "From:", 5)) {
+				if (mail_from) {
+					pb_seterr(err, "%s: two From: headers", name);
+					goto out;
+				}
+				mail_from = trim(line + 5);
+			} else if (!strchr(line, ':') && !starts_with(line, "From ")) {
+				pb_seterr(err, "%s: malformed mail header line '%.60s'", name, line);
+				goto out;
+			}
+			continue;
+		}
+
+		/* Hunk bodies first: their lines may look like anything. */
+		if (old_left > 0 || new_left > 0) {
+			if (line[0] == '+') {
+				new_left--;
+				cur->added++;
+			} else if (line[0] == '-') {
+				old_left--;
+				cur->removed++;
+			} else if (line[0] == ' ' || !n) {
+				old_left--;
+				new_left--;
+			} else if (line[0] == '\\') {
+				/* "\ No newline at end of file" */
+			} else {
+				pb_seterr(err, "%s: hunk of %s ends early", name, cur->path);
+				goto out;
+			}
+			if (old_left < 0 || new_left < 0) {
+				pb_seterr(err, "%s: hunk of %s is longer than its header says", name,
+					  cur->path);
+				goto out;
+			}
+			continue;
+		}
+
+		if (in_body_from_window && !strncmp(line, "From: ", 6) && !p->author) {
+			p->author = xstrdup(trim(line + 6));
+			continue;
+		}
+		if (n)
+			in_body_from_window = false;
+
+		if (!strncmp(line, "commit ", 7) && is_hex40(line + 7) &&
+		    strstr(line + 47, "upstream")) {
+			free(p->upstream);
+			p->upstream = xstrndup(line + 7, 40);
+		} else if (!strncmp(line, "[ Upstream commit ", 18) && is_hex40(line + 18)) {
+			free(p->upstream);
+			p->upstream = xstrndup(line + 18, 40);
+		} else if (!strncasecmp(line, "Fixes:", 6)) {
+			add_string(&p->fixes, &p->nfixes, trim(line + 6));
+		} else if (!strncasecmp(line, "Signed-off-by:", 14)) {
+			add_string(&p->signoffs, &p->nsignoffs, trim(line + 14));
+		} else if (!strncasecmp(line, "Cc:", 3) &&
+			   (strcasestr(line, "stable@vger.kernel.org") ||
+			    strcasestr(line, "stable@kernel.org"))) {
+			p->cc_stable = true;
+		} else if (starts_with(line, "+++ ")) {
+			char *path = diff_path(line + 4);
+
+			if (!strcmp(path, "/dev/null")) {
+				free(path);
+				continue; /* a deletion: the --- side named the file */
+			}
+			if (!path_is_safe(path)) {
+				pb_seterr(err, "%s: diff touches a path outside the tree: '%.80s'", name,
+					  path);
+				free(path);
+				goto out;
+			}
+			cur = file_stat(p, path);
+			free(path);
+		} else if (starts_with(line, "--- ") && next && starts_with(next, "+++ ")) {
+			char *path = diff_path(line + 4);
+
+			if (strcmp(path, "/dev/null") && !path_is_safe(path)) {
+				pb_seterr(err, "%s: diff touches a path outside the tree: '%.80s'", name,
+					  path);
+				free(path);
+				goto out;
+			}
+			if (strcmp(path, "/dev/null") && starts_with(next + 4, "/dev/null"))
+				cur = file_stat(p, path);
+			free(path);
+		} else if (starts_with(line, "@@ -")) {
+			if (!cur || !parse_hunk_header(line, &old_left, &new_left)) {
+				pb_seterr(err, "%s: malformed hunk header '%.60s'", name, line);
+				goto out;
+			}
+		}
+	}
+
+	if (old_left > 0 || new_left > 0) {
+		pb_seterr(err, "%s: truncated: the last hunk of %s is incomplete", name, cur->path);
+		goto out;
+	}
+	if (!subj.len) {
+		pb_seterr(err, "%s: no Subject: header", name);
+		goto out;
+	}
+	if (!parse_subject(subj.buf, p, err, name))
+		goto out;
+	if (!p->nfiles) {
+		pb_seterr(err, "%s: no diff in the file", name);
+		goto out;
+	}
+	if (!p->author)
+		p->author = xstrdup(mail_from ? mail_from : "");
+
+	{
+		pb_str why;
+
+		str_init(&why);
+		for (int i = 0; i < p->nfiles; i++)
+			if (path_is_mm(p->files[i].path)) {
+				if (why.len)
+					str_add(&why, ", ");
+				str_add(&why, p->files[i].path);
+			}
+		p->is_mm = why.len > 0;
+		if (!p->is_mm)
+			str_add(&why, "touches no mm/ file or mm header");
+		p->mm_reason = str_steal(&why);
+	}
+	ok = true;
+out:
+	free(copy);
+	str_free(&subj);
+	if (!ok)
+		patch_free(p);
+	return ok;
+}
+
+bool patch_parse_file(const char *path, struct pb_patch *p, pb_err *err)
+{
+	size_t len;
+	char *text = read_file(path, &len, err);
+	bool ok;
+
+	memset(p, 0, sizeof(*p));
+	if (!text)
+		return false;
+	if (len > PATCH_MAX_BYTES) {
+		pb_seterr(err, "%s: %zu bytes, larger than any patch perfbot takes (%u)", path, len,
+			  PATCH_MAX_BYTES);
+		free(text);
+		return false;
+	}
+	{
+		const char *base = strrchr(path, '/');
+
+		ok = patch_parse_buffer(base ? base + 1 : path, text, len, p, err);
+	}
+	free(text);
+	if (ok)
+		p->file = abs_path_from(NULL, path);
+	return ok;
+}
+
+void patch_free(struct pb_patch *p)
+{
+	free(p->file);
+	free(p->sha256);
+	free(p->series);
+	free(p->subject);
+	free(p->author);
+	free(p->upstream);
+	for (int i = 0; i < p->nfixes; i++)
+		free(p->fixes[i]);
+	free(p->fixes);
+	for (int i = 0; i < p->nsignoffs; i++)
+		free(p->signoffs[i]);
+	free(p->signoffs);
+	for (int i = 0; i < p->nfiles; i++)
+		free(p->files[i].path);
+	free(p->files);
+	free(p->mm_reason);
+	memset(p, 0, sizeof(*p));
+}
+
+static int cmp_names(const void *a, const void *b)
+{
+	return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+bool queue_load(const char *dir, struct pb_queue *q, pb_err *err)
+{
+	DIR *d = opendir(dir);
+	struct dirent *de;
+	char **names = NULL;
+	int nnames = 0;
+	bool ok = true;
+
+	memset(q, 0, sizeof(*q));
+	if (!d) {
+		pb_seterr(err, "queue %s: cannot open directory", dir);
+		return false;
+	}
+	while ((de = readdir(d)))
+		if (ends_with(de->d_name, ".patch") || ends_with(de->d_name, ".mbox") ||
+		    ends_with(de->d_name, ".eml"))
+			add_string(&names, &nnames, de->d_name);
+	closedir(d);
+	qsort(names, (size_t)nnames, sizeof(char *), cmp_names);
+	q->dir = xstrdup(dir);
+	q->patches = xcalloc((size_t)(nnames ? nnames : 1), sizeof(struct pb_patch));
+	for (int i = 0; i < nnames && ok; i++) {
+		char *path = xasprintf("%s/%s", dir, names[i]);
+
+		ok = patch_parse_file(path, &q->patches[q->npatches], err);
+		free(path);
+		if (!ok)
+			break;
+		for (int j = 0; j < q->npatches; j++)
+			if (q->patches[j].number == q->patches[q->npatches].number) {
+				pb_seterr(err, "queue %s: %s and %s both carry patch number %d", dir,
+					  strrchr(q->patches[j].file, '/') + 1, names[i],
+					  q->patches[j].number);
+				ok = false;
+			}
+		q->npatches++;
+	}
+	for (int i = 0; i < nnames; i++)
+		free(names[i]);
+	free(names);
+	if (ok && q->npatches == 0) {
+		pb_seterr(err, "queue %s: no *.patch files", dir);
+		ok = false;
+	}
+	if (!ok)
+		queue_free(q);
+	return ok;
+}
+
+const struct pb_patch *queue_find(const struct pb_queue *q, int number)
+{
+	for (int i = 0; i < q->npatches; i++)
+		if (q->patches[i].number == number)
+			return &q->patches[i];
+	return NULL;
+}
+
+void queue_free(struct pb_queue *q)
+{
+	for (int i = 0; i < q->npatches; i++)
+		patch_free(&q->patches[i]);
+	free(q->patches);
+	free(q->dir);
+	memset(q, 0, sizeof(*q));
+}

@@ -1,0 +1,54 @@
+/* A stable queue: git format-patch / mbox files of a stable review series. */
+#ifndef PERFBOT_QUEUE_H
+#define PERFBOT_QUEUE_H
+
+#include "util.h"
+
+struct patch_file_stat {
+	char *path;      /* as in the diff, without a/ b/ */
+	int added, removed;
+};
+
+struct pb_patch {
+	char *file;          /* absolute path of the patch file */
+	char *sha256;        /* of the file's bytes */
+	char *series;        /* "5.13" of [PATCH 5.13 765/800], "" if none */
+	int number, total;   /* 765, 800 */
+	char *subject;       /* without the [PATCH ...] prefix */
+	char *author;        /* From: in the body, else the mail's From: */
+	char *upstream;      /* 40-hex upstream commit, "" if not named */
+	char **fixes;        /* "Fixes:" values */
+	int nfixes;
+	char **signoffs;     /* Signed-off-by chain, in order */
+	int nsignoffs;
+	bool cc_stable;      /* carries an explicit Cc: stable@ tag */
+	struct patch_file_stat *files;
+	int nfiles;
+	bool is_mm;
+	char *mm_reason;     /* the paths that made it mm, or why not */
+};
+
+struct pb_queue {
+	char *dir;
+	struct pb_patch *patches;
+	int npatches;
+};
+
+/* Largest patch file perfbot reads: a stable patch is kilobytes. */
+#define PATCH_MAX_BYTES (8u << 20)
+
+bool patch_parse_buffer(const char *name, const char *text, size_t len, struct pb_patch *p,
+			pb_err *err);
+bool patch_parse_file(const char *path, struct pb_patch *p, pb_err *err);
+void patch_free(struct pb_patch *p);
+
+/* Is this a path that makes a patch an mm patch (mm/, arch/ARCH/mm/, mm headers)? */
+bool path_is_mm(const char *path);
+
+/* Reads every *.patch, *.mbox and *.eml file of dir, sorted by name. Any
+ * malformed file, or two files with the same series number, fails. */
+bool queue_load(const char *dir, struct pb_queue *q, pb_err *err);
+const struct pb_patch *queue_find(const struct pb_queue *q, int number);
+void queue_free(struct pb_queue *q);
+
+#endif

@@ -1,0 +1,113 @@
+/* Small helpers every module needs: errors, strings, files, hashing and
+ * spawning programs with an argv (never through a shell). */
+#ifndef PERFBOT_UTIL_H
+#define PERFBOT_UTIL_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdio.h>
+#include <sys/types.h>
+
+#define PB_ARRAY_SIZE(a) (sizeof(a) / sizeof((a)[0]))
+
+/* Exit statuses of the perfbot binary (documented in README.md). */
+enum pb_exit {
+	PB_EXIT_OK = 0,         /* ran; no result says otherwise */
+	PB_EXIT_ERROR = 1,      /* bad input or environment: nothing was stored */
+	PB_EXIT_USAGE = 2,      /* bad command line */
+	PB_EXIT_KERNEL = 3,     /* a kernel failed to build or boot: stored as a result */
+	PB_EXIT_SKIPPED = 4,    /* nothing to measure (e.g. not an mm patch) */
+};
+
+/* An error message filled in by a failing call; callers print it once. */
+typedef struct {
+	char msg[1024];
+} pb_err;
+
+void pb_seterr(pb_err *err, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+
+/* Growable, always NUL-terminated byte string. */
+typedef struct {
+	char *buf;
+	size_t len, cap;
+} pb_str;
+
+void str_init(pb_str *s);
+void str_free(pb_str *s);
+void str_addn(pb_str *s, const char *p, size_t n);
+void str_add(pb_str *s, const char *p);
+void str_addf(pb_str *s, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+char *str_steal(pb_str *s);
+
+void *xmalloc(size_t n);
+void *xcalloc(size_t n, size_t size);
+void *xrealloc(void *p, size_t n);
+char *xstrdup(const char *s);
+char *xstrndup(const char *s, size_t n);
+char *xasprintf(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+
+bool starts_with(const char *s, const char *prefix);
+bool ends_with(const char *s, const char *suffix);
+char *trim(char *s);
+
+/* Files. read_file() returns NULL and sets err on failure. */
+char *read_file(const char *path, size_t *len, pb_err *err);
+/* Writes via a temporary file and rename(), so readers never see half a file. */
+bool write_file_atomic(const char *path, const char *data, size_t len, pb_err *err);
+bool copy_file(const char *from, const char *to, pb_err *err);
+bool mkdir_p(const char *path, pb_err *err);
+bool path_exists(const char *path);
+bool is_dir(const char *path);
+bool rm_rf(const char *path);
+/* Absolute form of path, relative paths taken from base_dir. */
+char *path_join(const char *base_dir, const char *path);
+char *abs_path_from(const char *base_dir, const char *path);
+double now_seconds(void);
+char *iso_time_now(void);
+
+/* SHA-256 as 64 hex digits (+NUL). */
+bool sha256_file(const char *path, char hex[65], pb_err *err);
+void sha256_buf(const void *data, size_t len, char hex[65]);
+
+/* Spawning. argv[0] is looked up in PATH. */
+struct spawn_opts {
+	const char *cwd;          /* NULL: inherit */
+	const char *stdin_path;   /* NULL: /dev/null */
+	const char *stdout_path;  /* NULL: inherit; "" : /dev/null */
+	const char *stderr_path;  /* NULL: inherit; "" : /dev/null; "=stdout": same as stdout */
+	bool append;              /* open stdout/stderr files for append */
+	char *const *env_add;     /* extra NAME=value entries, NULL-terminated */
+	double timeout;           /* seconds, 0 = none; the process group is killed */
+};
+
+/* Result of a spawned program. */
+struct spawn_result {
+	int status;       /* exit status, or 128+signal */
+	bool timed_out;
+	bool failed_exec; /* the program could not be started */
+	double seconds;
+};
+
+bool spawn_wait(char *const argv[], const struct spawn_opts *opts,
+		struct spawn_result *res);
+/* Runs argv and captures its stdout (and stderr if merge) into out. */
+bool spawn_capture(char *const argv[], const char *cwd, bool merge, pb_str *out,
+		   int *status);
+/* Starts argv with stdout+stderr on a pipe; *fd is its read end. */
+pid_t spawn_pipe(char *const argv[], const char *cwd, char *const *env_add, int *fd);
+bool program_in_path(const char *name);
+
+/* Progress line on stderr: rewritten in place on a terminal, printed every
+ * interval seconds otherwise (cron logs stay short). */
+struct progress {
+	bool tty;
+	double last, interval, start;
+};
+void progress_init(struct progress *p);
+void progress_show(struct progress *p, bool force, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+void progress_done(struct progress *p);
+
+#endif

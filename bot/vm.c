@@ -1,0 +1,474 @@
+#include "vm.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#define QEMU "qemu-system-x86_64"
+#define BUSYBOX "/bin/busybox"
+
+const char *boot_outcome_name(enum boot_outcome o)
+{
+	static const char *const names[] = { "ok", "invalid", "boot-panic", "timeout",
+					     "qemu-error", "incomplete" };
+
+	return (unsigned)o < PB_ARRAY_SIZE(names) ? names[o] : "?";
+}
+
+const char *qemu_version(void)
+{
+	static char version[128];
+
+	if (!version[0]) {
+		char *argv[] = { QEMU, "--version", NULL };
+		pb_str out;
+		int st;
+
+		str_init(&out);
+		if (spawn_capture(argv, NULL, false, &out, &st) && st == 0) {
+			char *nl = strchr(out.buf, '\n');
+
+			if (nl)
+				*nl = '\0';
+			snprintf(version, sizeof(version), "%s", out.buf);
+		} else {
+			snprintf(version, sizeof(version), "unknown");
+		}
+		str_free(&out);
+	}
+	return version;
+}
+
+static bool cpu_has_virt_flags(void)
+{
+	char *info = read_file("/proc/cpuinfo", NULL, NULL), *line, *save = NULL;
+	bool found = false;
+
+	if (!info)
+		return false;
+	for (line = strtok_r(info, "\n", &save); line && !found; line = strtok_r(NULL, "\n", &save))
+		if (starts_with(line, "flags"))
+			found = strstr(line, " vmx") || strstr(line, " svm");
+	free(info);
+	return found;
+}
+
+/* A KVM that cannot run a normal kernel prints nothing at all (seen on
+ * hosts whose /dev/kvm comes from kvm_pvm): boot once and look. */
+static bool kvm_probe_boot(const struct pb_config *cfg, const char *kernel, const char *dir,
+			   double *seconds)
+{
+	char *console = xasprintf("%s/kvm-probe.console.log", dir);
+	char *serial = xasprintf("file:%s", console);
+	char *argv[] = { QEMU, "-nodefaults", "-no-user-config", "-display", "none", "-no-reboot",
+			 "-nic", "none", "-accel", "kvm", "-smp", "1", "-m", "512", "-kernel",
+			 (char *)kernel, "-append", "console=ttyS0 panic=-1", "-serial", serial, NULL };
+	struct spawn_opts o = { .stdout_path = "", .stderr_path = "", .timeout = cfg->kvm_probe_timeout };
+	struct spawn_result r;
+	char *text;
+	bool ok;
+
+	unlink(console);
+	spawn_wait(argv, &o, &r);
+	*seconds = r.seconds;
+	text = read_file(console, NULL, NULL);
+	ok = text && strstr(text, "Linux version");
+	free(text);
+	free(console);
+	free(serial);
+	return ok;
+}
+
+bool accel_choose(const struct pb_config *cfg, const char *kernel, const char *scratch_dir,
+		  struct accel *a, pb_err *err)
+{
+	bool flags = cpu_has_virt_flags();
+	bool dev = access("/dev/kvm", R_OK | W_OK) == 0;
+	double secs = 0;
+
+	memset(a, 0, sizeof(*a));
+	switch (cfg->accel) {
+	case ACCEL_TCG:
+		snprintf(a->name, sizeof(a->name), "tcg");
+		snprintf(a->reason, sizeof(a->reason), "chosen in the configuration (plain TCG: wall-clock guest time)");
+		return true;
+	case ACCEL_TCG_ICOUNT:
+		snprintf(a->name, sizeof(a->name), "tcg-icount");
+		snprintf(a->reason, sizeof(a->reason), "chosen in the configuration (TCG -icount shift=0: guest time counts instructions)");
+		return true;
+	case ACCEL_KVM:
+		if (!dev) {
+			pb_seterr(err, "qemu.accel = kvm, but /dev/kvm cannot be opened");
+			return false;
+		}
+		if (!kvm_probe_boot(cfg, kernel, scratch_dir, &secs)) {
+			pb_seterr(err, "qemu.accel = kvm, but a probe boot under KVM printed nothing in %d s "
+				  "(use auto or tcg-icount)", cfg->kvm_probe_timeout);
+			return false;
+		}
+		snprintf(a->name, sizeof(a->name), "kvm");
+		snprintf(a->reason, sizeof(a->reason), "chosen in the configuration; probe boot printed in %.1f s", secs);
+		return true;
+	default:
+		break;
+	}
+	snprintf(a->name, sizeof(a->name), "tcg-icount");
+	if (!dev) {
+		snprintf(a->reason, sizeof(a->reason),
+			 "auto: no usable /dev/kvm, so TCG with -icount shift=0 (deterministic guest time)");
+	} else if (!flags) {
+		snprintf(a->reason, sizeof(a->reason),
+			 "auto: /dev/kvm exists but the CPU flags show no vmx/svm, so KVM cannot boot a "
+			 "normal kernel here; fell back to TCG with -icount shift=0 (deterministic guest time)");
+	} else if (!kvm_probe_boot(cfg, kernel, scratch_dir, &secs)) {
+		snprintf(a->reason, sizeof(a->reason),
+			 "auto: a probe boot under KVM printed nothing in %d s; fell back to TCG with "
+			 "-icount shift=0 (deterministic guest time)", cfg->kvm_probe_timeout);
+	} else {
+		snprintf(a->name, sizeof(a->name), "kvm");
+		snprintf(a->reason, sizeof(a->reason),
+			 "auto: vmx/svm present and a probe boot under KVM printed in %.1f s", secs);
+	}
+	return true;
+}
+
+static bool cmdline_has(const char *cmdline, const char *word)
+{
+	size_t n = strlen(word);
+
+	for (const char *s = cmdline; (s = strstr(s, word)); s += n)
+		if ((s == cmdline || s[-1] == ' ') && (s[n] == ' ' || s[n] == '\0'))
+			return true;
+	return false;
+}
+
+void guest_plan_init(struct guest_plan *gp, const struct pb_config *cfg,
+		     const struct workload **w, int n)
+{
+	pb_str cmd;
+
+	memset(gp, 0, sizeof(*gp));
+	gp->workloads = w;
+	gp->nworkloads = n;
+	gp->iterations = cfg->iterations;
+	gp->numa_nodes = cfg->numa_nodes;
+	str_init(&cmd);
+	/* panic=-1 with -no-reboot turns a panic into QEMU exiting, never a hang. */
+	str_add(&cmd, "console=ttyS0 panic=-1 oops=panic quiet rdinit=/init");
+	for (int i = 0; i < n; i++) {
+		char *copy = xstrdup(w[i]->kernel_cmdline), *tok, *save = NULL;
+
+		if (w[i]->numa_nodes > gp->numa_nodes)
+			gp->numa_nodes = w[i]->numa_nodes;
+		for (tok = strtok_r(copy, " ", &save); tok; tok = strtok_r(NULL, " ", &save))
+			if (!cmdline_has(cmd.buf, tok))
+				str_addf(&cmd, " %s", tok);
+		free(copy);
+	}
+	gp->kernel_cmdline = str_steal(&cmd);
+}
+
+void guest_plan_free(struct guest_plan *gp)
+{
+	free(gp->kernel_cmdline);
+	memset(gp, 0, sizeof(*gp));
+}
+
+static bool stage_file(const char *from, const char *to, mode_t mode, pb_err *err)
+{
+	if (!copy_file(from, to, err))
+		return false;
+	chmod(to, mode);
+	return true;
+}
+
+bool initramfs_build(const struct guest_plan *gp, const char *init_script, const char *bin_dir,
+		     const char *out, pb_err *err)
+{
+	char *stage = xasprintf("%s.stage", out);
+	char *p;
+	pb_str setup, run;
+	bool ok = false;
+
+	str_init(&setup);
+	str_init(&run);
+	rm_rf(stage);
+	p = xasprintf("%s/bin", stage);
+	ok = mkdir_p(p, err);
+	free(p);
+	for (const char *d = "proc\0sys\0dev\0tmp\0perfbot\0"; ok && *d; d += strlen(d) + 1) {
+		p = xasprintf("%s/%s", stage, d);
+		ok = mkdir_p(p, err);
+		free(p);
+	}
+	if (!ok)
+		goto out;
+	ok = false;
+	if (!path_exists(BUSYBOX)) {
+		pb_seterr(err, "%s not found (apt-get install busybox-static)", BUSYBOX);
+		goto out;
+	}
+	p = xasprintf("%s/bin/busybox", stage);
+	ok = stage_file(BUSYBOX, p, 0755, err);
+	free(p);
+	if (!ok)
+		goto out;
+	p = xasprintf("%s/init", stage);
+	ok = stage_file(init_script, p, 0755, err);
+	free(p);
+	for (int i = 0; ok && i < gp->nworkloads; i++) {
+		const struct workload *w = gp->workloads[i];
+		char *from = xasprintf("%s/%s", bin_dir, w->binary), *to = xasprintf("%s/bin/%s", stage, w->binary);
+		char *args = workload_args(w, gp->iterations);
+
+		if (!path_exists(from)) {
+			pb_seterr(err, "workload binary %s is missing (run make)", from);
+			ok = false;
+		} else {
+			ok = stage_file(from, to, 0755, err);
+		}
+		for (int s = 0; s < w->nsetup; s++)
+			str_addf(&setup, "%s\n", w->setup[s]);
+		str_addf(&run, "%s %s\n", w->binary, args);
+		free(args);
+		free(from);
+		free(to);
+	}
+	if (!ok)
+		goto out;
+	p = xasprintf("%s/perfbot/setup", stage);
+	ok = write_file_atomic(p, setup.buf, setup.len, err);
+	free(p);
+	p = xasprintf("%s/perfbot/run", stage);
+	ok = ok && write_file_atomic(p, run.buf, run.len, err);
+	free(p);
+	if (!ok)
+		goto out;
+	{
+		/* The directory is passed as $1, never pasted into the script. */
+		char *argv[] = { "sh", "-c",
+				 "cd \"$1\" && find . -print0 | LC_ALL=C sort -z | "
+				 "cpio --null -o -H newc --quiet --owner=0:0",
+				 "sh", stage, NULL };
+		struct spawn_opts o = { .stdout_path = out, .stderr_path = "" };
+		struct spawn_result r;
+
+		ok = spawn_wait(argv, &o, &r) && r.status == 0;
+		if (!ok)
+			pb_seterr(err, "cpio could not write %s (apt-get install cpio)", out);
+	}
+out:
+	rm_rf(stage);
+	free(stage);
+	str_free(&setup);
+	str_free(&run);
+	return ok;
+}
+
+static void add_arg(char ***argv, int *n, const char *s)
+{
+	*argv = xrealloc(*argv, sizeof(char *) * (size_t)(*n + 2));
+	(*argv)[(*n)++] = xstrdup(s);
+	(*argv)[*n] = NULL;
+}
+
+/* The panic line and what the kernel said just before it. */
+static char *panic_text(const char *console)
+{
+	const char *hit = strstr(console, "Kernel panic - not syncing");
+	const char *start, *end;
+	int lines = 0;
+
+	if (!hit)
+		return NULL;
+	for (start = hit; start > console && lines < 25; start--)
+		if (start[-1] == '\n')
+			lines++;
+	end = strchr(hit, '\n');
+	if (!end)
+		end = hit + strlen(hit);
+	return xstrndup(start, (size_t)(end - start));
+}
+
+static char *tail_text(const char *text, size_t max)
+{
+	size_t n = strlen(text);
+
+	return xstrdup(n > max ? text + n - max : text);
+}
+
+bool vm_boot(const struct pb_config *cfg, const struct accel *a, const struct guest_plan *gp,
+	     const char *kernel, const char *initrd, const char *log_prefix,
+	     struct boot_record *br, pb_err *err)
+{
+	char **argv = NULL, *qemu_log, *tmp, *console = NULL, *qlog = NULL, *results = NULL;
+	int n = 0, vcpus = strcmp(a->name, "tcg-icount") ? cfg->vcpus : 1;
+	int nodes = gp->numa_nodes, per = (vcpus + nodes - 1) / nodes;
+	struct spawn_opts o = { 0 };
+	struct spawn_result r;
+	pb_str line;
+	size_t rlen = 0;
+
+	memset(br, 0, sizeof(*br));
+	br->console_log = xasprintf("%s.console.log", log_prefix);
+	br->results_log = xasprintf("%s.results.log", log_prefix);
+	qemu_log = xasprintf("%s.qemu.log", log_prefix);
+	unlink(br->console_log);
+	unlink(br->results_log);
+
+	add_arg(&argv, &n, QEMU);
+	for (const char *s = "-nodefaults\0-no-user-config\0-display\0none\0-no-reboot\0-nic\0none\0";
+	     *s; s += strlen(s) + 1)
+		add_arg(&argv, &n, s);
+	add_arg(&argv, &n, "-accel");
+	add_arg(&argv, &n, strcmp(a->name, "kvm") ? "tcg" : "kvm");
+	if (!strcmp(a->name, "tcg-icount")) {
+		/* Guest time follows the instruction count: the same work reads the
+		 * same time in every boot. -icount needs one vCPU (two hung here). */
+		add_arg(&argv, &n, "-icount");
+		add_arg(&argv, &n, "shift=0");
+	}
+	tmp = xasprintf("%d", vcpus);
+	add_arg(&argv, &n, "-smp");
+	add_arg(&argv, &n, tmp);
+	free(tmp);
+	tmp = xasprintf("%d", cfg->memory_mb);
+	add_arg(&argv, &n, "-m");
+	add_arg(&argv, &n, tmp);
+	free(tmp);
+	if (nodes > 1) {
+		int left = cfg->memory_mb;
+
+		for (int i = 0; i < nodes; i++) {
+			int mb = i == nodes - 1 ? left : cfg->memory_mb / nodes;
+			int c0 = i * per, c1 = c0 + per - 1 < vcpus - 1 ? c0 + per - 1 : vcpus - 1;
+
+			left -= mb;
+			tmp = xasprintf("memory-backend-ram,id=m%d,size=%dM", i, mb);
+			add_arg(&argv, &n, "-object");
+			add_arg(&argv, &n, tmp);
+			free(tmp);
+			/* A node past the last vCPU gets memory only. */
+			if (c0 < vcpus)
+				tmp = xasprintf("node,nodeid=%d,cpus=%d-%d,memdev=m%d", i, c0, c1, i);
+			else
+				tmp = xasprintf("node,nodeid=%d,memdev=m%d", i, i);
+			add_arg(&argv, &n, "-numa");
+			add_arg(&argv, &n, tmp);
+			free(tmp);
+		}
+	}
+	add_arg(&argv, &n, "-kernel");
+	add_arg(&argv, &n, kernel);
+	add_arg(&argv, &n, "-initrd");
+	add_arg(&argv, &n, initrd);
+	add_arg(&argv, &n, "-append");
+	add_arg(&argv, &n, gp->kernel_cmdline);
+	tmp = xasprintf("file:%s", br->console_log);
+	add_arg(&argv, &n, "-serial");
+	add_arg(&argv, &n, tmp);
+	free(tmp);
+	tmp = xasprintf("file:%s", br->results_log);
+	add_arg(&argv, &n, "-serial");
+	add_arg(&argv, &n, tmp);
+	free(tmp);
+
+	str_init(&line);
+	for (int i = 0; i < n; i++)
+		str_addf(&line, i ? " %s" : "%s", argv[i]);
+	br->qemu_cmdline = str_steal(&line);
+
+	o.stdout_path = qemu_log;
+	o.stderr_path = "=stdout";
+	o.timeout = cfg->boot_timeout;
+	if (!spawn_wait(argv, &o, &r)) {
+		pb_seterr(err, "%s cannot be started (apt-get install qemu-system-x86)", QEMU);
+		for (int i = 0; i < n; i++)
+			free(argv[i]);
+		free(argv);
+		free(qemu_log);
+		return false;
+	}
+	br->wall_seconds = r.seconds;
+
+	console = read_file(br->console_log, NULL, NULL);
+	results = read_file(br->results_log, &rlen, NULL);
+	qlog = read_file(qemu_log, NULL, NULL);
+	if (!console)
+		console = xstrdup("");
+	if (!results_parse(results ? results : "", results ? rlen : 0, &br->results, err)) {
+		/* A guest that floods the port: its boot is invalid, not our crash. */
+		br->outcome = BOOT_INVALID;
+		br->detail = xasprintf("results port: %s", err->msg);
+		memset(&br->results, 0, sizeof(br->results));
+	} else if (br->results.done) {
+		pb_str why;
+
+		str_init(&why);
+		br->outcome = BOOT_OK;
+		if (br->results.setup_failure) {
+			br->outcome = BOOT_INVALID;
+			str_addf(&why, "guest set-up failed: %s", br->results.setup_failure);
+		}
+		for (int i = 0; i < gp->nworkloads; i++) {
+			const struct workload_result *wr =
+				results_workload(&br->results, gp->workloads[i]->binary);
+
+			if (!wr || !wr->ended || !wr->checked || !wr->ok || wr->exit_status != 0) {
+				br->outcome = BOOT_INVALID;
+				str_addf(&why, "%s%s: %s", why.len ? "; " : "", gp->workloads[i]->name,
+					 !wr ? "did not run" : !wr->checked ? "reported no check"
+					 : !wr->ok ? (wr->reason ? wr->reason : "invalid")
+						   : "exited non-zero");
+			}
+		}
+		br->detail = str_steal(&why);
+	} else if ((br->detail = panic_text(console))) {
+		br->outcome = BOOT_PANIC;
+	} else if (r.timed_out) {
+		br->outcome = BOOT_TIMEOUT;
+		br->detail = xasprintf("no 'PB1 done' within %d s; last console output: %s",
+				       cfg->boot_timeout, console[0] ? "" : "(none)");
+		{
+			char *t = tail_text(console, 600), *d = xasprintf("%s%s", br->detail, t);
+
+			free(br->detail);
+			free(t);
+			br->detail = d;
+		}
+	} else if (r.status != 0) {
+		br->outcome = BOOT_QEMU_ERROR;
+		br->detail = xasprintf("qemu exit %d: %s", r.status, qlog ? qlog : "");
+	} else {
+		br->outcome = BOOT_INCOMPLETE;
+		br->detail = xasprintf("the guest stopped without reporting done; console ends: %s",
+				       console);
+		{
+			char *t = tail_text(br->detail, 800);
+
+			free(br->detail);
+			br->detail = t;
+		}
+	}
+	for (int i = 0; i < n; i++)
+		free(argv[i]);
+	free(argv);
+	free(qemu_log);
+	free(console);
+	free(results);
+	free(qlog);
+	return true;
+}
+
+void boot_record_free(struct boot_record *br)
+{
+	free(br->detail);
+	free(br->console_log);
+	free(br->results_log);
+	free(br->qemu_cmdline);
+	results_free(&br->results);
+	memset(br, 0, sizeof(*br));
+}

@@ -1,0 +1,287 @@
+#include "workload.h"
+
+#include <ctype.h>
+#include <dirent.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <ini.h>
+
+struct wl_parse {
+	struct workload *w;
+	struct metric_def *cur;
+	char error[300];
+};
+
+static bool name_ok(const char *s)
+{
+	if (!*s)
+		return false;
+	for (; *s; s++)
+		if (!islower((unsigned char)*s) && !isdigit((unsigned char)*s) && *s != '_' && *s != '-')
+			return false;
+	return true;
+}
+
+static void split_words(const char *value, char ***arr, int *n)
+{
+	char *copy = xstrdup(value), *tok, *save = NULL;
+
+	for (tok = strtok_r(copy, " \t", &save); tok; tok = strtok_r(NULL, " \t", &save)) {
+		*arr = xrealloc(*arr, sizeof(char *) * (size_t)(*n + 1));
+		(*arr)[(*n)++] = xstrdup(tok);
+	}
+	free(copy);
+}
+
+static int wl_handler(void *user, const char *section, const char *name, const char *value)
+{
+	struct wl_parse *ps = user;
+	struct workload *w = ps->w;
+
+	if (ps->error[0])
+		return 0;
+	if (!strcmp(section, "workload")) {
+		char **field = NULL;
+
+		if (!strcmp(name, "binary"))
+			field = &w->binary;
+		else if (!strcmp(name, "description"))
+			field = &w->description;
+		else if (!strcmp(name, "args"))
+			field = &w->args;
+		else if (!strcmp(name, "kernel_cmdline"))
+			field = &w->kernel_cmdline;
+		if (field) {
+			free(*field);
+			*field = xstrdup(value);
+		} else if (!strcmp(name, "numa_nodes")) {
+			w->numa_nodes = atoi(value);
+			if (w->numa_nodes < 1 || w->numa_nodes > 8) {
+				snprintf(ps->error, sizeof(ps->error), "numa_nodes: '%s' is not 1..8", value);
+				return 0;
+			}
+		} else if (!strcmp(name, "setup")) {
+			if (value[0] != '/' || !strchr(value, ' ')) {
+				snprintf(ps->error, sizeof(ps->error),
+					 "setup: '%.100s' is not '/absolute/path value'", value);
+				return 0;
+			}
+			w->setup = xrealloc(w->setup, sizeof(char *) * (size_t)(w->nsetup + 1));
+			w->setup[w->nsetup++] = xstrdup(value);
+		} else if (!strcmp(name, "paths")) {
+			split_words(value, &w->paths, &w->npaths);
+		} else {
+			snprintf(ps->error, sizeof(ps->error), "[workload] %.60s: unknown key", name);
+			return 0;
+		}
+		return 1;
+	}
+	if (starts_with(section, "metric ")) {
+		const char *mname = section + 7;
+
+		if (!ps->cur || strcmp(ps->cur->name, mname)) {
+			if (!name_ok(mname) || workload_metric(w, mname)) {
+				snprintf(ps->error, sizeof(ps->error), "[metric %.60s]: bad or repeated name",
+					 mname);
+				return 0;
+			}
+			w->metrics = xrealloc(w->metrics, sizeof(*w->metrics) * (size_t)(w->nmetrics + 1));
+			ps->cur = &w->metrics[w->nmetrics++];
+			*ps->cur = (struct metric_def){ .name = xstrdup(mname), .unit = xstrdup(""),
+							.description = xstrdup(""), .better = -1 };
+		}
+		if (!strcmp(name, "unit")) {
+			free(ps->cur->unit);
+			ps->cur->unit = xstrdup(value);
+		} else if (!strcmp(name, "description")) {
+			free(ps->cur->description);
+			ps->cur->description = xstrdup(value);
+		} else if (!strcmp(name, "better")) {
+			if (!strcmp(value, "higher"))
+				ps->cur->better = 1;
+			else if (!strcmp(value, "lower"))
+				ps->cur->better = -1;
+			else {
+				snprintf(ps->error, sizeof(ps->error), "better: '%.40s' is not higher or lower",
+					 value);
+				return 0;
+			}
+		} else if (!strcmp(name, "kind")) {
+			if (!strcmp(value, "time"))
+				ps->cur->kind = METRIC_TIME;
+			else if (!strcmp(value, "behaviour"))
+				ps->cur->kind = METRIC_BEHAVIOUR;
+			else {
+				snprintf(ps->error, sizeof(ps->error), "kind: '%.40s' is not time or behaviour",
+					 value);
+				return 0;
+			}
+		} else {
+			snprintf(ps->error, sizeof(ps->error), "[metric] %.60s: unknown key", name);
+			return 0;
+		}
+		return 1;
+	}
+	snprintf(ps->error, sizeof(ps->error), "unknown section [%.60s]", section);
+	return 0;
+}
+
+static void workload_free(struct workload *w)
+{
+	free(w->name);
+	free(w->binary);
+	free(w->description);
+	free(w->args);
+	free(w->kernel_cmdline);
+	for (int i = 0; i < w->nsetup; i++)
+		free(w->setup[i]);
+	free(w->setup);
+	for (int i = 0; i < w->npaths; i++)
+		free(w->paths[i]);
+	free(w->paths);
+	for (int i = 0; i < w->nmetrics; i++) {
+		free(w->metrics[i].name);
+		free(w->metrics[i].unit);
+		free(w->metrics[i].description);
+	}
+	free(w->metrics);
+	memset(w, 0, sizeof(*w));
+}
+
+bool workload_load_file(const char *path, struct workload *w, pb_err *err)
+{
+	struct wl_parse ps = { .w = w };
+	const char *base = strrchr(path, '/');
+	int line;
+
+	memset(w, 0, sizeof(*w));
+	base = base ? base + 1 : path;
+	w->name = xstrndup(base, strlen(base) - (ends_with(base, ".ini") ? 4 : 0));
+	w->numa_nodes = 1;
+	line = ini_parse(path, wl_handler, &ps);
+	if (line != 0) {
+		pb_seterr(err, "%s:%d: %s", path, line < 0 ? 0 : line,
+			  line < 0 ? "cannot read" : ps.error[0] ? ps.error : "syntax error");
+		workload_free(w);
+		return false;
+	}
+	if (!name_ok(w->name) || !w->binary || !name_ok(w->binary) || !w->nmetrics) {
+		pb_seterr(err, "%s: needs a lower-case name, [workload] binary and at least one [metric]",
+			  path);
+		workload_free(w);
+		return false;
+	}
+	if (!w->args)
+		w->args = xstrdup("");
+	if (!w->kernel_cmdline)
+		w->kernel_cmdline = xstrdup("");
+	if (!w->description)
+		w->description = xstrdup("");
+	return true;
+}
+
+static int cmp_str(const void *a, const void *b)
+{
+	return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+bool workloads_load(const char *dir, struct workload_set *set, pb_err *err)
+{
+	DIR *d = opendir(dir);
+	struct dirent *de;
+	char **names = NULL;
+	int n = 0;
+	bool ok = true;
+
+	memset(set, 0, sizeof(*set));
+	if (!d) {
+		pb_seterr(err, "workloads %s: cannot open directory", dir);
+		return false;
+	}
+	while ((de = readdir(d)))
+		if (ends_with(de->d_name, ".ini")) {
+			names = xrealloc(names, sizeof(char *) * (size_t)(n + 1));
+			names[n++] = xstrdup(de->d_name);
+		}
+	closedir(d);
+	qsort(names, (size_t)n, sizeof(char *), cmp_str);
+	set->w = xcalloc((size_t)(n ? n : 1), sizeof(struct workload));
+	for (int i = 0; i < n; i++) {
+		char *path = xasprintf("%s/%s", dir, names[i]);
+
+		if (ok && workload_load_file(path, &set->w[set->n], err))
+			set->n++;
+		else
+			ok = false;
+		free(path);
+		free(names[i]);
+	}
+	free(names);
+	if (ok && !set->n) {
+		pb_seterr(err, "workloads %s: no *.ini workload declarations", dir);
+		ok = false;
+	}
+	if (!ok)
+		workloads_free(set);
+	return ok;
+}
+
+void workloads_free(struct workload_set *set)
+{
+	for (int i = 0; i < set->n; i++)
+		workload_free(&set->w[i]);
+	free(set->w);
+	memset(set, 0, sizeof(*set));
+}
+
+const struct workload *workload_find(const struct workload_set *set, const char *name)
+{
+	for (int i = 0; i < set->n; i++)
+		if (!strcmp(set->w[i].name, name))
+			return &set->w[i];
+	return NULL;
+}
+
+const struct metric_def *workload_metric(const struct workload *w, const char *name)
+{
+	for (int i = 0; i < w->nmetrics; i++)
+		if (!strcmp(w->metrics[i].name, name))
+			return &w->metrics[i];
+	return NULL;
+}
+
+int workloads_for_patch(const struct workload_set *set, const struct pb_patch *p,
+			const struct workload **out, int max, bool *fallback)
+{
+	int n = 0;
+
+	for (int i = 0; i < set->n && n < max; i++) {
+		bool covers = false;
+
+		for (int f = 0; f < p->nfiles && !covers; f++)
+			for (int k = 0; k < set->w[i].npaths && !covers; k++)
+				covers = starts_with(p->files[f].path, set->w[i].paths[k]);
+		if (covers)
+			out[n++] = &set->w[i];
+	}
+	*fallback = n == 0;
+	for (int i = 0; i < set->n && *fallback && n < max; i++)
+		out[n++] = &set->w[i];
+	return n;
+}
+
+char *workload_args(const struct workload *w, int iterations)
+{
+	pb_str s;
+	const char *p = w->args, *hit;
+
+	str_init(&s);
+	while ((hit = strstr(p, "{iterations}"))) {
+		str_addn(&s, p, (size_t)(hit - p));
+		str_addf(&s, "%d", iterations);
+		p = hit + strlen("{iterations}");
+	}
+	str_add(&s, p);
+	return str_steal(&s);
+}

@@ -1,0 +1,104 @@
+#!/bin/bash
+# End-to-end: `perfbot run --patch 771` on real 6.1 kernels in QEMU, from an
+# empty cache directory and an empty database, then the cached second run
+# and the inputs perfbot must refuse. Prints "e2e: N passed, N failed".
+#
+# The kernel trees and builds start empty every time (a real cold build);
+# only the compiler cache is shared with the normal cache directory, so a
+# re-run on the same machine compiles from ccache. PERFBOT_E2E_CACHE and
+# PERFBOT_CCACHE move them.
+set -u
+cd "$(dirname "$0")/.."
+top=$PWD
+perfbot=$top/build/perfbot
+cache=${PERFBOT_E2E_CACHE:-/var/cache/perfbot/e2e}
+ccache_dir=${PERFBOT_CCACHE:-/var/cache/perfbot/ccache}
+work=$(mktemp -d /tmp/perfbot-e2e.XXXXXX)
+db=$work/results.db
+reports=$work/reports
+passed=0 failed=0
+
+pass() { passed=$((passed + 1)); echo "ok   - $1"; }
+fail() { failed=$((failed + 1)); echo "FAIL - $1"; }
+check() { # check "what" command...
+	local what=$1; shift
+	if "$@"; then pass "$what"; else fail "$what"; fi
+}
+q() { sqlite3 "$db" "$1"; }
+# perfbot takes its options after the subcommand
+pb() { local cmd=$1; shift; "$perfbot" "$cmd" --cache-dir "$cache" --db "$db" \
+	--report-dir "$reports" -c cache.ccache="$ccache_dir" "$@"; }
+
+rm -rf "$cache"
+mkdir -p "$cache" "$ccache_dir"
+
+echo "e2e: cold run of patch 771 (cache $cache, database $db)"
+start=$(date +%s)
+pb run --patch 771 > "$work/run1.out" 2> >(tee "$work/run1.err" >&2)
+rc=$?
+cold=$(( $(date +%s) - start ))
+cat "$work/run1.out"
+check "cold run exits 0 (rc=$rc, ${cold}s)" test "$rc" -eq 0
+check "the pair is formed by the port" grep -q "pair formed by port" "$work/run1.out"
+check "the accelerator and why are printed" grep -q "perfbot: accelerator tcg-icount: auto: " "$work/run1.out"
+check "both kernels were built now" test "$(grep -c '(built now)' "$work/run1.err")" -eq 2
+check "4 runs stored, all ok" test "$(q "SELECT count(*) FROM runs WHERE outcome='ok'")" -eq 4
+check "runs record the accelerator" test "$(q "SELECT count(*) FROM runs WHERE accel='tcg-icount' AND accel_reason LIKE '%vmx/svm%'")" -eq 4
+check "every run has samples" test "$(q "SELECT count(*) FROM runs r WHERE (SELECT count(*) FROM samples s WHERE s.run_id=r.id) < 30")" -eq 0
+check "without the fix no huge page migrates" \
+	test "$(q "SELECT max(value) FROM samples s JOIN runs r ON r.id=s.run_id WHERE r.side='without' AND s.metric='pages_migrated'")" = "0.0"
+check "without the fix the kernel fails the migrations (pgmigrate_fail)" \
+	test "$(q "SELECT min(value) > 0 FROM samples s JOIN runs r ON r.id=s.run_id WHERE r.side='without' AND s.metric='pgmigrate_fail'")" = "1"
+check "with the fix all 16 pages move both ways (32 per round trip)" \
+	test "$(q "SELECT min(value) FROM samples s JOIN runs r ON r.id=s.run_id WHERE r.side='with' AND s.metric='pages_migrated'")" = "32.0"
+check "the result says behaviour change for pages_migrated" \
+	test "$(q "SELECT verdict FROM results WHERE metric='pages_migrated'")" = "behaviour change"
+check "the terminal table shows it" grep -Eq "pages_migrated +0 +32 .*behaviour change" "$work/run1.out"
+check "the kernels are recorded with their pair labels" \
+	test "$(q "SELECT group_concat(label, ',') FROM (SELECT label FROM kernels ORDER BY label)")" = "base,base+port"
+check "the report was written" grep -q "behaviour change" "$reports/771.html"
+check "the report links the serial logs" grep -q 'href="logs/771-' "$reports/771.html"
+check "serial logs exist" test "$(ls "$reports"/logs/771-*/boot0*-with.console.log | wc -l)" -eq 2
+
+echo "e2e: warm run of patch 771"
+start=$(date +%s)
+pb run --patch 771 > "$work/run2.out" 2> "$work/run2.err"
+rc=$?
+warm=$(( $(date +%s) - start ))
+check "warm run exits 0 (rc=$rc, ${warm}s)" test "$rc" -eq 0
+check "the warm run rebuilds no kernel" test "$(grep -c '(cached)' "$work/run2.err")" -eq 2
+check "the warm run compiles nothing" bash -c "! grep -q 'building' '$work/run2.err'"
+check "two comparisons, eight runs" test "$(q "SELECT count(*) FROM comparisons"),$(q "SELECT count(*) FROM runs")" = "2,8"
+check "still two kernels" test "$(q "SELECT count(*) FROM kernels")" -eq 2
+
+before=$(q "SELECT (SELECT count(*) FROM comparisons) || '/' || (SELECT count(*) FROM runs) || '/' || (SELECT count(*) FROM samples)")
+one_line_error() { # one_line_error "what" expected-rc pattern command...
+	local what=$1 want=$2 pattern=$3; shift 3
+	"$@" > "$work/out" 2> "$work/err"
+	local rc=$?
+	check "$what: exit $want (got $rc)" test "$rc" -eq "$want"
+	check "$what: one line on stderr" test "$(wc -l < "$work/err")" -eq 1
+	check "$what: says '$pattern'" grep -q -- "$pattern" "$work/err"
+}
+pb run --patch 188 > "$work/out" 2>&1
+check "patch 188: exits 0 and says it is not an mm patch" \
+	bash -c "[ $? -eq 0 ] && grep -q 'is not an mm patch' '$work/out'"
+one_line_error "unknown patch" 1 "patch 12345 is not in the queue" pb run --patch 12345
+one_line_error "unappliable patch" 1 "patch 999 applies neither forward nor in reverse" \
+	pb run --patch 999 --queue "$top/tests/data/unappliable"
+check "unappliable patch: names the failed hunk" grep -q "mm/migrate.c Hunk #1 FAILED" "$work/err"
+printf '[qemu]\naccel = warp\n' > "$work/bad.ini"
+one_line_error "broken config.ini" 1 "bad.ini:2: \[qemu\] accel" "$perfbot" run --config "$work/bad.ini" --patch 771
+one_line_error "missing kernel tarball" 1 "kernel source /nonexistent.tar.xz not found" \
+	pb run --patch 771 --kernel-source /nonexistent.tar.xz
+after=$(q "SELECT (SELECT count(*) FROM comparisons) || '/' || (SELECT count(*) FROM runs) || '/' || (SELECT count(*) FROM samples)")
+check "bad input left the database unchanged ($before)" test "$before" = "$after"
+
+pb pair > "$work/pair.out" 2>&1
+check "pair: 772 reverse-applies" grep -Eq "^772 reverse" "$work/pair.out"
+check "pair: 765 has a port" grep -Eq "^765 port" "$work/pair.out"
+
+echo "e2e: cold run ${cold}s, warm run ${warm}s"
+rm -rf "$work"
+echo "e2e: $passed passed, $failed failed"
+[ "$failed" -eq 0 ]

@@ -1,0 +1,79 @@
+#include <stdlib.h>
+
+#include "check.h"
+#include "fixture.h"
+
+static void set_change(struct kernel_change *c, const char *label, const char *file)
+{
+	c->label = xstrdup(label);
+	c->file = file ? xstrdup(file) : NULL;
+	snprintf(c->sha256, sizeof(c->sha256), "%s", file ? "ab12" : "");
+}
+
+bool fixture_init(struct fixture *f, const char *without, const char *with)
+{
+	pb_err err = { "" };
+
+	memset(f, 0, sizeof(*f));
+	if (!queue_load("queue/stable-5.13", &f->queue, &err) ||
+	    !workloads_load("workloads", &f->workloads, &err)) {
+		fprintf(stderr, "fixture: %s\n", err.msg);
+		return false;
+	}
+	f->chosen[0] = workload_find(&f->workloads, "hugetlb-migrate");
+	f->tree.tarball_sha = xstrdup("cafe");
+	f->tree.version = xstrdup("6.1.192");
+	f->plan.method = PAIR_PORT;
+	f->plan.detail = xstrdup("a test <pair> & \"detail\"");
+	set_change(&f->plan.without, "base+port", "/nonexistent/port.patch");
+	set_change(&f->plan.with, "base", NULL);
+	snprintf(f->config.sha256, sizeof(f->config.sha256), "c0nf");
+	f->cmp.patch = queue_find(&f->queue, 771);
+	f->cmp.queue_dir = f->queue.dir;
+	f->cmp.tree = &f->tree;
+	f->cmp.plan = &f->plan;
+	f->cmp.config = &f->config;
+	for (int s = 0; s < 2; s++) {
+		snprintf(f->cmp.image[s].key, sizeof(f->cmp.image[s].key), "key%d", s);
+		f->cmp.image[s].built = true;
+		f->cmp.image[s].log = xstrdup("/nonexistent/build.log");
+	}
+	snprintf(f->cmp.accel.name, sizeof(f->cmp.accel.name), "tcg-icount");
+	snprintf(f->cmp.accel.reason, sizeof(f->cmp.accel.reason), "test");
+	f->cmp.booted = true;
+	f->cmp.workloads = f->chosen;
+	f->cmp.nworkloads = 1;
+	f->cmp.workload_choice = xstrdup("test");
+	f->cmp.boots_per_kernel = 2;
+	f->cmp.iterations = 2;
+	f->cmp.status = "measured";
+	f->cmp.started_at = xstrdup("2026-12-03T00:00:00Z");
+	f->cmp.finished_at = xstrdup("2026-12-03T00:01:00Z");
+	f->cmp.boots = xcalloc(4, sizeof(struct boot));
+	for (int b = 0; b < 4; b++) {
+		struct boot *bt = &f->cmp.boots[b];
+		const char *text = b % 2 ? with : without;
+
+		bt->side = (enum side)(b % 2);
+		bt->rec.outcome = BOOT_OK;
+		bt->rec.detail = xstrdup("");
+		bt->rec.console_log = xasprintf("/nonexistent/boot%d.console.log", b);
+		bt->rec.results_log = xasprintf("/nonexistent/boot%d.results.log", b);
+		bt->rec.qemu_cmdline = xstrdup("qemu-system-x86_64 ...");
+		if (!results_parse(text, strlen(text), &bt->rec.results, &err))
+			return false;
+		f->cmp.nboots++;
+	}
+	compare_compute(&f->cmp);
+	return true;
+}
+
+void fixture_free(struct fixture *f)
+{
+	comparison_free(&f->cmp);
+	pair_plan_free(&f->plan);
+	free(f->tree.tarball_sha);
+	free(f->tree.version);
+	workloads_free(&f->workloads);
+	queue_free(&f->queue);
+}

@@ -1,0 +1,23 @@
+/* A synthetic but complete comparison, for the database and compare tests. */
+#ifndef PERFBOT_FIXTURE_H
+#define PERFBOT_FIXTURE_H
+
+#include "compare.h"
+#include "queue.h"
+#include "workload.h"
+
+struct fixture {
+	struct pb_queue queue;
+	struct workload_set workloads;
+	const struct workload *chosen[1];
+	struct kernel_tree tree;
+	struct pair_plan plan;
+	struct kernel_config config;
+	struct comparison cmp;
+};
+
+/* Two boots per side; each side's boots report the given results text. */
+bool fixture_init(struct fixture *f, const char *without, const char *with);
+void fixture_free(struct fixture *f);
+
+#endif

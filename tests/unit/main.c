@@ -1,0 +1,50 @@
+/* Unit tests of perfbot's modules, run under ASan + UBSan by `make unit`. */
+#include <stdlib.h>
+#include <unistd.h>
+
+#include "check.h"
+#include "util.h"
+
+int checks_passed, checks_failed;
+
+char *test_tmpdir(void)
+{
+	char tmpl[] = "/tmp/perfbot-unit-XXXXXX";
+	char *d = mkdtemp(tmpl);
+
+	return d ? xstrdup(d) : NULL;
+}
+
+char *test_write(const char *dir, const char *name, const char *text)
+{
+	char *path = xasprintf("%s/%s", dir, name);
+	FILE *f = fopen(path, "w");
+
+	if (f) {
+		fputs(text, f);
+		fclose(f);
+	}
+	return path;
+}
+
+static const struct {
+	const char *name;
+	void (*fn)(void);
+} suites[] = {
+	{ "queue", test_queue },     { "config", test_config },   { "db", test_db },
+	{ "results", test_results }, { "kernel", test_kernel },   { "compare", test_compare },
+	{ "workload", test_workload },
+};
+
+int main(void)
+{
+	for (size_t i = 0; i < PB_ARRAY_SIZE(suites); i++) {
+		int before = checks_failed, pb = checks_passed;
+
+		suites[i].fn();
+		printf("%-10s %3d checks, %d failed\n", suites[i].name,
+		       checks_passed - pb + checks_failed - before, checks_failed - before);
+	}
+	printf("unit: %d passed, %d failed\n", checks_passed, checks_failed);
+	return checks_failed ? 1 : 0;
+}

@@ -1,0 +1,77 @@
+/* config.ini: defaults, values, overrides, and every kind of mistake naming
+ * the file, the line and the key. */
+#include <stdlib.h>
+#include <unistd.h>
+
+#include "check.h"
+#include "config.h"
+
+static void expect_bad(const char *dir, const char *text, const char *where, const char *what)
+{
+	char *path = test_write(dir, "bad.ini", text);
+	struct pb_config cfg;
+	pb_err err = { "" };
+	char *loc = xasprintf("%s%s", path, where);
+
+	CHECK(!config_load(&cfg, path, &err));
+	CHECK_HAS(err.msg, loc);
+	CHECK_HAS(err.msg, what);
+	unlink(path);
+	free(loc);
+	free(path);
+}
+
+void test_config(void)
+{
+	char *dir = test_tmpdir(), *path;
+	struct pb_config cfg;
+	pb_err err = { "" };
+
+	path = test_write(dir, "ok.ini",
+			  "; comment\n[qemu]\naccel = tcg-icount\nmemory_mb = 2048\n\n"
+			  "[run]\nboots = 3\n[database]\npath = sub/r.db\n");
+	CHECK(config_load(&cfg, path, &err));
+	CHECK_INT(cfg.accel, ACCEL_TCG_ICOUNT);
+	CHECK_INT(cfg.memory_mb, 2048);
+	CHECK_INT(cfg.boots, 3);
+	CHECK_INT(cfg.iterations, 5); /* default */
+	CHECK(starts_with(cfg.db_path, dir) && ends_with(cfg.db_path, "/sub/r.db"));
+	CHECK_STR(cfg.kernel_source, "/usr/src/linux-source-6.1.tar.xz");
+	CHECK(cfg.ccache_dir == NULL);
+	CHECK(config_override(&cfg, "run.iterations=9", &err));
+	CHECK_INT(cfg.iterations, 9);
+	CHECK(config_override(&cfg, "qemu.accel=kvm", &err));
+	CHECK_INT(cfg.accel, ACCEL_KVM);
+	CHECK(config_override(&cfg, "cache.dir=/tmp/x", &err));
+	CHECK_STR(cfg.cache_dir, "/tmp/x");
+	CHECK(!config_override(&cfg, "run.nope=1", &err));
+	CHECK_HAS(err.msg, "unknown configuration key run.nope");
+	CHECK(!config_override(&cfg, "run.boots=0", &err));
+	CHECK_HAS(err.msg, "run.boots");
+	CHECK(!config_override(&cfg, "boots=3", &err));
+	CHECK_HAS(err.msg, "section.key=value");
+	CHECK(!config_override(&cfg, "qemu.accel=xen", &err));
+	CHECK_HAS(err.msg, "not one of auto");
+	config_free(&cfg);
+	unlink(path);
+	free(path);
+
+	expect_bad(dir, "[qemu]\naccel = auto\n[kernal]\njobs = 2\n", ":4:", "unknown section [kernal]");
+	expect_bad(dir, "[run]\nboots = 2\nbootz = 3\n", ":3:", "[run] bootz: unknown key");
+	expect_bad(dir, "[run]\nboots = two\n", ":2:", "[run] boots: 'two' is not a whole number");
+	expect_bad(dir, "[run]\nboots = 0\n", ":2:", "from 1 to 1000");
+	expect_bad(dir, "[qemu]\nmemory_mb = 99999999999\n", ":2:", "memory_mb");
+	expect_bad(dir, "[qemu]\naccel = fast\n", ":2:", "[qemu] accel: 'fast' is not one of");
+	expect_bad(dir, "[run]\nboots = 2\nboots = 3\n", ":3:", "given twice");
+	expect_bad(dir, "[run]\nthis line has no equals sign\n", ":2:", "syntax error");
+	expect_bad(dir, "[run\nboots = 2\n", ":1:", "syntax error");
+	expect_bad(dir, "boots = 2\n", ":1:", "unknown section []");
+	expect_bad(dir, "[database]\npath =\n", ":2:", "empty path");
+
+	path = xasprintf("%s/missing.ini", dir);
+	CHECK(!config_load(&cfg, path, &err));
+	CHECK_HAS(err.msg, "cannot read config");
+	free(path);
+	rmdir(dir);
+	free(dir);
+}

@@ -1,0 +1,188 @@
+/* The queue parser on the 11 bundled patches and on malformed ones. */
+#include <stdlib.h>
+#include <unistd.h>
+
+#include "check.h"
+#include "queue.h"
+
+static const struct expected {
+	int number;
+	const char *upstream;   /* first 12 hex digits */
+	bool mm, cc_stable;
+	int nfiles, added, removed;
+	const char *subject_start;
+} bundled[] = {
+	{ 31, "122e093c1734", true, true, 2, 59, 38, "mm/page_alloc: fix memory map" },
+	{ 146, "f1a0a376ca0c", false, false, 25, 8, 34, "sched/core: Initialize the idle task" },
+	{ 188, "897f6339893b", false, false, 2, 5, 4, "hwmon: (max31790)" },
+	{ 365, "2b2bcc76e2ff", false, false, 1, 1, 1, "HID: surface-hid" },
+	{ 556, "364745fbe981", false, false, 1, 0, 4, "bpf: Do not change gso_size" },
+	{ 666, "23d6fefbb3f6", false, false, 2, 283, 198, "scsi: iscsi: Fix in-kernel" },
+	{ 699, "ecfbd7b9054b", false, false, 1, 32, 33, "usb: gadget: f_fs" },
+	{ 765, "e6be37b2e7bd", true, false, 5, 48, 29, "mm/huge_memory.c: add missing read-only" },
+	{ 771, "6acfb5ba150c", true, false, 2, 6, 1, "mm: migrate: fix missing update" },
+	{ 772, "46b76f2e09dc", true, false, 1, 7, 10, "mm/zswap.c: fix two bugs" },
+	{ 785, "01131e7aae5d", false, true, 6, 115, 40, "scsi: lpfc: Fix unreleased RPIs" },
+};
+
+static void bundled_queue(void)
+{
+	struct pb_queue q;
+	pb_err err = { "" };
+
+	CHECK(queue_load("queue/stable-5.13", &q, &err));
+	CHECK_INT(q.npatches, 11);
+	for (size_t i = 0; i < PB_ARRAY_SIZE(bundled) && (int)i < q.npatches; i++) {
+		const struct expected *e = &bundled[i];
+		const struct pb_patch *p = queue_find(&q, e->number);
+		int added = 0, removed = 0;
+
+		CHECK(p != NULL);
+		if (!p)
+			continue;
+		CHECK_INT(p->total, 800);
+		CHECK_STR(p->series, "5.13");
+		CHECK_INT(strncmp(p->upstream, e->upstream, 12), 0);
+		CHECK_INT(strlen(p->upstream), 40);
+		CHECK_INT(p->is_mm, e->mm);
+		CHECK_INT(p->cc_stable, e->cc_stable);
+		CHECK_INT(p->nfiles, e->nfiles);
+		for (int f = 0; f < p->nfiles; f++) {
+			added += p->files[f].added;
+			removed += p->files[f].removed;
+		}
+		CHECK_INT(added, e->added);
+		CHECK_INT(removed, e->removed);
+		CHECK(starts_with(p->subject, e->subject_start));
+		CHECK(p->nsignoffs >= 2);
+		CHECK(strstr(p->signoffs[p->nsignoffs - 1], "Greg Kroah-Hartman") ||
+		      strstr(p->signoffs[p->nsignoffs - 1], "Sasha Levin"));
+	}
+	{
+		const struct pb_patch *p = queue_find(&q, 771);
+
+		CHECK_STR(p->author, "Muchun Song <songmuchun@bytedance.com>");
+		CHECK_INT(p->nfixes, 1);
+		CHECK_HAS(p->fixes[0], "d6995da31122");
+		CHECK_STR(p->mm_reason, "include/linux/hugetlb.h, mm/migrate.c");
+		CHECK_HAS(queue_find(&q, 188)->mm_reason, "no mm/");
+		CHECK(queue_find(&q, 999) == NULL);
+	}
+	queue_free(&q);
+}
+
+static const char good_head[] =
+	"From: Greg Kroah-Hartman <gregkh@linuxfoundation.org>\n"
+	"Subject: [PATCH 5.13 42/99] mm: a test\n"
+	"\n"
+	"From: Some One <some@one.org>\n"
+	"\n"
+	"commit 0123456789abcdef0123456789abcdef01234567 upstream.\n"
+	"\n"
+	"Cc: stable@vger.kernel.org\n"
+	"Signed-off-by: Some One <some@one.org>\n"
+	"---\n";
+
+static bool parse(const char *text, struct pb_patch *p, pb_err *err)
+{
+	return patch_parse_buffer("t.patch", text, strlen(text), p, err);
+}
+
+static void expect_error(const char *text, const char *msg_part)
+{
+	struct pb_patch p;
+	pb_err err = { "" };
+
+	CHECK(!parse(text, &p, &err));
+	CHECK_HAS(err.msg, msg_part);
+}
+
+static void malformed(void)
+{
+	struct pb_patch p;
+	pb_err err = { "" };
+	char *text;
+
+	text = xasprintf("%sdiff --git a/mm/x.c b/mm/x.c\n--- a/mm/x.c\n+++ b/mm/x.c\n"
+			 "@@ -1,3 +1,3 @@\n a\n-b\n+c\n d\n-- \n2.30.2\n",
+			 good_head);
+	CHECK(parse(text, &p, &err));
+	CHECK_INT(p.number, 42);
+	CHECK_INT(p.total, 99);
+	CHECK(p.cc_stable);
+	CHECK(p.is_mm);
+	CHECK_STR(p.author, "Some One <some@one.org>");
+	CHECK_STR(p.upstream, "0123456789abcdef0123456789abcdef01234567");
+	CHECK_INT(p.files[0].added, 1);
+	CHECK_INT(p.files[0].removed, 1); /* the "-- " signature is not a removed line */
+	patch_free(&p);
+	free(text);
+
+	expect_error("", "empty file");
+	{
+		static const char nul[] = "Subject: [PATCH 1/1] x\n\0junk";
+
+		CHECK(!patch_parse_buffer("t.patch", nul, sizeof(nul), &p, &err));
+		CHECK_HAS(err.msg, "binary");
+	}
+	expect_error("From: a\n\nno subject\n", "no Subject");
+	expect_error("Subject: mm: no prefix\n\n", "no [PATCH");
+	expect_error("Subject: [PATCH] mm: no number\n\n", "no series number");
+	expect_error("Subject: [PATCH 5.13 7/3] mm: bad\n\n", "bad series number");
+	expect_error("Subject: [PATCH 1/1] a\nSubject: [PATCH 1/1] b\n\n", "two Subject");
+	expect_error("Subject: [PATCH 1/1] mm: x\n\nno diff here\n", "no diff");
+	text = xasprintf("%s--- a/mm/x.c\n+++ b/mm/x.c\n@@ -1,3 +1,3 @@\n a\n-b\n", good_head);
+	expect_error(text, "truncated");
+	free(text);
+	text = xasprintf("%s--- a/../etc/passwd\n+++ b/../etc/passwd\n@@ -1 +1 @@\n-a\n+b\n", good_head);
+	expect_error(text, "outside the tree");
+	free(text);
+	text = xasprintf("%s--- /etc/passwd\n+++ /etc/passwd\n@@ -1 +1 @@\n-a\n+b\n", good_head);
+	expect_error(text, "outside the tree");
+	free(text);
+	text = xasprintf("%s--- a/mm/x.c\n+++ b/mm/x.c\n@@ -1 +1 @@ \n@@ junk\n", good_head);
+	expect_error(text, "hunk");
+	free(text);
+}
+
+static void mm_paths(void)
+{
+	CHECK(path_is_mm("mm/migrate.c"));
+	CHECK(path_is_mm("arch/x86/mm/fault.c"));
+	CHECK(path_is_mm("include/linux/huge_mm.h"));
+	CHECK(path_is_mm("include/linux/swap.h"));
+	CHECK(!path_is_mm("fs/proc/task_mmu.c"));
+	CHECK(!path_is_mm("drivers/hwmon/max31790.c"));
+	CHECK(!path_is_mm("arch/x86/kernel/mm.c"));
+	CHECK(!path_is_mm("include/linux/mmc/host.h"));
+}
+
+static void duplicate_numbers(void)
+{
+	char *dir = test_tmpdir(), *a, *b, *text;
+	struct pb_queue q;
+	pb_err err = { "" };
+
+	text = xasprintf("%s--- a/mm/x.c\n+++ b/mm/x.c\n@@ -1 +1 @@\n-a\n+b\n", good_head);
+	a = test_write(dir, "001.patch", text);
+	b = test_write(dir, "002.patch", text);
+	CHECK(!queue_load(dir, &q, &err));
+	CHECK_HAS(err.msg, "both carry patch number 42");
+	unlink(a);
+	unlink(b);
+	rmdir(dir);
+	CHECK(!queue_load(dir, &q, &err));
+	CHECK_HAS(err.msg, "cannot open");
+	free(a);
+	free(b);
+	free(text);
+	free(dir);
+}
+
+void test_queue(void)
+{
+	bundled_queue();
+	malformed();
+	mm_paths();
+	duplicate_numbers();
+}

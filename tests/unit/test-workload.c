@@ -1,0 +1,58 @@
+/* The workload table: declarations, metric directions, patch -> workload. */
+#include <stdlib.h>
+#include <unistd.h>
+
+#include "check.h"
+#include "queue.h"
+#include "workload.h"
+
+void test_workload(void)
+{
+	struct workload_set set;
+	struct workload tmp;
+	const struct workload *w, *chosen[8];
+	struct pb_queue q;
+	pb_err err = { "" };
+	bool fallback;
+	char *dir, *path, *args;
+
+	CHECK(workloads_load("workloads", &set, &err));
+	w = workload_find(&set, "hugetlb-migrate");
+	CHECK(w != NULL);
+	if (!w)
+		return;
+	CHECK_STR(w->binary, "hugetlb-migrate");
+	CHECK_INT(w->numa_nodes, 2);
+	CHECK_INT(w->nsetup, 2);
+	CHECK_HAS(w->kernel_cmdline, "hugetlb_free_vmemmap=on");
+	CHECK(workload_metric(w, "migrate_ms")->kind == METRIC_TIME);
+	CHECK_INT(workload_metric(w, "migrate_ms")->better, -1);
+	CHECK(workload_metric(w, "pages_migrated")->kind == METRIC_BEHAVIOUR);
+	CHECK_INT(workload_metric(w, "pages_migrated")->better, 1);
+	CHECK(workload_metric(w, "nope") == NULL);
+	args = workload_args(w, 7);
+	CHECK_HAS(args, "--iterations 7");
+	free(args);
+
+	CHECK(queue_load("queue/stable-5.13", &q, &err));
+	CHECK_INT(workloads_for_patch(&set, queue_find(&q, 771), chosen, 8, &fallback), 1);
+	CHECK(!fallback && chosen[0] == w);
+	workloads_for_patch(&set, queue_find(&q, 772), chosen, 8, &fallback);
+	CHECK(fallback); /* no zswap workload declares mm/zswap.c yet */
+	queue_free(&q);
+	workloads_free(&set);
+
+	dir = test_tmpdir();
+	path = test_write(dir, "x.ini", "[workload]\nbinary = x\n[metric t]\nbetter = sideways\n");
+	CHECK(!workload_load_file(path, &tmp, &err));
+	CHECK_HAS(err.msg, "better");
+	unlink(path);
+	free(path);
+	path = test_write(dir, "y.ini", "[workload]\nbinary = y\n");
+	CHECK(!workloads_load(dir, &set, &err));
+	CHECK_HAS(err.msg, "at least one [metric]");
+	unlink(path);
+	free(path);
+	rmdir(dir);
+	free(dir);
+}

@@ -1,0 +1,236 @@
+/* hugetlb-migrate: the path of stable patch 771 (mm/migrate.c,
+ * unmap_and_move_huge_page()).
+ *
+ * Maps anonymous MAP_HUGETLB memory bound to one NUMA node, fills it, and
+ * moves it to another node and back with move_pages(2), several times. With
+ * the hugetlb vmemmap optimisation on (hugetlb_free_vmemmap=on), a kernel
+ * with the pre-fix test page_private(hpage) refuses to migrate anonymous
+ * huge pages (-EBUSY); a fixed kernel moves them all.
+ *
+ * Output (one line each, see workloads/README.md):
+ *   PB1 sample hugetlb-migrate <iteration> <metric> <value>
+ *   PB1 check hugetlb-migrate ok <what ran>
+ *   PB1 check hugetlb-migrate invalid <why>
+ * Exit status: 0 when the check is ok, 1 when invalid, 2 on bad usage.
+ */
+#define _GNU_SOURCE
+#include <errno.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <sys/syscall.h>
+#include <time.h>
+#include <unistd.h>
+
+#define NAME "hugetlb-migrate"
+#define HPAGE_SIZE (2UL << 20)
+#define MPOL_BIND 2
+#define MPOL_MF_MOVE (1 << 1)
+#define MAX_PAGES 512
+
+static int invalid(const char *fmt, const char *arg)
+{
+	printf("PB1 check " NAME " invalid ");
+	printf(fmt, arg);
+	printf("\n");
+	fflush(stdout);
+	return 1;
+}
+
+static void sample(int iteration, const char *metric, double value)
+{
+	printf("PB1 sample " NAME " %d %s %.6f\n", iteration, metric, value);
+}
+
+static double now_ms(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return ts.tv_sec * 1e3 + ts.tv_nsec / 1e6;
+}
+
+static long read_long(const char *path)
+{
+	FILE *f = fopen(path, "r");
+	long v = -1;
+
+	if (f) {
+		if (fscanf(f, "%ld", &v) != 1)
+			v = -1;
+		fclose(f);
+	}
+	return v;
+}
+
+/* A /proc/vmstat counter, or -1 when the kernel does not count it. */
+static long vmstat(const char *name)
+{
+	FILE *f = fopen("/proc/vmstat", "r");
+	char key[64];
+	long v, found = -1;
+
+	if (!f)
+		return -1;
+	while (fscanf(f, "%63s %ld", key, &v) == 2)
+		if (!strcmp(key, name)) {
+			found = v;
+			break;
+		}
+	fclose(f);
+	return found;
+}
+
+static long sys_move_pages(unsigned long count, void **pages, const int *nodes, int *status)
+{
+	return syscall(SYS_move_pages, 0, count, pages, nodes, status, MPOL_MF_MOVE);
+}
+
+/* Where each page is now (status = node, or -errno). */
+static int locate(unsigned long n, void **pages, int *where)
+{
+	return sys_move_pages(n, pages, NULL, where) < 0 ? -1 : 0;
+}
+
+static uint64_t checksum(const unsigned char *p, size_t len)
+{
+	uint64_t h = 1469598103934665603ULL;
+
+	for (size_t i = 0; i < len; i += 64)
+		h = (h ^ p[i]) * 1099511628211ULL;
+	return h;
+}
+
+int main(int argc, char **argv)
+{
+	unsigned long npages = 16, maskbits, mask;
+	int iterations = 5, from = 0, to = 1;
+	int status[MAX_PAGES], nodes[MAX_PAGES], where[MAX_PAGES];
+	void *pages[MAX_PAGES];
+	long total_migrated = 0, total_failed = 0, total_pgfail = 0, last_errno = 0;
+	char path[160], node_s[16];
+	unsigned char *mem;
+	uint64_t sum;
+
+	for (int i = 1; i < argc; i++) {
+		if (!strcmp(argv[i], "--pages") && i + 1 < argc)
+			npages = strtoul(argv[++i], NULL, 10);
+		else if (!strcmp(argv[i], "--iterations") && i + 1 < argc)
+			iterations = atoi(argv[++i]);
+		else if (!strcmp(argv[i], "--from") && i + 1 < argc)
+			from = atoi(argv[++i]);
+		else if (!strcmp(argv[i], "--to") && i + 1 < argc)
+			to = atoi(argv[++i]);
+		else {
+			fprintf(stderr, "usage: " NAME " [--pages N] [--iterations N] [--from NODE] [--to NODE]\n");
+			return 2;
+		}
+	}
+	if (npages < 1 || npages > MAX_PAGES || iterations < 1 || from < 0 || to < 0 ||
+	    from > 62 || to > 62 || from == to) {
+		fprintf(stderr, NAME ": bad arguments\n");
+		return 2;
+	}
+
+	snprintf(path, sizeof(path), "/sys/devices/system/node/node%d", to);
+	if (access(path, F_OK) != 0) {
+		snprintf(node_s, sizeof(node_s), "%d", to);
+		return invalid("the guest has no NUMA node %s to migrate to", node_s);
+	}
+	for (int node = 0; node < 2; node++) {
+		int nid = node ? to : from;
+
+		snprintf(path, sizeof(path),
+			 "/sys/devices/system/node/node%d/hugepages/hugepages-2048kB/free_hugepages", nid);
+		if (read_long(path) < (long)npages) {
+			snprintf(node_s, sizeof(node_s), "%d", nid);
+			return invalid("too few free 2 MiB huge pages on node %s", node_s);
+		}
+	}
+	if (vmstat("pgmigrate_success") < 0)
+		return invalid("%s", "no pgmigrate_* counters in /proc/vmstat (CONFIG_VM_EVENT_COUNTERS?)");
+
+	mem = mmap(NULL, npages * HPAGE_SIZE, PROT_READ | PROT_WRITE,
+		   MAP_PRIVATE | MAP_ANONYMOUS | MAP_HUGETLB, -1, 0);
+	if (mem == MAP_FAILED)
+		return invalid("mmap(MAP_HUGETLB) failed: %s", strerror(errno));
+	mask = 1UL << from;
+	maskbits = 64;
+	if (syscall(SYS_mbind, mem, npages * HPAGE_SIZE, MPOL_BIND, &mask, maskbits, 0) != 0)
+		return invalid("mbind to the first node failed: %s", strerror(errno));
+	for (unsigned long i = 0; i < npages; i++) {
+		pages[i] = mem + i * HPAGE_SIZE;
+		for (size_t off = 0; off < HPAGE_SIZE; off += 4096)
+			mem[i * HPAGE_SIZE + off] = (unsigned char)(i * 31 + off / 4096);
+	}
+	sum = checksum(mem, npages * HPAGE_SIZE);
+	if (locate(npages, pages, where) != 0)
+		return invalid("move_pages(2) cannot query pages: %s", strerror(errno));
+	for (unsigned long i = 0; i < npages; i++)
+		if (where[i] != from)
+			return invalid("%s", "huge pages were not placed on the first node");
+
+	for (int it = 1; it <= iterations; it++) {
+		long s0 = vmstat("pgmigrate_success"), f0 = vmstat("pgmigrate_fail");
+		long migrated = 0, failed = 0, refused = 0, pgfail;
+		double ms = 0;
+
+		for (int leg = 0; leg < 2; leg++) {
+			int target = leg ? from : to;
+			long ret;
+			double t0;
+
+			if (locate(npages, pages, where) != 0)
+				return invalid("move_pages(2) cannot query pages: %s", strerror(errno));
+			for (unsigned long i = 0; i < npages; i++)
+				nodes[i] = target;
+			t0 = now_ms();
+			ret = sys_move_pages(npages, pages, nodes, status);
+			ms += now_ms() - t0;
+			if (ret < 0)
+				return invalid("move_pages(2) failed: %s", strerror(errno));
+			/* A positive return counts pages the kernel did not migrate
+			 * (e.g. -EBUSY from unmap_and_move_huge_page()); their status
+			 * still names the target, so ask where each page really is. */
+			refused += ret;
+			for (unsigned long i = 0; i < npages; i++)
+				if (status[i] < 0)
+					last_errno = -status[i];
+			for (unsigned long i = 0; i < npages; i++)
+				status[i] = where[i];
+			if (locate(npages, pages, where) != 0)
+				return invalid("move_pages(2) cannot query pages: %s", strerror(errno));
+			for (unsigned long i = 0; i < npages; i++) {
+				if (where[i] == target && status[i] != target)
+					migrated++;
+				else if (where[i] != target)
+					failed++;
+			}
+		}
+		pgfail = vmstat("pgmigrate_fail") - f0;
+		sample(it, "migrate_ms", ms);
+		if (migrated)
+			sample(it, "migrate_ms_per_mib", ms / ((double)migrated * HPAGE_SIZE / (1 << 20)));
+		sample(it, "pages_migrated", (double)migrated);
+		sample(it, "pages_failed", (double)failed);
+		sample(it, "pages_refused", (double)refused);
+		sample(it, "pgmigrate_success", (double)(vmstat("pgmigrate_success") - s0));
+		sample(it, "pgmigrate_fail", (double)pgfail);
+		total_migrated += migrated;
+		total_failed += failed;
+		total_pgfail += pgfail;
+	}
+	if (checksum(mem, npages * HPAGE_SIZE) != sum)
+		return invalid("%s", "the data changed across migration");
+	munmap(mem, npages * HPAGE_SIZE);
+
+	/* The path ran when the kernel moved the pages, or tried and failed
+	 * (pgmigrate_fail rose): a refusal is a result, nothing is not. */
+	if (total_migrated == 0 && !(total_failed > 0 && total_pgfail > 0))
+		return invalid("%s", "move_pages(2) neither moved a page nor failed a migration");
+	printf("PB1 check " NAME " ok %ld page moves, %ld pages left behind, pgmigrate_fail +%ld, "
+	       "last status errno %ld\n", total_migrated, total_failed, total_pgfail, last_errno);
+	return 0;
+}
