@@ -1,6 +1,6 @@
 #include "cli.h"
+#include "queue.h"
 
-#include <limits.h>
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
@@ -86,27 +86,24 @@ void cli_common_usage(FILE *out)
 /* config.ini of the checkout this binary was built in (build/perfbot). */
 static char *config_beside_binary(void)
 {
-	char exe[PATH_MAX];
-	ssize_t n = readlink("/proc/self/exe", exe, sizeof(exe) - 1);
-	char *slash;
+	char *dir = exe_dir(), *p = NULL;
 
-	if (n <= 0)
-		return NULL;
-	exe[n] = '\0';
-	for (int up = 0; up < 2; up++) {
-		slash = strrchr(exe, '/');
-		if (!slash)
-			return NULL;
-		*slash = '\0';
-		{
-			char *p = xasprintf("%s/config.ini", exe);
+	for (int up = 0; dir && up < 2 && !p; up++) {
+		char *slash;
 
-			if (path_exists(p))
-				return p;
+		p = xasprintf("%s/config.ini", dir);
+		if (!path_exists(p)) {
 			free(p);
+			p = NULL;
 		}
+		slash = strrchr(dir, '/');
+		if (slash)
+			*slash = '\0';
+		else
+			break;
 	}
-	return NULL;
+	free(dir);
+	return p;
 }
 
 bool cli_load_config(struct cli *c, struct pb_config *cfg, pb_err *err)
@@ -142,4 +139,33 @@ void cli_free(struct cli *c)
 		free(c->overrides[i]);
 	free(c->overrides);
 	memset(c, 0, sizeof(*c));
+}
+
+bool cli_load_config_queue(struct cli *c, struct pb_config *cfg, struct pb_queue *q)
+{
+	pb_err err;
+
+	if (!cli_load_config(c, cfg, &err)) {
+		cli_error("%s", err.msg);
+		return false;
+	}
+	if (!queue_load(cfg->queue_dir, q, &err)) {
+		cli_error("%s", err.msg);
+		config_free(cfg);
+		return false;
+	}
+	return true;
+}
+
+bool cli_patch_number(const char *arg, int *number)
+{
+	char *end;
+	long v = strtol(arg, &end, 10);
+
+	if (!arg[0] || *end || v < 1 || v > 100000) {
+		cli_error("--patch '%s': expected a patch number such as 765", arg);
+		return false;
+	}
+	*number = (int)v;
+	return true;
 }

@@ -43,6 +43,13 @@ void cli_common_usage(FILE *out);
 bool cli_load_config(struct cli *c, struct pb_config *cfg, pb_err *err);
 void cli_free(struct cli *c);
 
+struct pb_queue;
+/* cli_load_config, then the queue it names; prints the error (and frees
+ * what it loaded) on failure. */
+bool cli_load_config_queue(struct cli *c, struct pb_config *cfg, struct pb_queue *q);
+/* --patch N: a series number such as 765; prints the error on failure. */
+bool cli_patch_number(const char *arg, int *number);
+
 /* Prints "perfbot: <msg>" on one line. */
 void cli_error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 

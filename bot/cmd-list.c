@@ -59,7 +59,6 @@ int cmd_list(int argc, char **argv)
 	struct pb_queue q;
 	bool lng = false, mm_only = false;
 	int opt, rc = PB_EXIT_OK, nmm = 0, ncc = 0;
-	pb_err err;
 
 	while ((opt = getopt_long(argc, argv, "lmhC:c:", opts, NULL)) != -1) {
 		if (cli_common(&c, opt, optarg))
@@ -79,14 +78,7 @@ int cmd_list(int argc, char **argv)
 			goto out;
 		}
 	}
-	if (!cli_load_config(&c, &cfg, &err)) {
-		cli_error("%s", err.msg);
-		rc = PB_EXIT_ERROR;
-		goto out;
-	}
-	if (!queue_load(cfg.queue_dir, &q, &err)) {
-		cli_error("%s", err.msg);
-		config_free(&cfg);
+	if (!cli_load_config_queue(&c, &cfg, &q)) {
 		rc = PB_EXIT_ERROR;
 		goto out;
 	}

@@ -23,7 +23,8 @@ int cmd_pair(int argc, char **argv)
 		if (cli_common(&c, opt, optarg))
 			continue;
 		if (opt == 'p') {
-			number = atoi(optarg);
+			if (!cli_patch_number(optarg, &number))
+				goto out;
 		} else if (opt == 'h') {
 			printf("usage: perfbot pair [--patch N] [options]\n");
 			cli_common_usage(stdout);
@@ -34,15 +35,8 @@ int cmd_pair(int argc, char **argv)
 		}
 	}
 	rc = PB_EXIT_ERROR;
-	if (!cli_load_config(&c, &cfg, &err)) {
-		cli_error("%s", err.msg);
+	if (!cli_load_config_queue(&c, &cfg, &q))
 		goto out;
-	}
-	if (!queue_load(cfg.queue_dir, &q, &err)) {
-		cli_error("%s", err.msg);
-		config_free(&cfg);
-		goto out;
-	}
 	if (number && !queue_find(&q, number)) {
 		cli_error("patch %d is not in the queue %s", number, q.dir);
 	} else if (!tree_prepare(&cfg, &tree, &err)) {

@@ -1,6 +1,5 @@
 /* perfbot run --patch N: build the kernels without and with patch N, boot
  * both in QEMU, run the patch's workloads, store everything, compare. */
-#include <limits.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -64,17 +63,10 @@ static bool check_requirements(pb_err *err)
 /* Workload binaries are built beside perfbot (build/workloads/). */
 static char *workload_bin_dir(void)
 {
-	char exe[PATH_MAX];
-	ssize_t n = readlink("/proc/self/exe", exe, sizeof(exe) - 1);
-	char *slash;
+	char *dir = exe_dir(), *bin = xasprintf("%s/workloads", dir ? dir : "build");
 
-	if (n <= 0)
-		return xstrdup("build/workloads");
-	exe[n] = '\0';
-	slash = strrchr(exe, '/');
-	if (slash)
-		*slash = '\0';
-	return xasprintf("%s/workloads", exe);
+	free(dir);
+	return bin;
 }
 
 static void usage(FILE *out)
@@ -310,20 +302,13 @@ int cmd_run(int argc, char **argv)
 	struct pb_config cfg;
 	struct pb_queue q;
 	int opt, rc = PB_EXIT_USAGE, number = -1;
-	pb_err err;
 
 	while ((opt = getopt_long(argc, argv, "p:hC:c:", opts, NULL)) != -1) {
 		if (cli_common(&c, opt, optarg))
 			continue;
 		if (opt == 'p') {
-			char *end;
-			long v = strtol(optarg, &end, 10);
-
-			if (!optarg[0] || *end || v < 1 || v > 100000) {
-				cli_error("--patch '%s': expected a patch number such as 765", optarg);
+			if (!cli_patch_number(optarg, &number))
 				goto out;
-			}
-			number = (int)v;
 		} else if (opt == 'h') {
 			usage(stdout);
 			rc = PB_EXIT_OK;
@@ -340,18 +325,12 @@ int cmd_run(int argc, char **argv)
 			cli_error("unexpected argument '%s'", argv[optind]);
 		goto out;
 	}
-	if (!cli_load_config(&c, &cfg, &err)) {
-		cli_error("%s", err.msg);
+	if (!cli_load_config_queue(&c, &cfg, &q)) {
 		rc = PB_EXIT_ERROR;
 		goto out;
 	}
-	if (!queue_load(cfg.queue_dir, &q, &err)) {
-		cli_error("%s", err.msg);
-		rc = PB_EXIT_ERROR;
-	} else {
-		rc = run_patch(&cfg, &q, number);
-		queue_free(&q);
-	}
+	rc = run_patch(&cfg, &q, number);
+	queue_free(&q);
 	config_free(&cfg);
 out:
 	free(opts);

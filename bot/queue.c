@@ -1,7 +1,6 @@
 #include "queue.h"
 
 #include <ctype.h>
-#include <dirent.h>
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
@@ -413,30 +412,18 @@ void patch_free(struct pb_patch *p)
 	memset(p, 0, sizeof(*p));
 }
 
-static int cmp_names(const void *a, const void *b)
-{
-	return strcmp(*(char *const *)a, *(char *const *)b);
-}
-
 bool queue_load(const char *dir, struct pb_queue *q, pb_err *err)
 {
-	DIR *d = opendir(dir);
-	struct dirent *de;
-	char **names = NULL;
-	int nnames = 0;
+	static const char *const suffixes[] = { ".patch", ".mbox", ".eml", NULL };
+	int nnames;
+	char **names = dir_names(dir, suffixes, &nnames);
 	bool ok = true;
 
 	memset(q, 0, sizeof(*q));
-	if (!d) {
+	if (!names) {
 		pb_seterr(err, "queue %s: cannot open directory", dir);
 		return false;
 	}
-	while ((de = readdir(d)))
-		if (ends_with(de->d_name, ".patch") || ends_with(de->d_name, ".mbox") ||
-		    ends_with(de->d_name, ".eml"))
-			add_string(&names, &nnames, de->d_name);
-	closedir(d);
-	qsort(names, (size_t)nnames, sizeof(char *), cmp_names);
 	q->dir = xstrdup(dir);
 	q->patches = xcalloc((size_t)(nnames ? nnames : 1), sizeof(struct pb_patch));
 	for (int i = 0; i < nnames && ok; i++) {
@@ -455,9 +442,7 @@ bool queue_load(const char *dir, struct pb_queue *q, pb_err *err)
 			}
 		q->npatches++;
 	}
-	for (int i = 0; i < nnames; i++)
-		free(names[i]);
-	free(names);
+	names_free(names, nnames);
 	if (ok && q->npatches == 0) {
 		pb_seterr(err, "queue %s: no *.patch files", dir);
 		ok = false;

@@ -1,6 +1,8 @@
 #include "util.h"
 
 #include <ctype.h>
+#include <dirent.h>
+#include <limits.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <poll.h>
@@ -284,6 +286,56 @@ bool rm_rf(const char *path)
 	if (!path_exists(path))
 		return true;
 	return spawn_wait(argv, &o, &r) && r.status == 0;
+}
+
+static int cmp_names(const void *a, const void *b)
+{
+	return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+char **dir_names(const char *dir, const char *const *suffixes, int *n)
+{
+	DIR *d = opendir(dir);
+	struct dirent *de;
+	char **names = NULL;
+
+	*n = 0;
+	if (!d)
+		return NULL;
+	names = xmalloc(sizeof(char *));
+	while ((de = readdir(d)))
+		for (const char *const *s = suffixes; *s; s++)
+			if (ends_with(de->d_name, *s)) {
+				names = xrealloc(names, sizeof(char *) * (size_t)(*n + 1));
+				names[(*n)++] = xstrdup(de->d_name);
+				break;
+			}
+	closedir(d);
+	qsort(names, (size_t)*n, sizeof(char *), cmp_names);
+	return names;
+}
+
+void names_free(char **names, int n)
+{
+	for (int i = 0; i < n; i++)
+		free(names[i]);
+	free(names);
+}
+
+char *exe_dir(void)
+{
+	char exe[PATH_MAX];
+	ssize_t n = readlink("/proc/self/exe", exe, sizeof(exe) - 1);
+	char *slash;
+
+	if (n <= 0)
+		return NULL;
+	exe[n] = '\0';
+	slash = strrchr(exe, '/');
+	if (!slash)
+		return NULL;
+	*slash = '\0';
+	return xstrdup(exe);
 }
 
 char *path_join(const char *base_dir, const char *path)

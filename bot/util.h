@@ -61,6 +61,12 @@ bool mkdir_p(const char *path, pb_err *err);
 bool path_exists(const char *path);
 bool is_dir(const char *path);
 bool rm_rf(const char *path);
+/* The names in dir that end in one of suffixes (NULL-terminated), sorted;
+ * NULL when dir cannot be opened. Free with names_free(). */
+char **dir_names(const char *dir, const char *const *suffixes, int *n);
+void names_free(char **names, int n);
+/* Directory of the running binary, or NULL. */
+char *exe_dir(void);
 /* Absolute form of path, relative paths taken from base_dir. */
 char *path_join(const char *base_dir, const char *path);
 char *abs_path_from(const char *base_dir, const char *path);

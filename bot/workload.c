@@ -1,7 +1,6 @@
 #include "workload.h"
 
 #include <ctype.h>
-#include <dirent.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -181,31 +180,18 @@ bool workload_load_file(const char *path, struct workload *w, pb_err *err)
 	return true;
 }
 
-static int cmp_str(const void *a, const void *b)
-{
-	return strcmp(*(char *const *)a, *(char *const *)b);
-}
-
 bool workloads_load(const char *dir, struct workload_set *set, pb_err *err)
 {
-	DIR *d = opendir(dir);
-	struct dirent *de;
-	char **names = NULL;
-	int n = 0;
+	static const char *const suffixes[] = { ".ini", NULL };
+	int n;
+	char **names = dir_names(dir, suffixes, &n);
 	bool ok = true;
 
 	memset(set, 0, sizeof(*set));
-	if (!d) {
+	if (!names) {
 		pb_seterr(err, "workloads %s: cannot open directory", dir);
 		return false;
 	}
-	while ((de = readdir(d)))
-		if (ends_with(de->d_name, ".ini")) {
-			names = xrealloc(names, sizeof(char *) * (size_t)(n + 1));
-			names[n++] = xstrdup(de->d_name);
-		}
-	closedir(d);
-	qsort(names, (size_t)n, sizeof(char *), cmp_str);
 	set->w = xcalloc((size_t)(n ? n : 1), sizeof(struct workload));
 	for (int i = 0; i < n; i++) {
 		char *path = xasprintf("%s/%s", dir, names[i]);
@@ -215,9 +201,8 @@ bool workloads_load(const char *dir, struct workload_set *set, pb_err *err)
 		else
 			ok = false;
 		free(path);
-		free(names[i]);
 	}
-	free(names);
+	names_free(names, n);
 	if (ok && !set->n) {
 		pb_seterr(err, "workloads %s: no *.ini workload declarations", dir);
 		ok = false;
