@@ -119,7 +119,8 @@ bool report_write_patch(sqlite3 *db, long long cid, const char *report_dir, char
 			       "p.mm_reason, p.file, c.pair_method, c.pair_detail, c.accel, c.accel_reason, "
 			       "c.status, c.workloads, c.workload_choice, c.boots_per_kernel, c.iterations, "
 			       "c.started_at, c.wall_seconds, kw.label, kw.key, kw.build_status, kw.failure, "
-			       "kx.label, kx.key, kx.build_status, kx.failure, kw.version, c.perfbot_version "
+			       "kx.label, kx.key, kx.build_status, kx.failure, kw.version, c.perfbot_version, "
+			       "kw.change_file "
 			       "FROM comparisons c JOIN patches p ON p.id=c.patch_id "
 			       "JOIN kernels kw ON kw.id=c.kernel_without JOIN kernels kx ON kx.id=c.kernel_with "
 			       "WHERE c.id=?",
@@ -184,6 +185,8 @@ bool report_write_patch(sqlite3 *db, long long cid, const char *report_dir, char
 	}
 	{
 		char *patch_file = xstrdup(col_text(st, 7));
+		/* A port is this project's own change: show it beside the patch. */
+		char *port_file = !strcmp(col_text(st, 8), "port") ? xstrdup(col_text(st, 29)) : NULL;
 
 		sqlite3_finalize(st);
 		st = NULL;
@@ -195,6 +198,7 @@ bool report_write_patch(sqlite3 *db, long long cid, const char *report_dir, char
 				       "ORDER BY kind DESC, workload, metric",
 				       -1, &st, NULL) != SQLITE_OK) {
 			free(patch_file);
+			free(port_file);
 			goto dberr;
 		}
 		sqlite3_bind_int64(st, 1, cid);
@@ -234,6 +238,7 @@ bool report_write_patch(sqlite3 *db, long long cid, const char *report_dir, char
 				       "results_log FROM runs WHERE comparison_id=? ORDER BY boot_index",
 				       -1, &st, NULL) != SQLITE_OK) {
 			free(patch_file);
+			free(port_file);
 			goto dberr;
 		}
 		sqlite3_bind_int64(st, 1, cid);
@@ -262,6 +267,17 @@ bool report_write_patch(sqlite3 *db, long long cid, const char *report_dir, char
 		sqlite3_finalize(st);
 		st = NULL;
 
+		if (port_file) {
+			char *text = read_file(port_file, NULL, NULL);
+
+			str_add(&h, "<h2>The port (applied to form the kernel without the fix)</h2>\n<p>");
+			html_escape(&h, port_file);
+			str_add(&h, "</p>\n<pre>");
+			html_escape(&h, text ? text : "(the port file is gone)");
+			str_add(&h, "</pre>\n");
+			free(text);
+			free(port_file);
+		}
 		{
 			char *text = read_file(patch_file, NULL, NULL);
 

@@ -60,6 +60,7 @@ void test_db(void)
 		CHECK_HAS(html, "pages_migrated");
 		CHECK_HAS(html, "behaviour change");
 		CHECK_HAS(html, "picked without a Cc: stable tag");
+		CHECK_HAS(html, "The port (applied to form the kernel without the fix)");
 		free(html);
 		unlink(report);
 		free(report);
