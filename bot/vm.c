@@ -300,6 +300,61 @@ static char *tail_text(const char *text, size_t max)
 	return xstrdup(n > max ? text + n - max : text);
 }
 
+void boot_classify(struct boot_record *br, const struct guest_plan *gp, const char *console,
+		   const char *results, size_t rlen, const char *qemu_log, bool timed_out,
+		   int qemu_status, int timeout_s)
+{
+	pb_err err;
+	char *tail;
+
+	if (!results_parse(results, rlen, &br->results, &err)) {
+		/* A guest that floods the port: its boot is invalid, not our crash. */
+		br->outcome = BOOT_INVALID;
+		br->detail = xasprintf("results port: %s", err.msg);
+	} else if (br->results.done) {
+		pb_str why;
+
+		str_init(&why);
+		br->outcome = BOOT_OK;
+		if (br->results.setup_failure) {
+			br->outcome = BOOT_INVALID;
+			str_addf(&why, "guest set-up failed: %s", br->results.setup_failure);
+		}
+		for (int i = 0; i < gp->nworkloads; i++) {
+			const struct workload_result *wr =
+				results_workload(&br->results, gp->workloads[i]->binary);
+
+			if (!wr || !wr->ended || !wr->checked || !wr->ok || wr->exit_status != 0) {
+				br->outcome = BOOT_INVALID;
+				str_addf(&why, "%s%s: %s", why.len ? "; " : "", gp->workloads[i]->name,
+					 !wr ? "did not run" : !wr->checked ? "reported no check"
+					 : !wr->ok ? (wr->reason ? wr->reason : "invalid")
+						   : "exited non-zero");
+			}
+		}
+		br->detail = str_steal(&why);
+	} else if ((br->detail = panic_text(console))) {
+		br->outcome = BOOT_PANIC;
+	} else if (timed_out) {
+		br->outcome = BOOT_TIMEOUT;
+		tail = tail_text(console, 600);
+		br->detail = xasprintf("no 'PB1 done' within %d s; the console ends: %s", timeout_s,
+				       tail[0] ? tail : "(nothing)");
+		free(tail);
+	} else if (qemu_status != 0) {
+		br->outcome = BOOT_QEMU_ERROR;
+		tail = tail_text(qemu_log, 600);
+		br->detail = xasprintf("qemu exit %d: %s", qemu_status, tail);
+		free(tail);
+	} else {
+		br->outcome = BOOT_INCOMPLETE;
+		tail = tail_text(console, 600);
+		br->detail = xasprintf("the guest stopped without reporting done; the console ends: %s",
+				       tail[0] ? tail : "(nothing)");
+		free(tail);
+	}
+}
+
 bool vm_boot(const struct pb_config *cfg, const struct accel *a, const struct guest_plan *gp,
 	     const char *kernel, const char *initrd, const char *log_prefix,
 	     struct boot_record *br, pb_err *err)
@@ -397,62 +452,8 @@ bool vm_boot(const struct pb_config *cfg, const struct accel *a, const struct gu
 	console = read_file(br->console_log, NULL, NULL);
 	results = read_file(br->results_log, &rlen, NULL);
 	qlog = read_file(qemu_log, NULL, NULL);
-	if (!console)
-		console = xstrdup("");
-	if (!results_parse(results ? results : "", results ? rlen : 0, &br->results, err)) {
-		/* A guest that floods the port: its boot is invalid, not our crash. */
-		br->outcome = BOOT_INVALID;
-		br->detail = xasprintf("results port: %s", err->msg);
-		memset(&br->results, 0, sizeof(br->results));
-	} else if (br->results.done) {
-		pb_str why;
-
-		str_init(&why);
-		br->outcome = BOOT_OK;
-		if (br->results.setup_failure) {
-			br->outcome = BOOT_INVALID;
-			str_addf(&why, "guest set-up failed: %s", br->results.setup_failure);
-		}
-		for (int i = 0; i < gp->nworkloads; i++) {
-			const struct workload_result *wr =
-				results_workload(&br->results, gp->workloads[i]->binary);
-
-			if (!wr || !wr->ended || !wr->checked || !wr->ok || wr->exit_status != 0) {
-				br->outcome = BOOT_INVALID;
-				str_addf(&why, "%s%s: %s", why.len ? "; " : "", gp->workloads[i]->name,
-					 !wr ? "did not run" : !wr->checked ? "reported no check"
-					 : !wr->ok ? (wr->reason ? wr->reason : "invalid")
-						   : "exited non-zero");
-			}
-		}
-		br->detail = str_steal(&why);
-	} else if ((br->detail = panic_text(console))) {
-		br->outcome = BOOT_PANIC;
-	} else if (r.timed_out) {
-		br->outcome = BOOT_TIMEOUT;
-		br->detail = xasprintf("no 'PB1 done' within %d s; last console output: %s",
-				       cfg->boot_timeout, console[0] ? "" : "(none)");
-		{
-			char *t = tail_text(console, 600), *d = xasprintf("%s%s", br->detail, t);
-
-			free(br->detail);
-			free(t);
-			br->detail = d;
-		}
-	} else if (r.status != 0) {
-		br->outcome = BOOT_QEMU_ERROR;
-		br->detail = xasprintf("qemu exit %d: %s", r.status, qlog ? qlog : "");
-	} else {
-		br->outcome = BOOT_INCOMPLETE;
-		br->detail = xasprintf("the guest stopped without reporting done; console ends: %s",
-				       console);
-		{
-			char *t = tail_text(br->detail, 800);
-
-			free(br->detail);
-			br->detail = t;
-		}
-	}
+	boot_classify(br, gp, console ? console : "", results ? results : "", results ? rlen : 0,
+		      qlog ? qlog : "", r.timed_out, r.status, cfg->boot_timeout);
 	for (int i = 0; i < n; i++)
 		free(argv[i]);
 	free(argv);

@@ -63,6 +63,12 @@ bool vm_boot(const struct pb_config *cfg, const struct accel *a, const struct gu
 	     struct boot_record *br, pb_err *err);
 void boot_record_free(struct boot_record *br);
 
+/* The outcome of a boot from what it left: the console, the results port,
+ * QEMU's own output and exit. Sets br->outcome, detail and results. */
+void boot_classify(struct boot_record *br, const struct guest_plan *gp, const char *console,
+		   const char *results, size_t rlen, const char *qemu_log, bool timed_out,
+		   int qemu_status, int timeout_s);
+
 /* "QEMU emulator version 7.2.x", cached. */
 const char *qemu_version(void);
 

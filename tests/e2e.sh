@@ -94,6 +94,16 @@ one_line_error "missing kernel tarball" 1 "kernel source /nonexistent.tar.xz not
 after=$(q "SELECT (SELECT count(*) FROM comparisons) || '/' || (SELECT count(*) FROM runs) || '/' || (SELECT count(*) FROM samples)")
 check "bad input left the database unchanged ($before)" test "$before" = "$after"
 
+# A guest that runs past the boot timeout is a result, not a hang: 100000
+# iterations take far longer than 5 s.
+pb run --patch 771 --boots 1 --iterations 100000 -c qemu.boot_timeout=5 > "$work/out" 2>&1
+rc=$?
+check "a guest past its timeout: exit 3 (got $rc)" test "$rc" -eq 3
+check "a guest past its timeout: both boots stored as timeout" \
+	test "$(q "SELECT count(*) FROM runs WHERE outcome='timeout'")" -eq 2
+check "a guest past its timeout: the comparison is boot-failed" \
+	test "$(q "SELECT status FROM comparisons ORDER BY id DESC LIMIT 1")" = "boot-failed"
+
 pb pair > "$work/pair.out" 2>&1
 check "pair: 772 reverse-applies" grep -Eq "^772 reverse" "$work/pair.out"
 check "pair: 765 has a port" grep -Eq "^765 port" "$work/pair.out"

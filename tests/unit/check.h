@@ -62,6 +62,7 @@ void test_results(void);
 void test_kernel(void);
 void test_compare(void);
 void test_workload(void);
+void test_vm(void);
 
 /* A fresh temporary directory for one test (removed by the caller). */
 char *test_tmpdir(void);

@@ -1,0 +1,71 @@
+/* Boot outcomes from what a boot left behind, and the guest plan. */
+#include <stdlib.h>
+
+#include "check.h"
+#include "vm.h"
+
+static enum boot_outcome classify(const struct guest_plan *gp, const char *console,
+				  const char *results, bool timed_out, int status, char **detail)
+{
+	struct boot_record br;
+	enum boot_outcome o;
+
+	memset(&br, 0, sizeof(br));
+	boot_classify(&br, gp, console, results, strlen(results), "qemu: could not load kernel",
+		      timed_out, status, 300);
+	o = br.outcome;
+	*detail = xstrdup(br.detail ? br.detail : "");
+	boot_record_free(&br);
+	return o;
+}
+
+void test_vm(void)
+{
+	struct workload_set set;
+	const struct workload *w[1];
+	struct pb_config cfg = { .iterations = 3, .numa_nodes = 1 };
+	struct guest_plan gp;
+	pb_err err = { "" };
+	char *d;
+	static const char ok[] = "PB1 begin hugetlb-migrate\nPB1 sample hugetlb-migrate 1 migrate_ms 1\n"
+				 "PB1 check hugetlb-migrate ok moved\nPB1 end hugetlb-migrate 0\nPB1 done\n";
+
+	CHECK(workloads_load("workloads", &set, &err));
+	w[0] = workload_find(&set, "hugetlb-migrate");
+	guest_plan_init(&gp, &cfg, w, 1);
+	CHECK_INT(gp.numa_nodes, 2); /* the workload asks for two */
+	CHECK_HAS(gp.kernel_cmdline, "panic=-1");
+	CHECK_HAS(gp.kernel_cmdline, "console=ttyS0");
+	CHECK_HAS(gp.kernel_cmdline, " hugetlb_free_vmemmap=on");
+
+	CHECK_INT(classify(&gp, "", ok, false, 0, &d), BOOT_OK);
+	free(d);
+	CHECK_INT(classify(&gp, "[ 1.0] Kernel panic - not syncing: VFS: Unable to mount root fs\n", "",
+			   false, 0, &d), BOOT_PANIC);
+	CHECK_HAS(d, "Unable to mount root fs");
+	free(d);
+	CHECK_INT(classify(&gp, "[ 0.5] still booting", "PB1 begin hugetlb-migrate\n", true, 137, &d),
+		  BOOT_TIMEOUT);
+	CHECK_HAS(d, "within 300 s");
+	CHECK_HAS(d, "still booting");
+	free(d);
+	CHECK_INT(classify(&gp, "", "", false, 1, &d), BOOT_QEMU_ERROR);
+	CHECK_HAS(d, "could not load kernel");
+	free(d);
+	CHECK_INT(classify(&gp, "reboot: Power down\n", "PB1 begin hugetlb-migrate\n", false, 0, &d),
+		  BOOT_INCOMPLETE);
+	free(d);
+	CHECK_INT(classify(&gp, "", "PB1 begin hugetlb-migrate\nPB1 check hugetlb-migrate invalid no node 1\n"
+				    "PB1 end hugetlb-migrate 1\nPB1 done\n", false, 0, &d), BOOT_INVALID);
+	CHECK_HAS(d, "no node 1");
+	free(d);
+	CHECK_INT(classify(&gp, "", "PB1 setup /sys/x 20 got=3 failed\nPB1 done\n", false, 0, &d),
+		  BOOT_INVALID);
+	CHECK_HAS(d, "set-up failed");
+	CHECK_HAS(d, "did not run");
+	free(d);
+	CHECK_STR(boot_outcome_name(BOOT_PANIC), "boot-panic");
+	CHECK_STR(boot_outcome_name(BOOT_QEMU_ERROR), "qemu-error");
+	guest_plan_free(&gp);
+	workloads_free(&set);
+}
