@@ -230,12 +230,16 @@ bool copy_file(const char *from, const char *to, pb_err *err)
 {
 	size_t len;
 	char *data = read_file(from, &len, err);
+	struct stat st;
 	bool ok;
 
 	if (!data)
 		return false;
 	ok = write_file_atomic(to, data, len, err);
 	free(data);
+	/* Keep the mode: a kernel tree has scripts that must stay executable. */
+	if (ok && stat(from, &st) == 0)
+		chmod(to, st.st_mode & 07777);
 	return ok;
 }
 
