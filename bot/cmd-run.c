@@ -78,7 +78,8 @@ static void usage(FILE *out)
 		     "             2 bad usage, 3 a kernel failed to build or boot (stored as a result)\n");
 }
 
-/* Builds both kernels; false only when perfbot itself cannot go on. */
+/* Builds both kernels, even when the first fails (each is a result of its
+ * own); false only when perfbot itself cannot go on. */
 static bool build_pair(const struct pb_config *cfg, struct kernel_tree *tree,
 		       const struct kernel_config *kc, const struct pair_plan *plan,
 		       struct comparison *cmp, pb_err *err)
@@ -91,8 +92,6 @@ static bool build_pair(const struct pb_config *cfg, struct kernel_tree *tree,
 		fprintf(stderr, "perfbot: %-7s the fix: %-10s %s (%s)\n", side_name((enum side)s),
 			c[s]->label, cmp->image[s].built ? cmp->image[s].bzimage : "BUILD FAILED",
 			cmp->image[s].cached ? "cached" : "built now");
-		if (!cmp->image[s].built)
-			return true; /* no point in building the other: this is the result */
 	}
 	return true;
 }

@@ -12,11 +12,10 @@
 
 /* Exit statuses of the perfbot binary (documented in README.md). */
 enum pb_exit {
-	PB_EXIT_OK = 0,         /* ran; no result says otherwise */
+	PB_EXIT_OK = 0,         /* measured, or nothing to measure (not an mm patch) */
 	PB_EXIT_ERROR = 1,      /* bad input or environment: nothing was stored */
 	PB_EXIT_USAGE = 2,      /* bad command line */
 	PB_EXIT_KERNEL = 3,     /* a kernel failed to build or boot: stored as a result */
-	PB_EXIT_SKIPPED = 4,    /* nothing to measure (e.g. not an mm patch) */
 };
 
 /* An error message filled in by a failing call; callers print it once. */
