@@ -89,9 +89,13 @@ static bool build_pair(const struct pb_config *cfg, struct kernel_tree *tree,
 	for (int s = 0; s < 2; s++) {
 		if (!kernel_build(cfg, tree, kc, c[s], &cmp->image[s], err))
 			return false;
-		fprintf(stderr, "perfbot: %-7s the fix: %-10s %s (%s)\n", side_name((enum side)s),
-			c[s]->label, cmp->image[s].built ? cmp->image[s].bzimage : "BUILD FAILED",
-			cmp->image[s].cached ? "cached" : "built now");
+		if (cmp->image[s].built)
+			fprintf(stderr, "perfbot: %-7s the fix: %-10s %s (%s)\n", side_name((enum side)s),
+				c[s]->label, cmp->image[s].bzimage,
+				cmp->image[s].cached ? "cached" : "built now");
+		else
+			fprintf(stderr, "perfbot: %-7s the fix: %-10s BUILD FAILED, log %s\n",
+				side_name((enum side)s), c[s]->label, cmp->image[s].log);
 	}
 	return true;
 }

@@ -104,6 +104,20 @@ check "a guest past its timeout: both boots stored as timeout" \
 check "a guest past its timeout: the comparison is boot-failed" \
 	test "$(q "SELECT status FROM comparisons ORDER BY id DESC LIMIT 1")" = "boot-failed"
 
+# A patch that breaks the build is a result too (base cached, the other an
+# incremental build that fails in mm/migrate.c).
+pb run --patch 998 --queue "$top/tests/data/breaks-build" > "$work/out" 2>&1
+rc=$?
+check "a patch that breaks the build: exit 3 (got $rc)" test "$rc" -eq 3
+check "a patch that breaks the build: stored as build-failed with the compiler's error" \
+	test "$(q "SELECT count(*) FROM kernels WHERE build_status='build-failed' AND failure LIKE '%#error perfbot test%'")" -eq 1
+check "a patch that breaks the build: the comparison says so" \
+	test "$(q "SELECT status FROM comparisons ORDER BY id DESC LIMIT 1")" = "build-failed"
+check "a patch that breaks the build: the report shows the error" \
+	grep -q "perfbot test: this patch breaks the build" "$reports/998.html"
+check "a patch that breaks the build: no kernel is marked built for it" \
+	test "$(q "SELECT count(*) FROM kernels WHERE label='base+patch' AND build_status='built'")" -eq 0
+
 pb pair > "$work/pair.out" 2>&1
 check "pair: 772 reverse-applies" grep -Eq "^772 reverse" "$work/pair.out"
 check "pair: 765 has a port" grep -Eq "^765 port" "$work/pair.out"
