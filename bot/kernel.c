@@ -429,22 +429,25 @@ void pair_plan_free(struct pair_plan *plan)
 	memset(plan, 0, sizeof(*plan));
 }
 
-static char *compiler_version(void)
+/* "gcc (Debian 12.2.0-14) 12.2.0": part of every config and kernel key.
+ * Asked once per process. */
+static const char *compiler_version(void)
 {
-	char *argv[] = { "gcc", "--version", NULL };
-	pb_str out;
-	int st;
-	char *nl;
+	static char version[256];
 
-	str_init(&out);
-	if (!spawn_capture(argv, NULL, false, &out, &st) || st != 0) {
+	if (!version[0]) {
+		char *argv[] = { "gcc", "--version", NULL };
+		pb_str out;
+		int st;
+
+		str_init(&out);
+		if (spawn_capture(argv, NULL, false, &out, &st) && st == 0)
+			snprintf(version, sizeof(version), "%.*s", (int)strcspn(out.buf, "\n"), out.buf);
+		else
+			snprintf(version, sizeof(version), "unknown");
 		str_free(&out);
-		return xstrdup("unknown");
 	}
-	nl = strchr(out.buf, '\n');
-	if (nl)
-		*nl = '\0';
-	return str_steal(&out);
+	return version;
 }
 
 /* Does .config text hold a line equal to line, or (prefix) starting with it? */
@@ -506,7 +509,8 @@ static bool run_logged(char *const argv[], const char *cwd, const char *log, pb_
 bool kernel_config_prepare(const struct pb_config *cfg, struct kernel_tree *t,
 			   struct kernel_config *kc, pb_err *err)
 {
-	char *frag = read_file(cfg->fragment, NULL, err), *gcc, *dir = NULL, *tmp = NULL;
+	char *frag = read_file(cfg->fragment, NULL, err), *dir = NULL, *tmp = NULL;
+	const char *gcc;
 	char *log = NULL, *final = NULL, *merge = NULL, *text = NULL;
 	char key[65];
 	pb_str in, missing;
@@ -581,7 +585,6 @@ out:
 	str_free(&in);
 	str_free(&missing);
 	free(frag);
-	free(gcc);
 	free(dir);
 	free(tmp);
 	free(log);
@@ -757,7 +760,7 @@ bool kernel_build(const struct pb_config *cfg, struct kernel_tree *t,
 		  struct kernel_image *img, pb_err *err)
 {
 	char *dir = NULL, *info = NULL, *tmp = NULL, *objdir = NULL, *objcfg = NULL, *log = NULL;
-	char *gcc = compiler_version();
+	const char *gcc = compiler_version();
 	pb_str in;
 	bool ok = false;
 	int lock = -1;
@@ -883,7 +886,6 @@ out:
 	if (tmp)
 		rm_rf(tmp);
 	str_free(&in);
-	free(gcc);
 	free(dir);
 	free(info);
 	free(tmp);
