@@ -72,7 +72,9 @@ static char *workload_bin_dir(void)
 static void usage(FILE *out)
 {
 	fprintf(out, "usage: perfbot run --patch N [options]\n"
-		     "  -p, --patch N              the series number of the patch (765 of [PATCH 5.13 765/800])\n");
+		     "  -p, --patch N              the series number of the patch (765 of [PATCH 5.13 765/800])\n"
+		     "  -w, --workload NAME        run this workload instead of those the patch's paths choose\n"
+		     "                             (repeatable; workloads/*.ini lists them)\n");
 	cli_common_usage(out);
 	fprintf(out, "exit status: 0 measured (or nothing to measure), 1 bad input or environment,\n"
 		     "             2 bad usage, 3 a kernel failed to build or boot (stored as a result)\n");
@@ -154,7 +156,28 @@ static char *timestamp_compact(void)
 	return out;
 }
 
-static int run_patch(const struct pb_config *cfg, const struct pb_queue *q, int number)
+/* The workloads named with --workload, in the order given. */
+static bool workloads_named(const struct workload_set *set, char **names, int n,
+			    const struct workload **out, pb_err *err)
+{
+	for (int i = 0; i < n; i++) {
+		out[i] = workload_find(set, names[i]);
+		if (!out[i]) {
+			pb_str all;
+
+			str_init(&all);
+			for (int k = 0; k < set->n; k++)
+				str_addf(&all, "%s%s", k ? ", " : "", set->w[k].name);
+			pb_seterr(err, "no workload '%s' (there are: %s)", names[i], all.buf);
+			str_free(&all);
+			return false;
+		}
+	}
+	return true;
+}
+
+static int run_patch(const struct pb_config *cfg, const struct pb_queue *q, int number,
+		     char **only, int nonly)
 {
 	const struct pb_patch *p = queue_find(q, number);
 	const struct workload *chosen[MAX_WORKLOADS];
@@ -190,7 +213,14 @@ static int run_patch(const struct pb_config *cfg, const struct pb_queue *q, int 
 	}
 	if (!check_requirements(&err) || !workloads_load(cfg->workloads_dir, &wset, &err))
 		goto fail;
-	nchosen = workloads_for_patch(&wset, p, chosen, MAX_WORKLOADS, &fallback);
+	if (nonly) {
+		if (!workloads_named(&wset, only, nonly, chosen, &err))
+			goto fail;
+		nchosen = nonly;
+		fallback = false;
+	} else {
+		nchosen = workloads_for_patch(&wset, p, chosen, MAX_WORKLOADS, &fallback);
+	}
 	printf("perfbot: patch %03d/%d %s\n", p->number, p->total, p->subject);
 
 	if (!tree_prepare(cfg, &tree, &err) || !pair_decide(cfg, &tree, p, &plan, &err))
@@ -216,7 +246,9 @@ static int run_patch(const struct pb_config *cfg, const struct pb_queue *q, int 
 		pb_str why;
 
 		str_init(&why);
-		if (fallback) {
+		if (nonly) {
+			str_add(&why, "named on the command line (--workload)");
+		} else if (fallback) {
 			str_add(&why, "no workload declares a path this patch touches; ran every workload");
 		} else {
 			str_add(&why, "chosen by the paths the patch touches:");
@@ -298,18 +330,26 @@ out:
 int cmd_run(int argc, char **argv)
 {
 	static const struct option own[] = { { "patch", required_argument, NULL, 'p' },
+					     { "workload", required_argument, NULL, 'w' },
 					     { "help", no_argument, NULL, 'h' },
 					     { 0 } };
 	struct option *opts = cli_options(own);
 	struct cli c = { 0 };
 	struct pb_config cfg;
 	struct pb_queue q;
-	int opt, rc = PB_EXIT_USAGE, number = -1;
+	char *only[MAX_WORKLOADS];
+	int opt, rc = PB_EXIT_USAGE, number = -1, nonly = 0;
 
-	while ((opt = getopt_long(argc, argv, "p:hC:c:", opts, NULL)) != -1) {
+	while ((opt = getopt_long(argc, argv, "p:w:hC:c:", opts, NULL)) != -1) {
 		if (cli_common(&c, opt, optarg))
 			continue;
-		if (opt == 'p') {
+		if (opt == 'w') {
+			if (nonly == MAX_WORKLOADS) {
+				cli_error("at most %d --workload options", MAX_WORKLOADS);
+				goto out;
+			}
+			only[nonly++] = optarg;
+		} else if (opt == 'p') {
 			if (!cli_patch_number(optarg, &number))
 				goto out;
 		} else if (opt == 'h') {
@@ -332,7 +372,7 @@ int cmd_run(int argc, char **argv)
 		rc = PB_EXIT_ERROR;
 		goto out;
 	}
-	rc = run_patch(&cfg, &q, number);
+	rc = run_patch(&cfg, &q, number, only, nonly);
 	queue_free(&q);
 	config_free(&cfg);
 out:

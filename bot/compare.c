@@ -166,6 +166,6 @@ void compare_print(const struct comparison *cmp, FILE *out)
 		fprintf(out, "%-16s %-20s %12s %12s %9s  %s%s\n", m->workload, m->def->name, a, b, c,
 			m->verdict, is_notable(m->verdict) ? "  <==" : "");
 	}
-	fprintf(out, "(medians over %d ok boot(s) x %d iteration(s) per kernel; accel %s)\n",
+	fprintf(out, "(medians of the boots that came out ok, of %d per kernel x %d iteration(s); accel %s)\n",
 		cmp->boots_per_kernel, cmp->iterations, cmp->accel.name[0] ? cmp->accel.name : "-");
 }

@@ -169,6 +169,16 @@ void guest_plan_init(struct guest_plan *gp, const struct pb_config *cfg,
 		free(copy);
 	}
 	gp->kernel_cmdline = str_steal(&cmd);
+	/* Every disk of every workload, in order: vda, vdb, ... */
+	for (int i = 0; i < n; i++)
+		for (int d = 0; d < w[i]->ndisks && gp->ndisks < GUEST_MAX_DISKS; d++) {
+			struct guest_disk *gd = &gp->disks[gp->ndisks];
+
+			gd->owner = w[i];
+			gd->def = &w[i]->disks[d];
+			snprintf(gd->dev, sizeof(gd->dev), "/dev/vd%c", 'a' + gp->ndisks);
+			gp->ndisks++;
+		}
 }
 
 void guest_plan_free(struct guest_plan *gp)
@@ -185,6 +195,34 @@ static bool stage_file(const char *from, const char *to, mode_t mode, pb_err *er
 	return true;
 }
 
+/* "{disk:NAME}" in a workload's step -> the guest device of its disk NAME. */
+static char *expand_disks(const struct guest_plan *gp, const struct workload *w, const char *text)
+{
+	pb_str s;
+	const char *p = text, *hit;
+
+	str_init(&s);
+	while ((hit = strstr(p, "{disk:"))) {
+		const char *end = strchr(hit, '}');
+		const char *dev = NULL;
+
+		if (!end)
+			break;
+		for (int i = 0; i < gp->ndisks; i++)
+			if (gp->disks[i].owner == w && (size_t)(end - hit - 6) == strlen(gp->disks[i].def->name) &&
+			    !strncmp(hit + 6, gp->disks[i].def->name, (size_t)(end - hit - 6)))
+				dev = gp->disks[i].dev;
+		str_addn(&s, p, (size_t)(hit - p));
+		if (dev)
+			str_add(&s, dev);
+		else
+			str_addn(&s, hit, (size_t)(end - hit + 1));
+		p = end + 1;
+	}
+	str_add(&s, p);
+	return str_steal(&s);
+}
+
 bool initramfs_build(const struct guest_plan *gp, const char *init_script, const char *bin_dir,
 		     const char *out, pb_err *err)
 {
@@ -199,7 +237,7 @@ bool initramfs_build(const struct guest_plan *gp, const char *init_script, const
 	p = xasprintf("%s/bin", stage);
 	ok = mkdir_p(p, err);
 	free(p);
-	for (const char *d = "proc\0sys\0dev\0tmp\0perfbot\0"; ok && *d; d += strlen(d) + 1) {
+	for (const char *d = "proc\0sys\0dev\0tmp\0mnt\0perfbot\0"; ok && *d; d += strlen(d) + 1) {
 		p = xasprintf("%s/%s", stage, d);
 		ok = mkdir_p(p, err);
 		free(p);
@@ -230,8 +268,12 @@ bool initramfs_build(const struct guest_plan *gp, const char *init_script, const
 		} else {
 			ok = stage_file(from, to, 0755, err);
 		}
-		for (int s = 0; s < w->nsetup; s++)
-			str_addf(&setup, "%s\n", w->setup[s]);
+		for (int s = 0; s < w->nsteps; s++) {
+			char *step = expand_disks(gp, w, w->steps[s].text);
+
+			str_addf(&setup, "%c %s\n", w->steps[s].kind, step);
+			free(step);
+		}
 		str_addf(&run, "%s %s\n", w->binary, args);
 		free(args);
 		free(from);
@@ -266,6 +308,32 @@ out:
 	str_free(&setup);
 	str_free(&run);
 	return ok;
+}
+
+/* A fresh image for one boot: zeros, or an empty ext4 file system. */
+static bool disk_create(const char *img, const struct disk_def *d, pb_err *err)
+{
+	int fd = open(img, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+	bool ok = fd >= 0 && ftruncate(fd, (off_t)d->size_mb << 20) == 0;
+
+	if (fd >= 0)
+		close(fd);
+	if (!ok) {
+		pb_seterr(err, "%s: cannot create a %d MiB disk image: %s", img, d->size_mb,
+			  strerror(errno));
+		return false;
+	}
+	if (!strcmp(d->fs, "ext4")) {
+		char *argv[] = { "mkfs.ext4", "-q", "-F", "-L", d->name, (char *)img, NULL };
+		struct spawn_opts o = { .stdout_path = "", .stderr_path = "" };
+		struct spawn_result r;
+
+		if (!spawn_wait(argv, &o, &r) || r.status != 0) {
+			pb_seterr(err, "mkfs.ext4 failed on %s (apt-get install e2fsprogs)", img);
+			return false;
+		}
+	}
+	return true;
 }
 
 static void add_arg(char ***argv, int *n, const char *s)
@@ -416,6 +484,23 @@ bool vm_boot(const struct pb_config *cfg, const struct accel *a, const struct gu
 			free(tmp);
 		}
 	}
+	for (int d = 0; d < gp->ndisks; d++) {
+		char *img = xasprintf("%s.disk-%s.img", log_prefix, gp->disks[d].def->name);
+
+		if (!disk_create(img, gp->disks[d].def, err)) {
+			free(img);
+			for (int i = 0; i < n; i++)
+				free(argv[i]);
+			free(argv);
+			free(qemu_log);
+			return false;
+		}
+		tmp = xasprintf("file=%s,if=virtio,format=raw,cache=unsafe", img);
+		add_arg(&argv, &n, "-drive");
+		add_arg(&argv, &n, tmp);
+		free(tmp);
+		free(img);
+	}
 	add_arg(&argv, &n, "-kernel");
 	add_arg(&argv, &n, kernel);
 	add_arg(&argv, &n, "-initrd");
@@ -452,6 +537,13 @@ bool vm_boot(const struct pb_config *cfg, const struct accel *a, const struct gu
 	console = read_file(br->console_log, NULL, NULL);
 	results = read_file(br->results_log, &rlen, NULL);
 	qlog = read_file(qemu_log, NULL, NULL);
+	/* The images are scratch space: the guest writes only there. */
+	for (int d = 0; d < gp->ndisks; d++) {
+		char *img = xasprintf("%s.disk-%s.img", log_prefix, gp->disks[d].def->name);
+
+		unlink(img);
+		free(img);
+	}
 	boot_classify(br, gp, console ? console : "", results ? results : "", results ? rlen : 0,
 		      qlog ? qlog : "", r.timed_out, r.status, cfg->boot_timeout);
 	for (int i = 0; i < n; i++)

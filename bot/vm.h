@@ -29,6 +29,14 @@ struct accel {
 bool accel_choose(const struct pb_config *cfg, const char *kernel, const char *scratch_dir,
 		  struct accel *a, pb_err *err);
 
+#define GUEST_MAX_DISKS 16
+
+struct guest_disk {
+	const struct workload *owner;
+	const struct disk_def *def;
+	char dev[16];          /* /dev/vda, ... in the order they are attached */
+};
+
 /* What a guest runs: each workload with its arguments, after its set-up. */
 struct guest_plan {
 	const struct workload **workloads;
@@ -36,6 +44,8 @@ struct guest_plan {
 	int iterations;
 	int numa_nodes;        /* the largest any workload needs, at least cfg's */
 	char *kernel_cmdline;  /* console, panic and every workload's additions */
+	struct guest_disk disks[GUEST_MAX_DISKS];
+	int ndisks;
 };
 
 void guest_plan_init(struct guest_plan *gp, const struct pb_config *cfg,

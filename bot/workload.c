@@ -60,14 +60,32 @@ static int wl_handler(void *user, const char *section, const char *name, const c
 				snprintf(ps->error, sizeof(ps->error), "numa_nodes: '%s' is not 1..8", value);
 				return 0;
 			}
-		} else if (!strcmp(name, "setup")) {
-			if (value[0] != '/' || !strchr(value, ' ')) {
+		} else if (!strcmp(name, "setup") || !strcmp(name, "run_before")) {
+			bool write = !strcmp(name, "setup");
+
+			if (write && (value[0] != '/' || !strchr(value, ' '))) {
 				snprintf(ps->error, sizeof(ps->error),
 					 "setup: '%.100s' is not '/absolute/path value'", value);
 				return 0;
 			}
-			w->setup = xrealloc(w->setup, sizeof(char *) * (size_t)(w->nsetup + 1));
-			w->setup[w->nsetup++] = xstrdup(value);
+			if (!value[0] || strchr(value, '\n')) {
+				snprintf(ps->error, sizeof(ps->error), "%s: empty", name);
+				return 0;
+			}
+			w->steps = xrealloc(w->steps, sizeof(*w->steps) * (size_t)(w->nsteps + 1));
+			w->steps[w->nsteps++] = (struct guest_step){ write ? 'w' : 'x', xstrdup(value) };
+		} else if (!strcmp(name, "disk")) {
+			char dname[64], fs[16];
+			int mb;
+
+			if (sscanf(value, "%63s %d %15s", dname, &mb, fs) != 3 || !name_ok(dname) ||
+			    mb < 1 || mb > 65536 || (strcmp(fs, "ext4") && strcmp(fs, "raw"))) {
+				snprintf(ps->error, sizeof(ps->error),
+					 "disk: '%.100s' is not 'name size_mb ext4|raw'", value);
+				return 0;
+			}
+			w->disks = xrealloc(w->disks, sizeof(*w->disks) * (size_t)(w->ndisks + 1));
+			w->disks[w->ndisks++] = (struct disk_def){ xstrdup(dname), mb, xstrdup(fs) };
 		} else if (!strcmp(name, "paths")) {
 			split_words(value, &w->paths, &w->npaths);
 		} else {
@@ -133,9 +151,14 @@ static void workload_free(struct workload *w)
 	free(w->description);
 	free(w->args);
 	free(w->kernel_cmdline);
-	for (int i = 0; i < w->nsetup; i++)
-		free(w->setup[i]);
-	free(w->setup);
+	for (int i = 0; i < w->nsteps; i++)
+		free(w->steps[i].text);
+	free(w->steps);
+	for (int i = 0; i < w->ndisks; i++) {
+		free(w->disks[i].name);
+		free(w->disks[i].fs);
+	}
+	free(w->disks);
 	for (int i = 0; i < w->npaths; i++)
 		free(w->paths[i]);
 	free(w->paths);
@@ -170,6 +193,23 @@ bool workload_load_file(const char *path, struct workload *w, pb_err *err)
 			  path);
 		workload_free(w);
 		return false;
+	}
+	for (int s = 0; s < w->nsteps; s++) {
+		/* every {disk:NAME} must name one of this workload's disks */
+		for (const char *p = w->steps[s].text; (p = strstr(p, "{disk:")); p++) {
+			const char *end = strchr(p, '}');
+			bool known = false;
+
+			for (int d = 0; end && d < w->ndisks; d++)
+				known |= (size_t)(end - p - 6) == strlen(w->disks[d].name) &&
+					 !strncmp(p + 6, w->disks[d].name, (size_t)(end - p - 6));
+			if (!known) {
+				pb_seterr(err, "%s: '%.80s' names a disk the workload does not declare", path,
+					  w->steps[s].text);
+				workload_free(w);
+				return false;
+			}
+		}
 	}
 	if (!w->args)
 		w->args = xstrdup("");

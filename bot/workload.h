@@ -14,12 +14,27 @@ struct metric_def {
 	enum metric_kind kind;  /* time: compared as performance; behaviour: any difference counts */
 };
 
+/* One step of a workload's guest set-up, run by init in declared order. */
+struct guest_step {
+	char kind;              /* 'w': write "path value"; 'x': run a command */
+	char *text;             /* may name a disk as {disk:NAME} */
+};
+
+/* A disk image the guest gets as a virtio disk, made fresh for every boot. */
+struct disk_def {
+	char *name;
+	int size_mb;
+	char *fs;               /* "ext4" (made on the host) or "raw" (zeros) */
+};
+
 struct workload {
 	char *name;             /* the .ini file's name */
 	char *binary, *description, *args, *kernel_cmdline;
 	int numa_nodes;
-	char **setup;           /* "path value": written in the guest before the run */
-	int nsetup;
+	struct guest_step *steps; /* setup = / run_before = lines, in order */
+	int nsteps;
+	struct disk_def *disks;
+	int ndisks;
 	char **paths;           /* patch path prefixes this workload covers */
 	int npaths;
 	struct metric_def *metrics;

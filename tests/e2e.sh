@@ -94,6 +94,24 @@ one_line_error "missing kernel tarball" 1 "kernel source /nonexistent.tar.xz not
 after=$(q "SELECT (SELECT count(*) FROM comparisons) || '/' || (SELECT count(*) FROM runs) || '/' || (SELECT count(*) FROM samples)")
 check "bad input left the database unchanged ($before)" test "$before" = "$after"
 
+echo "e2e: patch 765 (read-only file THP on ext4)"
+pb run --patch 765 --boots 1 --iterations 2 > "$work/765.out" 2>&1
+rc=$?
+cat "$work/765.out" | grep -v '^  build'
+check "765: exit 0 (rc=$rc)" test "$rc" -eq 0
+check "765: thp-file-ro chosen by its paths" grep -q "workloads: thp-file-ro (chosen by the paths" "$work/765.out"
+c765=$(q "SELECT max(id) FROM comparisons")
+side_value() { # side_value comparison side metric -> the distinct values seen
+	q "SELECT group_concat(DISTINCT value) FROM samples s JOIN runs r ON r.id=s.run_id
+	   WHERE r.comparison_id=$1 AND r.side='$2' AND s.metric='$3'"
+}
+check "765: THPeligible is 0 without the fix" test "$(side_value "$c765" without thp_eligible)" = "0.0"
+check "765: THPeligible is 1 with the fix" test "$(side_value "$c765" with thp_eligible)" = "1.0"
+check "765: the collapse made 8 MiB of FilePmdMapped on both kernels" \
+	test "$(side_value "$c765" without file_pmd_mapped_kb),$(side_value "$c765" with file_pmd_mapped_kb)" = "8192.0,8192.0"
+check "765: reported as a behaviour change" \
+	test "$(q "SELECT verdict FROM results WHERE comparison_id=$c765 AND metric='thp_eligible'")" = "behaviour change"
+
 # A guest that runs past the boot timeout is a result, not a hang: 100000
 # iterations take far longer than 5 s.
 pb run --patch 771 --boots 1 --iterations 100000 -c qemu.boot_timeout=5 > "$work/out" 2>&1

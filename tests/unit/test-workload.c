@@ -23,7 +23,8 @@ void test_workload(void)
 		return;
 	CHECK_STR(w->binary, "hugetlb-migrate");
 	CHECK_INT(w->numa_nodes, 2);
-	CHECK_INT(w->nsetup, 2);
+	CHECK_INT(w->nsteps, 2);
+	CHECK(w->steps[0].kind == 'w');
 	CHECK_HAS(w->kernel_cmdline, "hugetlb_free_vmemmap=on");
 	CHECK(workload_metric(w, "migrate_ms")->kind == METRIC_TIME);
 	CHECK_INT(workload_metric(w, "migrate_ms")->better, -1);
