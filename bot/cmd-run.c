@@ -32,6 +32,7 @@ static const struct requirement {
 	{ "cpio", "cpio" },
 	{ "qemu-system-x86_64", "qemu-system-x86" },
 	{ "/bin/busybox", "busybox-static" },
+	{ "mkfs.ext4", "e2fsprogs" },
 	{ "/usr/include/libelf.h", "libelf-dev" },
 	{ "/usr/include/openssl/ssl.h", "libssl-dev" },
 };
