@@ -112,6 +112,20 @@ check "765: the collapse made 8 MiB of FilePmdMapped on both kernels" \
 check "765: reported as a behaviour change" \
 	test "$(q "SELECT verdict FROM results WHERE comparison_id=$c765 AND metric='thp_eligible'")" = "behaviour change"
 
+echo "e2e: patch 772 (zswap writeback)"
+pb run --patch 772 --boots 1 --iterations 1 > "$work/772.out" 2>&1
+rc=$?
+grep -v '^  build' "$work/772.out"
+c772=$(q "SELECT max(id) FROM comparisons")
+check "772: exit 0 (rc=$rc)" test "$rc" -eq 0
+check "772: the pair is formed by reverting the patch" grep -q "pair formed by reverse" "$work/772.out"
+check "772: zswap wrote pages back on both kernels" \
+	test "$(q "SELECT count(*) FROM samples s JOIN runs r ON r.id=s.run_id WHERE r.comparison_id=$c772 AND s.metric='written_back_pages' AND s.value > 0")" -eq 2
+check "772: pages went to the swap device on both kernels" \
+	test "$(q "SELECT count(*) FROM samples s JOIN runs r ON r.id=s.run_id WHERE r.comparison_id=$c772 AND s.metric='pswpout' AND s.value > 0")" -eq 2
+check "772: both boots read every page back intact (check ok)" \
+	test "$(q "SELECT count(*) FROM runs WHERE comparison_id=$c772 AND outcome='ok'")" -eq 2
+
 # A guest that runs past the boot timeout is a result, not a hang: 100000
 # iterations take far longer than 5 s.
 pb run --patch 771 --boots 1 --iterations 100000 -c qemu.boot_timeout=5 > "$work/out" 2>&1
