@@ -250,7 +250,9 @@ static int run_patch(const struct pb_config *cfg, const struct pb_queue *q, int 
 		if (nonly) {
 			str_add(&why, "named on the command line (--workload)");
 		} else if (fallback) {
-			str_add(&why, "no workload declares a path this patch touches; ran every workload");
+			str_add(&why, "no workload declares a path this patch touches; ran the fallback set:");
+			for (int i = 0; i < nchosen; i++)
+				str_addf(&why, " %s", chosen[i]->name);
 		} else {
 			str_add(&why, "chosen by the paths the patch touches:");
 			for (int i = 0; i < nchosen; i++)

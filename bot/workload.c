@@ -86,6 +86,12 @@ static int wl_handler(void *user, const char *section, const char *name, const c
 			}
 			w->disks = xrealloc(w->disks, sizeof(*w->disks) * (size_t)(w->ndisks + 1));
 			w->disks[w->ndisks++] = (struct disk_def){ xstrdup(dname), mb, xstrdup(fs) };
+		} else if (!strcmp(name, "fallback")) {
+			if (strcmp(value, "yes") && strcmp(value, "no")) {
+				snprintf(ps->error, sizeof(ps->error), "fallback: '%.20s' is not yes or no", value);
+				return 0;
+			}
+			w->fallback = !strcmp(value, "yes");
 		} else if (!strcmp(name, "paths")) {
 			split_words(value, &w->paths, &w->npaths);
 		} else {
@@ -292,6 +298,9 @@ int workloads_for_patch(const struct workload_set *set, const struct pb_patch *p
 	}
 	*fallback = n == 0;
 	for (int i = 0; i < set->n && *fallback && n < max; i++)
+		if (set->w[i].fallback)
+			out[n++] = &set->w[i];
+	for (int i = 0; i < set->n && *fallback && !n && n < max; i++)
 		out[n++] = &set->w[i];
 	return n;
 }

@@ -37,6 +37,7 @@ struct workload {
 	int ndisks;
 	char **paths;           /* patch path prefixes this workload covers */
 	int npaths;
+	bool fallback;          /* runs for an mm patch that no workload's paths cover */
 	struct metric_def *metrics;
 	int nmetrics;
 };
@@ -53,7 +54,8 @@ const struct workload *workload_find(const struct workload_set *set, const char 
 const struct metric_def *workload_metric(const struct workload *w, const char *name);
 
 /* The workloads whose paths cover a file of the patch; *fallback is set when
- * none does and every workload is chosen instead. Returns how many. */
+ * none does and the fallback workloads (every one, if none is marked) are
+ * chosen instead. Returns how many. */
 int workloads_for_patch(const struct workload_set *set, const struct pb_patch *p,
 			const struct workload **out, int max, bool *fallback);
 

@@ -99,8 +99,13 @@ pb run --patch 765 --boots 1 --iterations 2 > "$work/765.out" 2>&1
 rc=$?
 cat "$work/765.out" | grep -v '^  build'
 check "765: exit 0 (rc=$rc)" test "$rc" -eq 0
-check "765: thp-file-ro chosen by its paths" grep -q "workloads: thp-file-ro (chosen by the paths" "$work/765.out"
 c765=$(q "SELECT max(id) FROM comparisons")
+check "765: thp-anon and thp-file-ro chosen by its paths" \
+	grep -q "workloads: thp-anon, thp-file-ro (chosen by the paths" "$work/765.out"
+check "765: THPs were allocated at fault time on both kernels" \
+	test "$(q "SELECT count(*) FROM samples s JOIN runs r ON r.id=s.run_id WHERE r.comparison_id=$c765 AND s.metric='thp_fault_alloc_madvise' AND s.value = 16")" -eq 4
+check "765: MADV_COLLAPSE and khugepaged made 32 MiB of AnonHugePages" \
+	test "$(q "SELECT count(*) FROM samples s JOIN runs r ON r.id=s.run_id WHERE r.comparison_id=$c765 AND s.metric IN ('anon_huge_kb_collapsed','anon_huge_kb_khugepaged') AND s.value = 32768")" -eq 8
 side_value() { # side_value comparison side metric -> the distinct values seen
 	q "SELECT group_concat(DISTINCT value) FROM samples s JOIN runs r ON r.id=s.run_id
 	   WHERE r.comparison_id=$1 AND r.side='$2' AND s.metric='$3'"

@@ -1,0 +1,247 @@
+/* thp-anon: anonymous transparent huge pages (mm/huge_memory.c,
+ * mm/khugepaged.c): faults with THP "always" and with "madvise" +
+ * MADV_HUGEPAGE, MADV_COLLAPSE of memory faulted as small pages, and a
+ * khugepaged collapse of such memory.
+ *
+ * Metrics per iteration: fault times per GiB, collapse times, and the deltas
+ * of thp_fault_alloc, thp_fault_fallback, thp_collapse_alloc and the
+ * mapping's AnonHugePages. The run is valid only if THP faults really
+ * happened and both collapses produced huge pages.
+ * Output: PB1 sample / check lines as in workloads/README.md.
+ */
+#define _GNU_SOURCE
+#include <errno.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <time.h>
+#include <unistd.h>
+
+#define NAME "thp-anon"
+#define HPAGE (2UL << 20)
+#define THP "/sys/kernel/mm/transparent_hugepage/"
+#ifndef MADV_COLLAPSE
+#define MADV_COLLAPSE 25
+#endif
+
+static int invalid(const char *why, const char *arg)
+{
+	printf("PB1 check " NAME " invalid %s%s%s\n", why, arg ? ": " : "", arg ? arg : "");
+	fflush(stdout);
+	return 1;
+}
+
+static void sample(int iteration, const char *metric, double value)
+{
+	printf("PB1 sample " NAME " %d %s %.6f\n", iteration, metric, value);
+}
+
+static double now_ms(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return ts.tv_sec * 1e3 + ts.tv_nsec / 1e6;
+}
+
+static long vmstat(const char *name)
+{
+	FILE *f = fopen("/proc/vmstat", "r");
+	char key[64];
+	long v, found = -1;
+
+	if (!f)
+		return -1;
+	while (fscanf(f, "%63s %ld", key, &v) == 2)
+		if (!strcmp(key, name)) {
+			found = v;
+			break;
+		}
+	fclose(f);
+	return found;
+}
+
+static int write_str(const char *path, const char *s)
+{
+	FILE *f = fopen(path, "w");
+	int ok = f && fputs(s, f) >= 0;
+
+	if (f)
+		ok = (fclose(f) == 0) && ok;
+	return ok;
+}
+
+/* AnonHugePages (kB) of the smaps entry that starts at addr, -1 if none. */
+static long anon_huge_kb(void *addr)
+{
+	FILE *f = fopen("/proc/self/smaps", "r");
+	char line[512];
+	long kb = -1;
+	int in = 0;
+
+	if (!f)
+		return -1;
+	while (fgets(line, sizeof(line), f)) {
+		unsigned long start, end;
+
+		if (sscanf(line, "%lx-%lx ", &start, &end) == 2 && strchr(line, '-') < strchr(line, ' ')) {
+			in = start == (unsigned long)addr;
+			continue;
+		}
+		if (in)
+			sscanf(line, "AnonHugePages: %ld kB", &kb);
+	}
+	fclose(f);
+	return kb;
+}
+
+/* A 2 MiB-aligned anonymous mapping of size bytes. */
+static unsigned char *map_aligned(size_t size, void **reserve)
+{
+	unsigned char *r = mmap(NULL, size + HPAGE, PROT_READ | PROT_WRITE,
+				MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
+	unsigned char *p;
+
+	if (r == MAP_FAILED)
+		return NULL;
+	p = (unsigned char *)(((uintptr_t)r + HPAGE - 1) & ~(HPAGE - 1));
+	/* trim both ends so the mapping starts at p: smaps then shows it alone */
+	if (p > r)
+		munmap(r, (size_t)(p - r));
+	if (p + size < r + size + HPAGE)
+		munmap(p + size, (size_t)(r + size + HPAGE - (p + size)));
+	*reserve = p;
+	return p;
+}
+
+static double touch(unsigned char *p, size_t size)
+{
+	double t0 = now_ms();
+
+	for (size_t off = 0; off < size; off += 4096)
+		p[off] = 1;
+	return now_ms() - t0;
+}
+
+int main(int argc, char **argv)
+{
+	size_t size = 32UL << 20;
+	int iterations = 3;
+	double khugepaged_timeout_ms = 20000;
+	long total_fault_alloc = 0, total_collapse = 0, total_khugepaged = 0;
+
+	for (int i = 1; i < argc; i++) {
+		if (!strcmp(argv[i], "--size-mb") && i + 1 < argc)
+			size = strtoul(argv[++i], NULL, 10) << 20;
+		else if (!strcmp(argv[i], "--iterations") && i + 1 < argc)
+			iterations = atoi(argv[++i]);
+		else if (!strcmp(argv[i], "--khugepaged-timeout-ms") && i + 1 < argc)
+			khugepaged_timeout_ms = atof(argv[++i]);
+		else {
+			fprintf(stderr, "usage: " NAME " [--size-mb N] [--iterations N] [--khugepaged-timeout-ms N]\n");
+			return 2;
+		}
+	}
+	if (iterations < 1 || size < HPAGE || size % HPAGE || size > (4UL << 30)) {
+		fprintf(stderr, NAME ": bad arguments (size: a multiple of 2 MiB)\n");
+		return 2;
+	}
+	if (vmstat("thp_fault_alloc") < 0)
+		return invalid("no thp_* counters in /proc/vmstat", NULL);
+	if (!write_str(THP "khugepaged/alloc_sleep_millisecs", "0") ||
+	    !write_str(THP "khugepaged/pages_to_scan", "4096"))
+		return invalid("cannot tune khugepaged in sysfs", strerror(errno));
+
+	for (int it = 1; it <= iterations; it++) {
+		const double gib = (double)size / (1UL << 30);
+		const char *modes[2] = { "always", "madvise" };
+		void *res;
+		unsigned char *p;
+
+		for (int m = 0; m < 2; m++) {
+			long a0 = vmstat("thp_fault_alloc"), f0 = vmstat("thp_fault_fallback");
+			char metric[64];
+			double ms;
+
+			if (!write_str(THP "enabled", modes[m]))
+				return invalid("cannot set THP enabled", modes[m]);
+			if (!(p = map_aligned(size, &res)))
+				return invalid("mmap failed", strerror(errno));
+			if (m == 1 && madvise(p, size, MADV_HUGEPAGE) != 0)
+				return invalid("madvise(MADV_HUGEPAGE) failed", strerror(errno));
+			ms = touch(p, size);
+			snprintf(metric, sizeof(metric), "fault_%s_ms_per_gib", modes[m]);
+			sample(it, metric, ms / gib);
+			snprintf(metric, sizeof(metric), "thp_fault_alloc_%s", modes[m]);
+			sample(it, metric, (double)(vmstat("thp_fault_alloc") - a0));
+			total_fault_alloc += vmstat("thp_fault_alloc") - a0;
+			snprintf(metric, sizeof(metric), "thp_fault_fallback_%s", modes[m]);
+			sample(it, metric, (double)(vmstat("thp_fault_fallback") - f0));
+			snprintf(metric, sizeof(metric), "anon_huge_kb_%s", modes[m]);
+			sample(it, metric, (double)anon_huge_kb(p));
+			munmap(res, size);
+		}
+
+		/* Small pages first (madvise mode, no advice), then MADV_COLLAPSE. */
+		{
+			long c0 = vmstat("thp_collapse_alloc");
+			double t0, ms;
+			int rc;
+
+			if (!(p = map_aligned(size, &res)))
+				return invalid("mmap failed", strerror(errno));
+			touch(p, size);
+			t0 = now_ms();
+			rc = madvise(p, size, MADV_COLLAPSE);
+			ms = now_ms() - t0;
+			if (rc == 0)
+				sample(it, "madv_collapse_ms", ms);
+			sample(it, "madv_collapse_errno", rc ? (double)errno : 0);
+			sample(it, "thp_collapse_alloc_madv", (double)(vmstat("thp_collapse_alloc") - c0));
+			sample(it, "anon_huge_kb_collapsed", (double)anon_huge_kb(p));
+			if (rc == 0 && anon_huge_kb(p) > 0)
+				total_collapse++;
+			munmap(res, size);
+		}
+
+		/* Small pages, then MADV_HUGEPAGE: khugepaged collapses them. */
+		{
+			long c0 = vmstat("thp_collapse_alloc"), kb = 0;
+			double t0, ms;
+
+			if (!(p = map_aligned(size, &res)))
+				return invalid("mmap failed", strerror(errno));
+			touch(p, size);
+			if (madvise(p, size, MADV_HUGEPAGE) != 0)
+				return invalid("madvise(MADV_HUGEPAGE) failed", strerror(errno));
+			/* Scan without pauses only now: a khugepaged busy in the
+			 * background would steal the one vCPU from the fault timings. */
+			if (!write_str(THP "khugepaged/scan_sleep_millisecs", "0"))
+				return invalid("cannot tune khugepaged in sysfs", strerror(errno));
+			t0 = now_ms();
+			while ((kb = anon_huge_kb(p)) < (long)(size >> 10) && now_ms() - t0 < khugepaged_timeout_ms)
+				usleep(1000);
+			ms = now_ms() - t0;
+			write_str(THP "khugepaged/scan_sleep_millisecs", "10000");
+			if (kb >= (long)(size >> 10)) {
+				sample(it, "khugepaged_ms", ms);
+				total_khugepaged++;
+			}
+			sample(it, "thp_collapse_alloc_khugepaged", (double)(vmstat("thp_collapse_alloc") - c0));
+			sample(it, "anon_huge_kb_khugepaged", (double)kb);
+			munmap(res, size);
+		}
+	}
+	write_str(THP "enabled", "madvise");
+	if (total_fault_alloc <= 0)
+		return invalid("no THP was allocated at fault time (thp_fault_alloc did not rise)", NULL);
+	if (!total_collapse)
+		return invalid("MADV_COLLAPSE made no huge page", NULL);
+	if (!total_khugepaged)
+		return invalid("khugepaged did not collapse the region in time", NULL);
+	printf("PB1 check " NAME " ok thp_fault_alloc +%ld, %ld MADV_COLLAPSE and %ld khugepaged collapses\n",
+	       total_fault_alloc, total_collapse, total_khugepaged);
+	return 0;
+}
