@@ -151,7 +151,7 @@ static bool is_notable(const char *verdict)
 
 void compare_print(const struct comparison *cmp, FILE *out)
 {
-	fprintf(out, "\n%-16s %-20s %12s %12s %9s  %s\n", "workload", "metric", side_name(SIDE_WITHOUT),
+	fprintf(out, "\n%-16s %-30s %12s %12s %9s  %s\n", "workload", "metric", side_name(SIDE_WITHOUT),
 		side_name(SIDE_WITH), "change", "verdict");
 	for (int i = 0; i < cmp->nresults; i++) {
 		const struct metric_result *m = &cmp->results[i];
@@ -163,7 +163,7 @@ void compare_print(const struct comparison *cmp, FILE *out)
 			snprintf(c, sizeof(c), "-");
 		else
 			snprintf(c, sizeof(c), "%+.2f%%", m->change_pct);
-		fprintf(out, "%-16s %-20s %12s %12s %9s  %s%s\n", m->workload, m->def->name, a, b, c,
+		fprintf(out, "%-16s %-30s %12s %12s %9s  %s%s\n", m->workload, m->def->name, a, b, c,
 			m->verdict, is_notable(m->verdict) ? "  <==" : "");
 	}
 	fprintf(out, "(medians of the boots that came out ok, of %d per kernel x %d iteration(s); accel %s)\n",

@@ -131,6 +131,18 @@ check "772: pages went to the swap device on both kernels" \
 check "772: both boots read every page back intact (check ok)" \
 	test "$(q "SELECT count(*) FROM runs WHERE comparison_id=$c772 AND outcome='ok'")" -eq 2
 
+echo "e2e: patch 031 (memory-map initialisation at boot)"
+pb run --patch 31 --boots 1 --iterations 1 > "$work/031.out" 2>&1
+rc=$?
+grep -v '^  build' "$work/031.out"
+c031=$(q "SELECT max(id) FROM comparisons")
+check "031: exit 0 (rc=$rc)" test "$rc" -eq 0
+check "031: boot and thp-anon chosen by its paths" grep -q "workloads: boot, thp-anon (chosen by the paths" "$work/031.out"
+check "031: both guests have two NUMA nodes" \
+	test "$(q "SELECT count(*) FROM samples s JOIN runs r ON r.id=s.run_id WHERE r.comparison_id=$c031 AND s.metric='nodes_online' AND s.value=2")" -eq 2
+check "031: the kernels initialise different numbers of hole pages" \
+	test "$(q "SELECT verdict FROM results WHERE comparison_id=$c031 AND metric='unavailable_pages'")" = "behaviour change"
+
 # A guest that runs past the boot timeout is a result, not a hang: 100000
 # iterations take far longer than 5 s.
 pb run --patch 771 --boots 1 --iterations 100000 -c qemu.boot_timeout=5 > "$work/out" 2>&1
