@@ -43,7 +43,7 @@ void test_workload(void)
 			const char *names;
 			bool fallback;
 		} want[] = {
-			{ 31, "thp-anon", false },
+			{ 31, "boot thp-anon", false },
 			{ 765, "thp-anon thp-file-ro", false },
 			{ 771, "hugetlb-migrate", false },
 			{ 772, "zswap", false },
