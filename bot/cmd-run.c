@@ -222,6 +222,9 @@ static int run_patch(const struct pb_config *cfg, const struct pb_queue *q, int 
 	} else {
 		nchosen = workloads_for_patch(&wset, p, chosen, MAX_WORKLOADS, &fallback);
 	}
+	/* Before any build: a bad workload parameter is bad input. */
+	if (!guest_plan_init(&gp, cfg, chosen, nchosen, &err))
+		goto fail;
 	printf("perfbot: patch %03d/%d %s\n", p->number, p->total, p->subject);
 
 	if (!tree_prepare(cfg, &tree, &err) || !pair_decide(cfg, &tree, p, &plan, &err))
@@ -275,7 +278,6 @@ static int run_patch(const struct pb_config *cfg, const struct pb_queue *q, int 
 		bin_dir = workload_bin_dir();
 		init_script = xasprintf("%s/init", cfg->workloads_dir);
 		initrd = xasprintf("%s/initramfs.cpio", log_dir);
-		guest_plan_init(&gp, cfg, chosen, nchosen);
 		if (!mkdir_p(log_dir, &err) ||
 		    !initramfs_build(&gp, init_script, bin_dir, initrd, &err) ||
 		    !accel_choose(cfg, cmp.image[1].bzimage, log_dir, &cmp.accel, &err))

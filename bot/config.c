@@ -1,5 +1,6 @@
 #include "config.h"
 
+#include <ctype.h>
 #include <errno.h>
 #include <limits.h>
 #include <stddef.h>
@@ -141,6 +142,36 @@ static char *counting_reader(char *str, int num, void *stream)
 	return r;
 }
 
+/* A value that goes into a guest's argument list: one plain word. */
+static bool param_value_ok(const char *v)
+{
+	if (!*v || strlen(v) > 64)
+		return false;
+	for (; *v; v++)
+		if (!isalnum((unsigned char)*v) && !strchr("._-/", *v))
+			return false;
+	return true;
+}
+
+static bool set_param(struct pb_config *cfg, const char *workload, const char *key,
+		      const char *value, char *why, size_t whylen)
+{
+	if (!param_value_ok(value)) {
+		snprintf(why, whylen, "'%.60s' is not one plain word (letters, digits, . _ - /)", value);
+		return false;
+	}
+	for (int i = 0; i < cfg->nparams; i++)
+		if (!strcmp(cfg->params[i].workload, workload) && !strcmp(cfg->params[i].key, key)) {
+			free(cfg->params[i].value);
+			cfg->params[i].value = xstrdup(value);
+			return true;
+		}
+	cfg->params = xrealloc(cfg->params, sizeof(*cfg->params) * (size_t)(cfg->nparams + 1));
+	cfg->params[cfg->nparams++] = (struct workload_param){ xstrdup(workload), xstrdup(key),
+							       xstrdup(value) };
+	return true;
+}
+
 static int ini_handler_cb(void *user, const char *section, const char *name, const char *value)
 {
 	struct parse_state *ps = user;
@@ -150,6 +181,15 @@ static int ini_handler_cb(void *user, const char *section, const char *name, con
 	if (ps->first_error[0])
 		return 0; /* only the first error is reported; later lines are not judged */
 	ps->error_line = ps->lineno;
+	if (starts_with(section, "workload ") && section[9]) {
+		/* checked against the workload's placeholders when it runs */
+		if (!set_param(ps->cfg, section + 9, name, value, why, sizeof(why))) {
+			snprintf(ps->first_error, sizeof(ps->first_error), "[%.60s] %.60s: %s", section,
+				 name, why);
+			return 0;
+		}
+		return 1;
+	}
 	if (!known_section(section)) {
 		snprintf(ps->first_error, sizeof(ps->first_error), "unknown section [%.100s]",
 			 section);
@@ -241,7 +281,18 @@ bool config_set(struct pb_config *cfg, const char *section, const char *key, con
 {
 	const struct config_key *k = find_key(section, key);
 	char why[256], cwd[PATH_MAX];
+	const char *dot = strchr(key, '.');
 
+	if (!strcmp(section, "workload") && dot && dot > key && dot[1]) {
+		/* -c workload.NAME.key=value */
+		char *wl = xstrndup(key, (size_t)(dot - key));
+		bool ok = set_param(cfg, wl, dot + 1, value, why, sizeof(why));
+
+		if (!ok)
+			pb_seterr(err, "workload.%s: %s", key, why);
+		free(wl);
+		return ok;
+	}
 	if (!k) {
 		pb_seterr(err, "unknown configuration key %s.%s", section, key);
 		return false;
@@ -273,6 +324,9 @@ bool config_override(struct pb_config *cfg, const char *assignment, pb_err *err)
 
 void config_dump(const struct pb_config *cfg, FILE *out)
 {
+	for (int i = 0; i < cfg->nparams; i++)
+		fprintf(out, "workload.%s.%s = %s\n", cfg->params[i].workload, cfg->params[i].key,
+			cfg->params[i].value);
 	for (size_t i = 0; i < PB_ARRAY_SIZE(keys); i++) {
 		const struct config_key *k = &keys[i];
 		struct pb_config *c = (struct pb_config *)cfg;
@@ -300,6 +354,12 @@ void config_free(struct pb_config *cfg)
 	for (size_t i = 0; i < PB_ARRAY_SIZE(keys); i++)
 		if (keys[i].type == K_PATH)
 			free(*path_field(cfg, &keys[i]));
+	for (int i = 0; i < cfg->nparams; i++) {
+		free(cfg->params[i].workload);
+		free(cfg->params[i].key);
+		free(cfg->params[i].value);
+	}
+	free(cfg->params);
 	free(cfg->path);
 	free(cfg->base_dir);
 	memset(cfg, 0, sizeof(*cfg));

@@ -6,6 +6,12 @@
 
 enum accel_choice { ACCEL_AUTO, ACCEL_KVM, ACCEL_TCG, ACCEL_TCG_ICOUNT };
 
+/* A workload parameter from a [workload NAME] section: it fills the
+ * {key=default} placeholder of that workload's args. */
+struct workload_param {
+	char *workload, *key, *value;
+};
+
 struct pb_config {
 	char *path;          /* the file read, absolute */
 	char *base_dir;      /* its directory: relative paths are taken from here */
@@ -28,6 +34,8 @@ struct pb_config {
 	char *workloads_dir; /* [run] workloads */
 	char *db_path;       /* [database] path */
 	char *report_dir;    /* [report] dir */
+	struct workload_param *params; /* [workload NAME] key = value */
+	int nparams;
 };
 
 const char *accel_choice_name(int accel);

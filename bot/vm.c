@@ -145,8 +145,8 @@ static bool cmdline_has(const char *cmdline, const char *word)
 	return false;
 }
 
-void guest_plan_init(struct guest_plan *gp, const struct pb_config *cfg,
-		     const struct workload **w, int n)
+bool guest_plan_init(struct guest_plan *gp, const struct pb_config *cfg,
+		     const struct workload **w, int n, pb_err *err)
 {
 	pb_str cmd;
 
@@ -169,6 +169,12 @@ void guest_plan_init(struct guest_plan *gp, const struct pb_config *cfg,
 		free(copy);
 	}
 	gp->kernel_cmdline = str_steal(&cmd);
+	gp->args = xcalloc((size_t)(n ? n : 1), sizeof(char *));
+	for (int i = 0; i < n; i++)
+		if (!(gp->args[i] = workload_args(w[i], cfg, err))) {
+			guest_plan_free(gp);
+			return false;
+		}
 	/* Every disk of every workload, in order: vda, vdb, ... */
 	for (int i = 0; i < n; i++)
 		for (int d = 0; d < w[i]->ndisks && gp->ndisks < GUEST_MAX_DISKS; d++) {
@@ -179,10 +185,14 @@ void guest_plan_init(struct guest_plan *gp, const struct pb_config *cfg,
 			snprintf(gd->dev, sizeof(gd->dev), "/dev/vd%c", 'a' + gp->ndisks);
 			gp->ndisks++;
 		}
+	return true;
 }
 
 void guest_plan_free(struct guest_plan *gp)
 {
+	for (int i = 0; gp->args && i < gp->nworkloads; i++)
+		free(gp->args[i]);
+	free(gp->args);
 	free(gp->kernel_cmdline);
 	memset(gp, 0, sizeof(*gp));
 }
@@ -260,7 +270,7 @@ bool initramfs_build(const struct guest_plan *gp, const char *init_script, const
 	for (int i = 0; ok && i < gp->nworkloads; i++) {
 		const struct workload *w = gp->workloads[i];
 		char *from = xasprintf("%s/%s", bin_dir, w->binary), *to = xasprintf("%s/bin/%s", stage, w->binary);
-		char *args = workload_args(w, gp->iterations);
+		const char *args = gp->args[i];
 
 		if (!path_exists(from)) {
 			pb_seterr(err, "workload binary %s is missing (run make)", from);
@@ -275,7 +285,6 @@ bool initramfs_build(const struct guest_plan *gp, const char *init_script, const
 			free(step);
 		}
 		str_addf(&run, "%s %s\n", w->binary, args);
-		free(args);
 		free(from);
 		free(to);
 	}

@@ -44,12 +44,15 @@ struct guest_plan {
 	int iterations;
 	int numa_nodes;        /* the largest any workload needs, at least cfg's */
 	char *kernel_cmdline;  /* console, panic and every workload's additions */
+	char **args;           /* each workload's arguments, parameters filled in */
 	struct guest_disk disks[GUEST_MAX_DISKS];
 	int ndisks;
 };
 
-void guest_plan_init(struct guest_plan *gp, const struct pb_config *cfg,
-		     const struct workload **w, int n);
+/* Fails (err set) when the configuration gives a workload a parameter it
+ * does not have. */
+bool guest_plan_init(struct guest_plan *gp, const struct pb_config *cfg,
+		     const struct workload **w, int n, pb_err *err);
 void guest_plan_free(struct guest_plan *gp);
 
 /* Writes an uncompressed newc initramfs to out: busybox-static, init, the

@@ -305,16 +305,52 @@ int workloads_for_patch(const struct workload_set *set, const struct pb_patch *p
 	return n;
 }
 
-char *workload_args(const struct workload *w, int iterations)
+char *workload_args(const struct workload *w, const struct pb_config *cfg, pb_err *err)
 {
 	pb_str s;
-	const char *p = w->args, *hit;
+	const char *p = w->args, *open;
 
+	/* every parameter the configuration gives must be a placeholder here */
+	for (int i = 0; i < cfg->nparams; i++) {
+		char *ph;
+		bool found;
+
+		if (strcmp(cfg->params[i].workload, w->name))
+			continue;
+		ph = xasprintf("{%s=", cfg->params[i].key);
+		found = strstr(w->args, ph) != NULL;
+		free(ph);
+		if (!found) {
+			pb_seterr(err, "config: workload %s has no parameter '%s' (its args: %s)", w->name,
+				  cfg->params[i].key, w->args);
+			return NULL;
+		}
+	}
 	str_init(&s);
-	while ((hit = strstr(p, "{iterations}"))) {
-		str_addn(&s, p, (size_t)(hit - p));
-		str_addf(&s, "%d", iterations);
-		p = hit + strlen("{iterations}");
+	while ((open = strchr(p, '{'))) {
+		const char *close = strchr(open, '}'), *eq;
+		const char *value = NULL;
+
+		if (!close)
+			break;
+		str_addn(&s, p, (size_t)(open - p));
+		eq = memchr(open, '=', (size_t)(close - open));
+		if (!eq && !strncmp(open, "{iterations}", 12)) {
+			str_addf(&s, "%d", cfg->iterations);
+		} else if (eq) {
+			for (int i = 0; i < cfg->nparams && !value; i++)
+				if (!strcmp(cfg->params[i].workload, w->name) &&
+				    strlen(cfg->params[i].key) == (size_t)(eq - open - 1) &&
+				    !strncmp(cfg->params[i].key, open + 1, (size_t)(eq - open - 1)))
+					value = cfg->params[i].value;
+			if (value)
+				str_add(&s, value);
+			else
+				str_addn(&s, eq + 1, (size_t)(close - eq - 1));
+		} else {
+			str_addn(&s, open, (size_t)(close - open + 1));
+		}
+		p = close + 1;
 	}
 	str_add(&s, p);
 	return str_steal(&s);

@@ -3,6 +3,7 @@
 #ifndef PERFBOT_WORKLOAD_H
 #define PERFBOT_WORKLOAD_H
 
+#include "config.h"
 #include "queue.h"
 #include "util.h"
 
@@ -59,7 +60,9 @@ const struct metric_def *workload_metric(const struct workload *w, const char *n
 int workloads_for_patch(const struct workload_set *set, const struct pb_patch *p,
 			const struct workload **out, int max, bool *fallback);
 
-/* args with {iterations} replaced. */
-char *workload_args(const struct workload *w, int iterations);
+/* args with {iterations} and every {key=default} filled in from the
+ * configuration's [workload NAME] section; NULL (err set) when that section
+ * names a parameter the workload does not have. */
+char *workload_args(const struct workload *w, const struct pb_config *cfg, pb_err *err);
 
 #endif

@@ -29,7 +29,7 @@ void test_config(void)
 
 	path = test_write(dir, "ok.ini",
 			  "; comment\n[qemu]\naccel = tcg-icount\nmemory_mb = 2048\n\n"
-			  "[run]\nboots = 3\n[database]\npath = sub/r.db\n");
+			  "[run]\nboots = 3\n[database]\npath = sub/r.db\n[workload zswap]\nsize_mb = 48\n");
 	CHECK(config_load(&cfg, path, &err));
 	CHECK_INT(cfg.accel, ACCEL_TCG_ICOUNT);
 	CHECK_INT(cfg.memory_mb, 2048);
@@ -50,6 +50,12 @@ void test_config(void)
 	CHECK_HAS(err.msg, "run.boots");
 	CHECK(!config_override(&cfg, "boots=3", &err));
 	CHECK_HAS(err.msg, "section.key=value");
+	CHECK(config_override(&cfg, "workload.thp-anon.size_mb=64", &err));
+	CHECK_INT(cfg.nparams, 2);
+	CHECK_STR(cfg.params[1].value, "64");
+	CHECK_STR(cfg.params[0].workload, "zswap");
+	CHECK(!config_override(&cfg, "workload.zswap.size_mb=1;reboot", &err));
+	CHECK_HAS(err.msg, "one plain word");
 	CHECK(!config_override(&cfg, "qemu.accel=xen", &err));
 	CHECK_HAS(err.msg, "not one of auto");
 	config_free(&cfg);
@@ -67,6 +73,7 @@ void test_config(void)
 	expect_bad(dir, "[run\nboots = 2\n", ":1:", "syntax error");
 	expect_bad(dir, "boots = 2\n", ":1:", "unknown section []");
 	expect_bad(dir, "[database]\npath =\n", ":2:", "empty path");
+	expect_bad(dir, "[run]\nboots = 2\n[workload zswap]\nsize_mb = $(rm -rf /)\n", ":4:", "one plain word");
 
 	path = xasprintf("%s/missing.ini", dir);
 	CHECK(!config_load(&cfg, path, &err));

@@ -32,7 +32,8 @@ void test_vm(void)
 
 	CHECK(workloads_load("workloads", &set, &err));
 	w[0] = workload_find(&set, "hugetlb-migrate");
-	guest_plan_init(&gp, &cfg, w, 1);
+	CHECK(guest_plan_init(&gp, &cfg, w, 1, &err));
+	CHECK_HAS(gp.args[0], "--iterations 3");
 	CHECK_INT(gp.numa_nodes, 2); /* the workload asks for two */
 	CHECK_HAS(gp.kernel_cmdline, "panic=-1");
 	CHECK_HAS(gp.kernel_cmdline, "console=ttyS0");

@@ -31,9 +31,25 @@ void test_workload(void)
 	CHECK(workload_metric(w, "pages_migrated")->kind == METRIC_BEHAVIOUR);
 	CHECK_INT(workload_metric(w, "pages_migrated")->better, 1);
 	CHECK(workload_metric(w, "nope") == NULL);
-	args = workload_args(w, 7);
-	CHECK_HAS(args, "--iterations 7");
-	free(args);
+	{
+		struct pb_config cfg = { .iterations = 7 };
+		struct workload tw = { .name = "t", .args = "--size-mb {size_mb=32} --n {iterations} {x" };
+
+		args = workload_args(w, &cfg, &err);
+		CHECK_HAS(args, "--iterations 7");
+		free(args);
+		args = workload_args(&tw, &cfg, &err);
+		CHECK_STR(args, "--size-mb 32 --n 7 {x");
+		free(args);
+		cfg.params = &(struct workload_param){ "t", "size_mb", "64" };
+		cfg.nparams = 1;
+		args = workload_args(&tw, &cfg, &err);
+		CHECK_STR(args, "--size-mb 64 --n 7 {x");
+		free(args);
+		cfg.params = &(struct workload_param){ "t", "sise_mb", "64" };
+		CHECK(workload_args(&tw, &cfg, &err) == NULL);
+		CHECK_HAS(err.msg, "has no parameter 'sise_mb'");
+	}
 
 	CHECK(queue_load("queue/stable-5.13", &q, &err));
 	{
