@@ -45,15 +45,25 @@ check "both kernels were built now" test "$(grep -c '(built now)' "$work/run1.er
 check "4 runs stored, all ok" test "$(q "SELECT count(*) FROM runs WHERE outcome='ok'")" -eq 4
 check "runs record the accelerator" test "$(q "SELECT count(*) FROM runs WHERE accel='tcg-icount' AND accel_reason LIKE '%vmx/svm%'")" -eq 4
 check "every run has samples" test "$(q "SELECT count(*) FROM runs r WHERE (SELECT count(*) FROM samples s WHERE s.run_id=r.id) < 30")" -eq 0
-check "without the fix no huge page migrates" \
-	test "$(q "SELECT max(value) FROM samples s JOIN runs r ON r.id=s.run_id WHERE r.side='without' AND s.metric='pages_migrated'")" = "0.0"
-check "without the fix the kernel fails the migrations (pgmigrate_fail)" \
-	test "$(q "SELECT min(value) > 0 FROM samples s JOIN runs r ON r.id=s.run_id WHERE r.side='without' AND s.metric='pgmigrate_fail'")" = "1"
+migrated() { # migrated side case -> min,max of pages_migrated per round trip
+	q "SELECT min(value) || ',' || max(value) FROM samples s JOIN runs r ON r.id=s.run_id
+	   WHERE r.side='$1' AND s.metric='$2_pages_migrated'"
+}
+check "without the fix no anonymous huge page with optimised vmemmap migrates" \
+	test "$(migrated without anon_vmemmap_on)" = "0.0,0.0"
+check "without the fix the kernel fails those migrations (pgmigrate_fail)" \
+	test "$(q "SELECT min(value) > 0 FROM samples s JOIN runs r ON r.id=s.run_id WHERE r.side='without' AND s.metric='anon_vmemmap_on_pgmigrate_fail'")" = "1"
 check "with the fix all 16 pages move both ways (32 per round trip)" \
-	test "$(q "SELECT min(value) FROM samples s JOIN runs r ON r.id=s.run_id WHERE r.side='with' AND s.metric='pages_migrated'")" = "32.0"
-check "the result says behaviour change for pages_migrated" \
-	test "$(q "SELECT verdict FROM results WHERE metric='pages_migrated'")" = "behaviour change"
-check "the terminal table shows it" grep -Eq "pages_migrated +0 +32 .*behaviour change" "$work/run1.out"
+	test "$(migrated with anon_vmemmap_on)" = "32.0,32.0"
+for c in anon_vmemmap_off file_vmemmap_on file_vmemmap_off; do
+	check "$c: all pages migrate on both kernels" \
+		test "$(migrated without $c)/$(migrated with $c)" = "32.0,32.0/32.0,32.0"
+done
+check "the result says behaviour change for anon_vmemmap_on_pages_migrated" \
+	test "$(q "SELECT verdict FROM results WHERE metric='anon_vmemmap_on_pages_migrated'")" = "behaviour change"
+check "and same for the file case" \
+	test "$(q "SELECT verdict FROM results WHERE metric='file_vmemmap_on_pages_migrated'")" = "same"
+check "the terminal table shows it" grep -Eq "anon_vmemmap_on_pages_migrated +0 +32 .*behaviour change" "$work/run1.out"
 check "the kernels are recorded with their pair labels" \
 	test "$(q "SELECT group_concat(label, ',') FROM (SELECT label FROM kernels ORDER BY label)")" = "base,base+port"
 check "the report was written" grep -q "behaviour change" "$reports/771.html"

@@ -1,11 +1,16 @@
 /* hugetlb-migrate: the path of stable patch 771 (mm/migrate.c,
  * unmap_and_move_huge_page()).
  *
- * Maps anonymous MAP_HUGETLB memory bound to one NUMA node, fills it, and
- * moves it to another node and back with move_pages(2), several times. With
- * the hugetlb vmemmap optimisation on (hugetlb_free_vmemmap=on), a kernel
- * with the pre-fix test page_private(hpage) refuses to migrate anonymous
- * huge pages (-EBUSY); a fixed kernel moves them all.
+ * Maps huge pages bound to one NUMA node, fills them, and moves them to
+ * another node and back with move_pages(2), several times, in four cases:
+ * anonymous MAP_HUGETLB memory and a hugetlbfs file, each with the hugetlb
+ * vmemmap optimisation on and off (vm.hugetlb_optimize_vmemmap, with the
+ * pools refilled after each switch so their pages really are optimised or
+ * not). A kernel with the pre-fix test page_private(hpage) refuses to
+ * migrate anonymous huge pages whose vmemmap is optimised (-EBUSY); a fixed
+ * kernel moves them all. File pages have a mapping and are not affected.
+ *
+ * Metrics carry the case as a prefix: anon_vmemmap_on_pages_migrated, ...
  *
  * Output (one line each, see workloads/README.md):
  *   PB1 sample hugetlb-migrate <iteration> <metric> <value>
@@ -19,7 +24,10 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <fcntl.h>
 #include <sys/mman.h>
+#include <sys/mount.h>
+#include <sys/stat.h>
 #include <sys/syscall.h>
 #include <time.h>
 #include <unistd.h>
@@ -37,11 +45,6 @@ static int invalid(const char *fmt, const char *arg)
 	printf("\n");
 	fflush(stdout);
 	return 1;
-}
-
-static void sample(int iteration, const char *metric, double value)
-{
-	printf("PB1 sample " NAME " %d %s %.6f\n", iteration, metric, value);
 }
 
 static double now_ms(void)
@@ -103,62 +106,64 @@ static uint64_t checksum(const unsigned char *p, size_t len)
 	return h;
 }
 
-int main(int argc, char **argv)
+static void case_sample(const char *prefix, int iteration, const char *metric, double value)
 {
-	unsigned long npages = 16, maskbits, mask;
-	int iterations = 5, from = 0, to = 1;
-	int status[MAX_PAGES], nodes[MAX_PAGES], where[MAX_PAGES];
+	printf("PB1 sample " NAME " %d %s_%s %.6f\n", iteration, prefix, metric, value);
+}
+
+static int write_long(const char *path, long v)
+{
+	FILE *f = fopen(path, "w");
+	int ok = f && fprintf(f, "%ld", v) > 0;
+
+	if (f)
+		ok = (fclose(f) == 0) && ok;
+	return ok;
+}
+
+static char pool_path[2][160];
+
+/* Empties and refills both nodes' pools: pages allocated now follow the
+ * current vm.hugetlb_optimize_vmemmap. */
+static int refill_pools(long per_node)
+{
+	for (int n = 0; n < 2; n++)
+		if (!write_long(pool_path[n], 0))
+			return 0;
+	for (int n = 0; n < 2; n++)
+		if (!write_long(pool_path[n], per_node) || read_long(pool_path[n]) != per_node)
+			return 0;
+	return 1;
+}
+
+struct totals {
+	long migrated, failed, pgfail;
+};
+
+/* One case: map npages huge pages (anonymous, or a hugetlbfs file), bind
+ * them to from, and move them to and fro iterations times. Returns 0, or
+ * an invalid() result. */
+static int run_case(const char *prefix, int file, unsigned long npages, int iterations, int from,
+		    int to, struct totals *tot)
+{
+	int status[MAX_PAGES], nodes[MAX_PAGES], where[MAX_PAGES], fd = -1;
 	void *pages[MAX_PAGES];
-	long total_migrated = 0, total_failed = 0, total_pgfail = 0, last_errno = 0;
-	char path[160], node_s[16];
+	unsigned long mask = 1UL << from;
 	unsigned char *mem;
 	uint64_t sum;
 
-	for (int i = 1; i < argc; i++) {
-		if (!strcmp(argv[i], "--pages") && i + 1 < argc)
-			npages = strtoul(argv[++i], NULL, 10);
-		else if (!strcmp(argv[i], "--iterations") && i + 1 < argc)
-			iterations = atoi(argv[++i]);
-		else if (!strcmp(argv[i], "--from") && i + 1 < argc)
-			from = atoi(argv[++i]);
-		else if (!strcmp(argv[i], "--to") && i + 1 < argc)
-			to = atoi(argv[++i]);
-		else {
-			fprintf(stderr, "usage: " NAME " [--pages N] [--iterations N] [--from NODE] [--to NODE]\n");
-			return 2;
-		}
+	if (file) {
+		fd = open("/mnt/huge/perfbot-migrate", O_RDWR | O_CREAT | O_TRUNC, 0600);
+		if (fd < 0 || ftruncate(fd, (off_t)(npages * HPAGE_SIZE)) != 0)
+			return invalid("cannot create the hugetlbfs file: %s", strerror(errno));
+		mem = mmap(NULL, npages * HPAGE_SIZE, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
+	} else {
+		mem = mmap(NULL, npages * HPAGE_SIZE, PROT_READ | PROT_WRITE,
+			   MAP_PRIVATE | MAP_ANONYMOUS | MAP_HUGETLB, -1, 0);
 	}
-	if (npages < 1 || npages > MAX_PAGES || iterations < 1 || from < 0 || to < 0 ||
-	    from > 62 || to > 62 || from == to) {
-		fprintf(stderr, NAME ": bad arguments\n");
-		return 2;
-	}
-
-	snprintf(path, sizeof(path), "/sys/devices/system/node/node%d", to);
-	if (access(path, F_OK) != 0) {
-		snprintf(node_s, sizeof(node_s), "%d", to);
-		return invalid("the guest has no NUMA node %s to migrate to", node_s);
-	}
-	for (int node = 0; node < 2; node++) {
-		int nid = node ? to : from;
-
-		snprintf(path, sizeof(path),
-			 "/sys/devices/system/node/node%d/hugepages/hugepages-2048kB/free_hugepages", nid);
-		if (read_long(path) < (long)npages) {
-			snprintf(node_s, sizeof(node_s), "%d", nid);
-			return invalid("too few free 2 MiB huge pages on node %s", node_s);
-		}
-	}
-	if (vmstat("pgmigrate_success") < 0)
-		return invalid("%s", "no pgmigrate_* counters in /proc/vmstat (CONFIG_VM_EVENT_COUNTERS?)");
-
-	mem = mmap(NULL, npages * HPAGE_SIZE, PROT_READ | PROT_WRITE,
-		   MAP_PRIVATE | MAP_ANONYMOUS | MAP_HUGETLB, -1, 0);
 	if (mem == MAP_FAILED)
-		return invalid("mmap(MAP_HUGETLB) failed: %s", strerror(errno));
-	mask = 1UL << from;
-	maskbits = 64;
-	if (syscall(SYS_mbind, mem, npages * HPAGE_SIZE, MPOL_BIND, &mask, maskbits, 0) != 0)
+		return invalid("mmap of huge pages failed: %s", strerror(errno));
+	if (syscall(SYS_mbind, mem, npages * HPAGE_SIZE, MPOL_BIND, &mask, 64UL, 0) != 0)
 		return invalid("mbind to the first node failed: %s", strerror(errno));
 	for (unsigned long i = 0; i < npages; i++) {
 		pages[i] = mem + i * HPAGE_SIZE;
@@ -196,9 +201,6 @@ int main(int argc, char **argv)
 			 * still names the target, so ask where each page really is. */
 			refused += ret;
 			for (unsigned long i = 0; i < npages; i++)
-				if (status[i] < 0)
-					last_errno = -status[i];
-			for (unsigned long i = 0; i < npages; i++)
 				status[i] = where[i];
 			if (locate(npages, pages, where) != 0)
 				return invalid("move_pages(2) cannot query pages: %s", strerror(errno));
@@ -210,27 +212,99 @@ int main(int argc, char **argv)
 			}
 		}
 		pgfail = vmstat("pgmigrate_fail") - f0;
-		sample(it, "migrate_ms", ms);
+		case_sample(prefix, it, "migrate_ms", ms);
 		if (migrated)
-			sample(it, "migrate_ms_per_mib", ms / ((double)migrated * HPAGE_SIZE / (1 << 20)));
-		sample(it, "pages_migrated", (double)migrated);
-		sample(it, "pages_failed", (double)failed);
-		sample(it, "pages_refused", (double)refused);
-		sample(it, "pgmigrate_success", (double)(vmstat("pgmigrate_success") - s0));
-		sample(it, "pgmigrate_fail", (double)pgfail);
-		total_migrated += migrated;
-		total_failed += failed;
-		total_pgfail += pgfail;
+			case_sample(prefix, it, "migrate_ms_per_mib",
+				    ms / ((double)migrated * HPAGE_SIZE / (1 << 20)));
+		case_sample(prefix, it, "pages_migrated", (double)migrated);
+		case_sample(prefix, it, "pages_failed", (double)failed);
+		case_sample(prefix, it, "pages_refused", (double)refused);
+		case_sample(prefix, it, "pgmigrate_success", (double)(vmstat("pgmigrate_success") - s0));
+		case_sample(prefix, it, "pgmigrate_fail", (double)pgfail);
+		tot->migrated += migrated;
+		tot->failed += failed;
+		tot->pgfail += pgfail;
 	}
 	if (checksum(mem, npages * HPAGE_SIZE) != sum)
 		return invalid("%s", "the data changed across migration");
 	munmap(mem, npages * HPAGE_SIZE);
+	if (fd >= 0) {
+		close(fd);
+		unlink("/mnt/huge/perfbot-migrate");
+	}
+	return 0;
+}
+
+int main(int argc, char **argv)
+{
+	unsigned long npages = 16;
+	int iterations = 5, from = 0, to = 1;
+	long pool = 20;
+	struct totals tot = { 0, 0, 0 };
+	char path[160], node_s[16];
+
+	for (int i = 1; i < argc; i++) {
+		if (!strcmp(argv[i], "--pages") && i + 1 < argc)
+			npages = strtoul(argv[++i], NULL, 10);
+		else if (!strcmp(argv[i], "--pool") && i + 1 < argc)
+			pool = atol(argv[++i]);
+		else if (!strcmp(argv[i], "--iterations") && i + 1 < argc)
+			iterations = atoi(argv[++i]);
+		else if (!strcmp(argv[i], "--from") && i + 1 < argc)
+			from = atoi(argv[++i]);
+		else if (!strcmp(argv[i], "--to") && i + 1 < argc)
+			to = atoi(argv[++i]);
+		else {
+			fprintf(stderr, "usage: " NAME " [--pages N] [--pool N] [--iterations N] [--from NODE] [--to NODE]\n");
+			return 2;
+		}
+	}
+	if (npages < 1 || npages > MAX_PAGES || pool < (long)npages || iterations < 1 || from < 0 ||
+	    to < 0 || from > 62 || to > 62 || from == to) {
+		fprintf(stderr, NAME ": bad arguments (pool >= pages)\n");
+		return 2;
+	}
+
+	snprintf(path, sizeof(path), "/sys/devices/system/node/node%d", to);
+	if (access(path, F_OK) != 0) {
+		snprintf(node_s, sizeof(node_s), "%d", to);
+		return invalid("the guest has no NUMA node %s to migrate to", node_s);
+	}
+	for (int n = 0; n < 2; n++)
+		snprintf(pool_path[n], sizeof(pool_path[n]),
+			 "/sys/devices/system/node/node%d/hugepages/hugepages-2048kB/nr_hugepages",
+			 n ? to : from);
+	if (vmstat("pgmigrate_success") < 0)
+		return invalid("%s", "no pgmigrate_* counters in /proc/vmstat (CONFIG_VM_EVENT_COUNTERS?)");
+	mkdir("/mnt/huge", 0755);
+	if (mount("none", "/mnt/huge", "hugetlbfs", 0, "pagesize=2M") != 0 && errno != EBUSY)
+		return invalid("cannot mount hugetlbfs: %s", strerror(errno));
+
+	for (int vmemmap = 1; vmemmap >= 0; vmemmap--) {
+		for (int file = 0; file < 2; file++) {
+			char prefix[32];
+			int rc;
+
+			if (!write_long("/proc/sys/vm/hugetlb_optimize_vmemmap", vmemmap) ||
+			    read_long("/proc/sys/vm/hugetlb_optimize_vmemmap") != vmemmap)
+				return invalid("cannot set vm.hugetlb_optimize_vmemmap: %s", strerror(errno));
+			if (!refill_pools(pool)) {
+				snprintf(node_s, sizeof(node_s), "%ld", pool);
+				return invalid("cannot fill both nodes' pools with %s huge pages", node_s);
+			}
+			snprintf(prefix, sizeof(prefix), "%s_vmemmap_%s", file ? "file" : "anon",
+				 vmemmap ? "on" : "off");
+			rc = run_case(prefix, file, npages, iterations, from, to, &tot);
+			if (rc)
+				return rc;
+		}
+	}
 
 	/* The path ran when the kernel moved the pages, or tried and failed
 	 * (pgmigrate_fail rose): a refusal is a result, nothing is not. */
-	if (total_migrated == 0 && !(total_failed > 0 && total_pgfail > 0))
+	if (tot.migrated == 0 && !(tot.failed > 0 && tot.pgfail > 0))
 		return invalid("%s", "move_pages(2) neither moved a page nor failed a migration");
-	printf("PB1 check " NAME " ok %ld page moves, %ld pages left behind, pgmigrate_fail +%ld, "
-	       "last status errno %ld\n", total_migrated, total_failed, total_pgfail, last_errno);
+	printf("PB1 check " NAME " ok %ld page moves, %ld pages left behind, pgmigrate_fail +%ld\n",
+	       tot.migrated, tot.failed, tot.pgfail);
 	return 0;
 }

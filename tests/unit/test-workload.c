@@ -23,13 +23,18 @@ void test_workload(void)
 		return;
 	CHECK_STR(w->binary, "hugetlb-migrate");
 	CHECK_INT(w->numa_nodes, 2);
-	CHECK_INT(w->nsteps, 2);
-	CHECK(w->steps[0].kind == 'w');
+	CHECK_INT(w->nsteps, 0);
 	CHECK_HAS(w->kernel_cmdline, "hugetlb_free_vmemmap=on");
-	CHECK(workload_metric(w, "migrate_ms")->kind == METRIC_TIME);
-	CHECK_INT(workload_metric(w, "migrate_ms")->better, -1);
-	CHECK(workload_metric(w, "pages_migrated")->kind == METRIC_BEHAVIOUR);
-	CHECK_INT(workload_metric(w, "pages_migrated")->better, 1);
+	CHECK(workload_metric(w, "anon_vmemmap_on_migrate_ms")->kind == METRIC_TIME);
+	CHECK_INT(workload_metric(w, "anon_vmemmap_on_migrate_ms")->better, -1);
+	CHECK(workload_metric(w, "file_vmemmap_off_pages_migrated")->kind == METRIC_BEHAVIOUR);
+	CHECK_INT(workload_metric(w, "file_vmemmap_off_pages_migrated")->better, 1);
+	{
+		const struct workload *f = workload_find(&set, "thp-file-ro");
+
+		CHECK(f && f->ndisks == 1 && !strcmp(f->disks[0].fs, "ext4"));
+		CHECK(f && f->nsteps == 3 && f->steps[0].kind == 'x' && f->steps[2].kind == 'w');
+	}
 	CHECK(workload_metric(w, "nope") == NULL);
 	{
 		struct pb_config cfg = { .iterations = 7 };
