@@ -205,6 +205,48 @@ static bool stage_file(const char *from, const char *to, mode_t mode, pb_err *er
 	return true;
 }
 
+/* Copies a host program into the stage at the same path, with every shared
+ * library ldd names for it (and the loader). */
+static bool stage_host_binary(const char *stage, const char *bin, const char *package, pb_err *err)
+{
+	char *argv[] = { "ldd", (char *)bin, NULL };
+	pb_str out;
+	int st;
+	bool ok = true;
+	char *line, *save = NULL;
+
+	if (access(bin, X_OK) != 0) {
+		pb_seterr(err, "%s not found (apt-get install %s)", bin, package ? package : "?");
+		return false;
+	}
+	str_init(&out);
+	if (!spawn_capture(argv, NULL, false, &out, &st)) {
+		str_free(&out);
+		pb_seterr(err, "ldd not found (apt-get install libc-bin)");
+		return false;
+	}
+	/* ldd's exit is non-zero for a static program: then it needs nothing */
+	str_addf(&out, "\n%s\n", bin);
+	for (line = strtok_r(out.buf, "\n", &save); line && ok; line = strtok_r(NULL, "\n", &save)) {
+		char *p = strchr(line, '/'), *end, *to, *slash;
+
+		if (!p || strstr(line, "not found"))
+			continue;
+		end = p + strcspn(p, " \t(");
+		*end = '\0';
+		to = xasprintf("%s%s", stage, p);
+		slash = strrchr(to, '/');
+		*slash = '\0';
+		ok = mkdir_p(to, err);
+		*slash = '/';
+		if (ok && !path_exists(to))
+			ok = stage_file(p, to, 0755, err);
+		free(to);
+	}
+	str_free(&out);
+	return ok;
+}
+
 /* "{disk:NAME}" in a workload's step -> the guest device of its disk NAME. */
 static char *expand_disks(const struct guest_plan *gp, const struct workload *w, const char *text)
 {
@@ -278,6 +320,8 @@ bool initramfs_build(const struct guest_plan *gp, const char *init_script, const
 		} else {
 			ok = stage_file(from, to, 0755, err);
 		}
+		for (int h = 0; ok && h < w->nhost_binaries; h++)
+			ok = stage_host_binary(stage, w->host_binaries[h], w->host_package, err);
 		for (int s = 0; s < w->nsteps; s++) {
 			char *step = expand_disks(gp, w, w->steps[s].text);
 

@@ -86,6 +86,18 @@ static int wl_handler(void *user, const char *section, const char *name, const c
 			}
 			w->disks = xrealloc(w->disks, sizeof(*w->disks) * (size_t)(w->ndisks + 1));
 			w->disks[w->ndisks++] = (struct disk_def){ xstrdup(dname), mb, xstrdup(fs) };
+		} else if (!strcmp(name, "host_binary")) {
+			if (value[0] != '/' || strchr(value, ' ')) {
+				snprintf(ps->error, sizeof(ps->error), "host_binary: '%.100s' is not an absolute path",
+					 value);
+				return 0;
+			}
+			w->host_binaries = xrealloc(w->host_binaries,
+						    sizeof(char *) * (size_t)(w->nhost_binaries + 1));
+			w->host_binaries[w->nhost_binaries++] = xstrdup(value);
+		} else if (!strcmp(name, "host_package")) {
+			free(w->host_package);
+			w->host_package = xstrdup(value);
 		} else if (!strcmp(name, "fallback")) {
 			if (strcmp(value, "yes") && strcmp(value, "no")) {
 				snprintf(ps->error, sizeof(ps->error), "fallback: '%.20s' is not yes or no", value);
@@ -157,6 +169,10 @@ static void workload_free(struct workload *w)
 	free(w->description);
 	free(w->args);
 	free(w->kernel_cmdline);
+	for (int i = 0; i < w->nhost_binaries; i++)
+		free(w->host_binaries[i]);
+	free(w->host_binaries);
+	free(w->host_package);
 	for (int i = 0; i < w->nsteps; i++)
 		free(w->steps[i].text);
 	free(w->steps);

@@ -39,6 +39,9 @@ struct workload {
 	char **paths;           /* patch path prefixes this workload covers */
 	int npaths;
 	bool fallback;          /* runs for an mm patch that no workload's paths cover */
+	char **host_binaries;   /* host programs copied into the guest with their libraries */
+	int nhost_binaries;
+	char *host_package;     /* the Debian package that brings them */
 	struct metric_def *metrics;
 	int nmetrics;
 };

@@ -147,7 +147,11 @@ rc=$?
 grep -v '^  build' "$work/031.out"
 c031=$(q "SELECT max(id) FROM comparisons")
 check "031: exit 0 (rc=$rc)" test "$rc" -eq 0
-check "031: boot and thp-anon chosen by its paths" grep -q "workloads: boot, thp-anon (chosen by the paths" "$work/031.out"
+check "031: boot, stress-ng-mm and thp-anon chosen by its paths" grep -q "workloads: boot, stress-ng-mm, thp-anon (chosen by the paths" "$work/031.out"
+check "031: both boots ok: boot, stress-ng-mm and thp-anon each saw their path run" \
+	test "$(q "SELECT count(*) FROM runs WHERE comparison_id=$c031 AND outcome='ok'")" -eq 2
+check "031: stress-ng did the fixed vm ops on both kernels" \
+	test "$(q "SELECT count(*) FROM samples s JOIN runs r ON r.id=s.run_id WHERE r.comparison_id=$c031 AND s.metric='vm_bogo_ops' AND s.value=40")" -eq 2
 check "031: both guests have two NUMA nodes" \
 	test "$(q "SELECT count(*) FROM samples s JOIN runs r ON r.id=s.run_id WHERE r.comparison_id=$c031 AND s.metric='nodes_online' AND s.value=2")" -eq 2
 check "031: the kernels initialise different numbers of hole pages" \

@@ -64,11 +64,11 @@ void test_workload(void)
 			const char *names;
 			bool fallback;
 		} want[] = {
-			{ 31, "boot thp-anon", false },
+			{ 31, "boot stress-ng-mm thp-anon", false },
 			{ 765, "thp-anon thp-file-ro", false },
 			{ 771, "hugetlb-migrate", false },
 			{ 772, "zswap", false },
-			{ 146, "thp-anon", true }, /* sched/: what an mm file no workload covers gets */
+			{ 146, "stress-ng-mm thp-anon", true }, /* sched/: what an mm file no workload covers gets */
 		};
 
 		for (size_t i = 0; i < PB_ARRAY_SIZE(want); i++) {
