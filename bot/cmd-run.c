@@ -33,6 +33,8 @@ static const struct requirement {
 	{ "qemu-system-x86_64", "qemu-system-x86" },
 	{ "/bin/busybox", "busybox-static" },
 	{ "mkfs.ext4", "e2fsprogs" },
+	{ "/usr/bin/stress-ng", "stress-ng" },
+	{ "/usr/bin/perf", "linux-perf" },
 	{ "/usr/include/libelf.h", "libelf-dev" },
 	{ "/usr/include/openssl/ssl.h", "libssl-dev" },
 };

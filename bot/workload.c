@@ -95,6 +95,41 @@ static int wl_handler(void *user, const char *section, const char *name, const c
 			w->host_binaries = xrealloc(w->host_binaries,
 						    sizeof(char *) * (size_t)(w->nhost_binaries + 1));
 			w->host_binaries[w->nhost_binaries++] = xstrdup(value);
+		} else if (!strcmp(name, "perf_events")) {
+			/* each event becomes a metric perf_<event>, compared with the
+			 * magnitude gate: fault and switch counts move a little with
+			 * reclaim and scheduling even under icount */
+			char *copy = xstrdup(value), *tok, *save = NULL;
+
+			for (const char *p = value; *p; p++)
+				if (!islower((unsigned char)*p) && !strchr("-,", *p)) {
+					snprintf(ps->error, sizeof(ps->error),
+						 "perf_events: '%.80s' is not a list like page-faults,major-faults",
+						 value);
+					free(copy);
+					return 0;
+				}
+			for (tok = strtok_r(copy, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
+				char *metric = xasprintf("perf_%s", tok);
+
+				for (char *m = metric; *m; m++)
+					if (*m == '-')
+						*m = '_';
+				if (!workload_metric(w, metric)) {
+					w->metrics = xrealloc(w->metrics,
+							      sizeof(*w->metrics) * (size_t)(w->nmetrics + 1));
+					w->metrics[w->nmetrics++] = (struct metric_def){
+						.name = metric, .unit = xstrdup("events"),
+						.description = xasprintf("perf stat -e %s around the whole workload", tok),
+						.better = -1, .kind = METRIC_TIME };
+				} else {
+					free(metric);
+				}
+			}
+			free(copy);
+			free(w->perf_events);
+			w->perf_events = xstrdup(value);
+			ps->cur = NULL; /* metrics may have moved */
 		} else if (!strcmp(name, "host_package")) {
 			free(w->host_package);
 			w->host_package = xstrdup(value);
@@ -173,6 +208,7 @@ static void workload_free(struct workload *w)
 		free(w->host_binaries[i]);
 	free(w->host_binaries);
 	free(w->host_package);
+	free(w->perf_events);
 	for (int i = 0; i < w->nsteps; i++)
 		free(w->steps[i].text);
 	free(w->steps);

@@ -42,6 +42,7 @@ struct workload {
 	char **host_binaries;   /* host programs copied into the guest with their libraries */
 	int nhost_binaries;
 	char *host_package;     /* the Debian package that brings them */
+	char *perf_events;      /* software events perf stat counts around the run, or NULL */
 	struct metric_def *metrics;
 	int nmetrics;
 };
