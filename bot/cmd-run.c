@@ -77,7 +77,8 @@ static void usage(FILE *out)
 	fprintf(out, "usage: perfbot run --patch N [options]\n"
 		     "  -p, --patch N              the series number of the patch (765 of [PATCH 5.13 765/800])\n"
 		     "  -w, --workload NAME        run this workload instead of those the patch's paths choose\n"
-		     "                             (repeatable; workloads/*.ini lists them)\n");
+		     "                             (repeatable; workloads/*.ini lists them)\n"
+		     "  -f, --force                measure a patch that is not an mm patch too\n");
 	cli_common_usage(out);
 	fprintf(out, "exit status: 0 measured (or nothing to measure), 1 bad input or environment,\n"
 		     "             2 bad usage, 3 a kernel failed to build or boot (stored as a result)\n");
@@ -180,7 +181,7 @@ static bool workloads_named(const struct workload_set *set, char **names, int n,
 }
 
 static int run_patch(const struct pb_config *cfg, const struct pb_queue *q, int number,
-		     char **only, int nonly)
+		     char **only, int nonly, bool force)
 {
 	const struct pb_patch *p = queue_find(q, number);
 	const struct workload *chosen[MAX_WORKLOADS];
@@ -209,9 +210,9 @@ static int run_patch(const struct pb_config *cfg, const struct pb_queue *q, int 
 		str_free(&nums);
 		return PB_EXIT_ERROR;
 	}
-	if (!p->is_mm) {
-		printf("perfbot: patch %03d (%s) is not an mm patch (%s): nothing to measure\n", p->number,
-		       p->subject, p->mm_reason);
+	if (!p->is_mm && !force) {
+		printf("perfbot: patch %03d (%s) is not an mm patch (%s): nothing to measure "
+		       "(--force measures it anyway)\n", p->number, p->subject, p->mm_reason);
 		return PB_EXIT_OK;
 	}
 	if (!check_requirements(&err) || !workloads_load(cfg->workloads_dir, &wset, &err))
@@ -338,6 +339,7 @@ int cmd_run(int argc, char **argv)
 {
 	static const struct option own[] = { { "patch", required_argument, NULL, 'p' },
 					     { "workload", required_argument, NULL, 'w' },
+					     { "force", no_argument, NULL, 'f' },
 					     { "help", no_argument, NULL, 'h' },
 					     { 0 } };
 	struct option *opts = cli_options(own);
@@ -346,11 +348,14 @@ int cmd_run(int argc, char **argv)
 	struct pb_queue q;
 	char *only[MAX_WORKLOADS];
 	int opt, rc = PB_EXIT_USAGE, number = -1, nonly = 0;
+	bool force = false;
 
-	while ((opt = getopt_long(argc, argv, "p:w:hC:c:", opts, NULL)) != -1) {
+	while ((opt = getopt_long(argc, argv, "p:w:fhC:c:", opts, NULL)) != -1) {
 		if (cli_common(&c, opt, optarg))
 			continue;
-		if (opt == 'w') {
+		if (opt == 'f') {
+			force = true;
+		} else if (opt == 'w') {
 			if (nonly == MAX_WORKLOADS) {
 				cli_error("at most %d --workload options", MAX_WORKLOADS);
 				goto out;
@@ -379,7 +384,7 @@ int cmd_run(int argc, char **argv)
 		rc = PB_EXIT_ERROR;
 		goto out;
 	}
-	rc = run_patch(&cfg, &q, number, only, nonly);
+	rc = run_patch(&cfg, &q, number, only, nonly, force);
 	queue_free(&q);
 	config_free(&cfg);
 out:
