@@ -68,7 +68,14 @@ void test_workload(void)
 			{ 765, "thp-anon thp-file-ro", false },
 			{ 771, "hugetlb-migrate", false },
 			{ 772, "zswap", false },
-			{ 146, "stress-ng-mm thp-anon", true }, /* sched/: what an mm file no workload covers gets */
+			/* the seven that are not mm get the fallback set, should --force run them */
+			{ 146, "stress-ng-mm thp-anon", true },
+			{ 188, "stress-ng-mm thp-anon", true },
+			{ 365, "stress-ng-mm thp-anon", true },
+			{ 556, "stress-ng-mm thp-anon", true },
+			{ 666, "stress-ng-mm thp-anon", true },
+			{ 699, "stress-ng-mm thp-anon", true },
+			{ 785, "stress-ng-mm thp-anon", true },
 		};
 
 		for (size_t i = 0; i < PB_ARRAY_SIZE(want); i++) {
