@@ -39,7 +39,7 @@ $(BUILD)/perfbot: $(BOT_OBJ)
 	$(CC) $(CFLAGS) -o $@ $^ $(LIBS)
 
 # Guest programs: static, so the initramfs needs no libraries.
-$(BUILD)/workloads/%: workloads/%.c | $(BUILD)/workloads
+$(BUILD)/workloads/%: workloads/%.c workloads/workload.h | $(BUILD)/workloads
 	$(CC) -std=gnu11 -Wall -Wextra -Werror -O2 -static -o $@ $<
 
 $(BUILD)/asan/%.o: bot/%.c bot/*.h | $(BUILD)/asan

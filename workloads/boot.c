@@ -20,20 +20,9 @@
 #include <unistd.h>
 
 #define NAME "boot"
+#include "workload.h"
 #define SYSLOG_ACTION_READ_ALL 3
 #define SYSLOG_ACTION_SIZE_BUFFER 10
-
-static int invalid(const char *why)
-{
-	printf("PB1 check " NAME " invalid %s\n", why);
-	fflush(stdout);
-	return 1;
-}
-
-static void sample(const char *metric, double value)
-{
-	printf("PB1 sample " NAME " 1 %s %.6f\n", metric, value);
-}
 
 /* "<6>[    1.234567] text" -> 1.234567 s and text; false for other lines. */
 static int parse_line(char *line, double *t, char **text)
@@ -85,10 +74,10 @@ int main(int argc, char **argv)
 	}
 	size = klogctl(SYSLOG_ACTION_SIZE_BUFFER, NULL, 0);
 	if (size <= 0)
-		return invalid("cannot size the kernel log");
+		return pb_invalid("cannot size the kernel log");
 	buf = calloc(1, (size_t)size + 1);
 	if (!buf || klogctl(SYSLOG_ACTION_READ_ALL, buf, size) <= 0)
-		return invalid("cannot read the kernel log");
+		return pb_invalid("cannot read the kernel log");
 	for (line = strtok_r(buf, "\n", &save); line; line = strtok_r(NULL, "\n", &save)) {
 		double t;
 		char *text;
@@ -112,16 +101,16 @@ int main(int argc, char **argv)
 	}
 	free(buf);
 	if (t_init < 0)
-		return invalid("no 'Run /init as init process' line: is CONFIG_PRINTK_TIME on?");
+		return pb_invalid("no 'Run /init as init process' line: is CONFIG_PRINTK_TIME on?");
 	if (t_setup < 0 || t_unavail < t_setup)
-		return invalid("no 'Initmem setup node' / 'unavailable ranges' lines in the kernel log");
+		return pb_invalid("no 'Initmem setup node' / 'unavailable ranges' lines in the kernel log");
 	if (nodes != want_nodes)
-		return invalid("the guest does not have the NUMA nodes it asked for");
-	sample("boot_to_init_ms", t_init * 1e3);
-	sample("memmap_init_us", (t_unavail - t_setup) * 1e6);
-	sample("unavailable_pages", (double)unavailable);
-	sample("nodes_online", (double)nodes);
-	sample("mem_total_kb", (double)meminfo("MemTotal"));
+		return pb_invalid("the guest does not have the NUMA nodes it asked for");
+	pb_sample(1, "boot_to_init_ms", t_init * 1e3);
+	pb_sample(1, "memmap_init_us", (t_unavail - t_setup) * 1e6);
+	pb_sample(1, "unavailable_pages", (double)unavailable);
+	pb_sample(1, "nodes_online", (double)nodes);
+	pb_sample(1, "mem_total_kb", (double)meminfo("MemTotal"));
 	printf("PB1 check " NAME " ok %d nodes set up, memmap initialised, init at %.3f s\n", nodes,
 	       t_init);
 	return 0;

@@ -33,59 +33,13 @@
 #include <unistd.h>
 
 #define NAME "hugetlb-migrate"
+#include "workload.h"
 #define HPAGE_SIZE (2UL << 20)
 #define MPOL_BIND 2
 #define MPOL_MF_MOVE (1 << 1)
 #define MAX_PAGES 512
 
-static int invalid(const char *fmt, const char *arg)
-{
-	printf("PB1 check " NAME " invalid ");
-	printf(fmt, arg);
-	printf("\n");
-	fflush(stdout);
-	return 1;
-}
-
-static double now_ms(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return ts.tv_sec * 1e3 + ts.tv_nsec / 1e6;
-}
-
-static long read_long(const char *path)
-{
-	FILE *f = fopen(path, "r");
-	long v = -1;
-
-	if (f) {
-		if (fscanf(f, "%ld", &v) != 1)
-			v = -1;
-		fclose(f);
-	}
-	return v;
-}
-
 /* A /proc/vmstat counter, or -1 when the kernel does not count it. */
-static long vmstat(const char *name)
-{
-	FILE *f = fopen("/proc/vmstat", "r");
-	char key[64];
-	long v, found = -1;
-
-	if (!f)
-		return -1;
-	while (fscanf(f, "%63s %ld", key, &v) == 2)
-		if (!strcmp(key, name)) {
-			found = v;
-			break;
-		}
-	fclose(f);
-	return found;
-}
-
 static long sys_move_pages(unsigned long count, void **pages, const int *nodes, int *status)
 {
 	return syscall(SYS_move_pages, 0, count, pages, nodes, status, MPOL_MF_MOVE);
@@ -131,7 +85,7 @@ static int refill_pools(long per_node)
 		if (!write_long(pool_path[n], 0))
 			return 0;
 	for (int n = 0; n < 2; n++)
-		if (!write_long(pool_path[n], per_node) || read_long(pool_path[n]) != per_node)
+		if (!write_long(pool_path[n], per_node) || pb_read_long(pool_path[n]) != per_node)
 			return 0;
 	return 1;
 }
@@ -142,7 +96,7 @@ struct totals {
 
 /* One case: map npages huge pages (anonymous, or a hugetlbfs file), bind
  * them to from, and move them to and fro iterations times. Returns 0, or
- * an invalid() result. */
+ * an pb_invalid() result. */
 static int run_case(const char *prefix, int file, unsigned long npages, int iterations, int from,
 		    int to, struct totals *tot)
 {
@@ -155,16 +109,16 @@ static int run_case(const char *prefix, int file, unsigned long npages, int iter
 	if (file) {
 		fd = open("/mnt/huge/perfbot-migrate", O_RDWR | O_CREAT | O_TRUNC, 0600);
 		if (fd < 0 || ftruncate(fd, (off_t)(npages * HPAGE_SIZE)) != 0)
-			return invalid("cannot create the hugetlbfs file: %s", strerror(errno));
+			return pb_invalid("cannot create the hugetlbfs file: %s", strerror(errno));
 		mem = mmap(NULL, npages * HPAGE_SIZE, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
 	} else {
 		mem = mmap(NULL, npages * HPAGE_SIZE, PROT_READ | PROT_WRITE,
 			   MAP_PRIVATE | MAP_ANONYMOUS | MAP_HUGETLB, -1, 0);
 	}
 	if (mem == MAP_FAILED)
-		return invalid("mmap of huge pages failed: %s", strerror(errno));
+		return pb_invalid("mmap of huge pages failed: %s", strerror(errno));
 	if (syscall(SYS_mbind, mem, npages * HPAGE_SIZE, MPOL_BIND, &mask, 64UL, 0) != 0)
-		return invalid("mbind to the first node failed: %s", strerror(errno));
+		return pb_invalid("mbind to the first node failed: %s", strerror(errno));
 	for (unsigned long i = 0; i < npages; i++) {
 		pages[i] = mem + i * HPAGE_SIZE;
 		for (size_t off = 0; off < HPAGE_SIZE; off += 4096)
@@ -172,13 +126,13 @@ static int run_case(const char *prefix, int file, unsigned long npages, int iter
 	}
 	sum = checksum(mem, npages * HPAGE_SIZE);
 	if (locate(npages, pages, where) != 0)
-		return invalid("move_pages(2) cannot query pages: %s", strerror(errno));
+		return pb_invalid("move_pages(2) cannot query pages: %s", strerror(errno));
 	for (unsigned long i = 0; i < npages; i++)
 		if (where[i] != from)
-			return invalid("%s", "huge pages were not placed on the first node");
+			return pb_invalid("huge pages were not placed on the first node");
 
 	for (int it = 1; it <= iterations; it++) {
-		long s0 = vmstat("pgmigrate_success"), f0 = vmstat("pgmigrate_fail");
+		long s0 = pb_vmstat("pgmigrate_success"), f0 = pb_vmstat("pgmigrate_fail");
 		long migrated = 0, failed = 0, refused = 0, pgfail;
 		double ms = 0;
 
@@ -188,14 +142,14 @@ static int run_case(const char *prefix, int file, unsigned long npages, int iter
 			double t0;
 
 			if (locate(npages, pages, where) != 0)
-				return invalid("move_pages(2) cannot query pages: %s", strerror(errno));
+				return pb_invalid("move_pages(2) cannot query pages: %s", strerror(errno));
 			for (unsigned long i = 0; i < npages; i++)
 				nodes[i] = target;
-			t0 = now_ms();
+			t0 = pb_now_ms();
 			ret = sys_move_pages(npages, pages, nodes, status);
-			ms += now_ms() - t0;
+			ms += pb_now_ms() - t0;
 			if (ret < 0)
-				return invalid("move_pages(2) failed: %s", strerror(errno));
+				return pb_invalid("move_pages(2) failed: %s", strerror(errno));
 			/* A positive return counts pages the kernel did not migrate
 			 * (e.g. -EBUSY from unmap_and_move_huge_page()); their status
 			 * still names the target, so ask where each page really is. */
@@ -203,7 +157,7 @@ static int run_case(const char *prefix, int file, unsigned long npages, int iter
 			for (unsigned long i = 0; i < npages; i++)
 				status[i] = where[i];
 			if (locate(npages, pages, where) != 0)
-				return invalid("move_pages(2) cannot query pages: %s", strerror(errno));
+				return pb_invalid("move_pages(2) cannot query pages: %s", strerror(errno));
 			for (unsigned long i = 0; i < npages; i++) {
 				if (where[i] == target && status[i] != target)
 					migrated++;
@@ -211,7 +165,7 @@ static int run_case(const char *prefix, int file, unsigned long npages, int iter
 					failed++;
 			}
 		}
-		pgfail = vmstat("pgmigrate_fail") - f0;
+		pgfail = pb_vmstat("pgmigrate_fail") - f0;
 		case_sample(prefix, it, "migrate_ms", ms);
 		if (migrated)
 			case_sample(prefix, it, "migrate_ms_per_mib",
@@ -219,14 +173,14 @@ static int run_case(const char *prefix, int file, unsigned long npages, int iter
 		case_sample(prefix, it, "pages_migrated", (double)migrated);
 		case_sample(prefix, it, "pages_failed", (double)failed);
 		case_sample(prefix, it, "pages_refused", (double)refused);
-		case_sample(prefix, it, "pgmigrate_success", (double)(vmstat("pgmigrate_success") - s0));
+		case_sample(prefix, it, "pgmigrate_success", (double)(pb_vmstat("pgmigrate_success") - s0));
 		case_sample(prefix, it, "pgmigrate_fail", (double)pgfail);
 		tot->migrated += migrated;
 		tot->failed += failed;
 		tot->pgfail += pgfail;
 	}
 	if (checksum(mem, npages * HPAGE_SIZE) != sum)
-		return invalid("%s", "the data changed across migration");
+		return pb_invalid("the data changed across migration");
 	munmap(mem, npages * HPAGE_SIZE);
 	if (fd >= 0) {
 		close(fd);
@@ -268,17 +222,17 @@ int main(int argc, char **argv)
 	snprintf(path, sizeof(path), "/sys/devices/system/node/node%d", to);
 	if (access(path, F_OK) != 0) {
 		snprintf(node_s, sizeof(node_s), "%d", to);
-		return invalid("the guest has no NUMA node %s to migrate to", node_s);
+		return pb_invalid("the guest has no NUMA node %s to migrate to", node_s);
 	}
 	for (int n = 0; n < 2; n++)
 		snprintf(pool_path[n], sizeof(pool_path[n]),
 			 "/sys/devices/system/node/node%d/hugepages/hugepages-2048kB/nr_hugepages",
 			 n ? to : from);
-	if (vmstat("pgmigrate_success") < 0)
-		return invalid("%s", "no pgmigrate_* counters in /proc/vmstat (CONFIG_VM_EVENT_COUNTERS?)");
+	if (pb_vmstat("pgmigrate_success") < 0)
+		return pb_invalid("no pgmigrate_* counters in /proc/vmstat (CONFIG_VM_EVENT_COUNTERS?)");
 	mkdir("/mnt/huge", 0755);
 	if (mount("none", "/mnt/huge", "hugetlbfs", 0, "pagesize=2M") != 0 && errno != EBUSY)
-		return invalid("cannot mount hugetlbfs: %s", strerror(errno));
+		return pb_invalid("cannot mount hugetlbfs: %s", strerror(errno));
 
 	for (int vmemmap = 1; vmemmap >= 0; vmemmap--) {
 		for (int file = 0; file < 2; file++) {
@@ -286,11 +240,11 @@ int main(int argc, char **argv)
 			int rc;
 
 			if (!write_long("/proc/sys/vm/hugetlb_optimize_vmemmap", vmemmap) ||
-			    read_long("/proc/sys/vm/hugetlb_optimize_vmemmap") != vmemmap)
-				return invalid("cannot set vm.hugetlb_optimize_vmemmap: %s", strerror(errno));
+			    pb_read_long("/proc/sys/vm/hugetlb_optimize_vmemmap") != vmemmap)
+				return pb_invalid("cannot set vm.hugetlb_optimize_vmemmap: %s", strerror(errno));
 			if (!refill_pools(pool)) {
 				snprintf(node_s, sizeof(node_s), "%ld", pool);
-				return invalid("cannot fill both nodes' pools with %s huge pages", node_s);
+				return pb_invalid("cannot fill both nodes' pools with %s huge pages", node_s);
 			}
 			snprintf(prefix, sizeof(prefix), "%s_vmemmap_%s", file ? "file" : "anon",
 				 vmemmap ? "on" : "off");
@@ -303,7 +257,7 @@ int main(int argc, char **argv)
 	/* The path ran when the kernel moved the pages, or tried and failed
 	 * (pgmigrate_fail rose): a refusal is a result, nothing is not. */
 	if (tot.migrated == 0 && !(tot.failed > 0 && tot.pgfail > 0))
-		return invalid("%s", "move_pages(2) neither moved a page nor failed a migration");
+		return pb_invalid("move_pages(2) neither moved a page nor failed a migration");
 	printf("PB1 check " NAME " ok %ld page moves, %ld pages left behind, pgmigrate_fail +%ld\n",
 	       tot.migrated, tot.failed, tot.pgfail);
 	return 0;

@@ -19,6 +19,7 @@
 #include <unistd.h>
 
 #define NAME "stress-ng-mm"
+#include "workload.h"
 #define STRESS_NG "/usr/bin/stress-ng"
 #define YAML "/tmp/stress-ng.yaml"
 
@@ -35,21 +36,6 @@ static const struct stressor {
 	{ "numa", 4, { NULL, NULL } },
 };
 #define NSTRESSORS (sizeof(stressors) / sizeof(stressors[0]))
-
-static int invalid(const char *why, const char *arg)
-{
-	printf("PB1 check " NAME " invalid %s%s%s\n", why, arg ? ": " : "", arg ? arg : "");
-	fflush(stdout);
-	return 1;
-}
-
-static double now_ms(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return ts.tv_sec * 1e3 + ts.tv_nsec / 1e6;
-}
 
 /* Runs one stressor alone (concurrent stressors on one vCPU would time
  * each other's scheduling) and reads its bogo-ops and rate from the YAML. */
@@ -81,7 +67,7 @@ static int run_one(const struct stressor *st, int scale, long *ops_done, double 
 	unlink(YAML);
 	*ops_done = -1;
 	*rate = -1;
-	t0 = now_ms();
+	t0 = pb_now_ms();
 	pid = fork();
 	if (pid == 0) {
 		dup2(2, 1); /* its chatter goes to the console, not the results port */
@@ -90,7 +76,7 @@ static int run_one(const struct stressor *st, int scale, long *ops_done, double 
 	}
 	if (pid < 0 || waitpid(pid, &status, 0) != pid)
 		return -1;
-	*ms = now_ms() - t0;
+	*ms = pb_now_ms() - t0;
 	if (!WIFEXITED(status) || WEXITSTATUS(status) != 0)
 		return -1;
 	f = fopen(YAML, "r");
@@ -134,13 +120,13 @@ int main(int argc, char **argv)
 		return 2;
 	}
 	if (access(STRESS_NG, X_OK) != 0)
-		return invalid("stress-ng is not in the initramfs", STRESS_NG);
+		return pb_invalid("stress-ng is not in the initramfs: %s", STRESS_NG);
 	for (size_t s = 0; s < NSTRESSORS; s++) {
 		long ops;
 		double rate, ms;
 
 		if (run_one(&stressors[s], scale, &ops, &rate, &ms) != 0)
-			return invalid("stress-ng failed or reported nothing for", stressors[s].name);
+			return pb_invalid("stress-ng failed or reported nothing for: %s", stressors[s].name);
 		wall += ms;
 		printf("PB1 sample " NAME " 1 %s_bogo_ops_per_s %.6f\n", stressors[s].name, rate);
 		printf("PB1 sample " NAME " 1 %s_bogo_ops %ld\n", stressors[s].name, ops);
@@ -148,7 +134,7 @@ int main(int argc, char **argv)
 	}
 	printf("PB1 sample " NAME " 1 wall_ms %.6f\n", wall);
 	if (found != (int)NSTRESSORS)
-		return invalid("a stressor did fewer bogo-ops than asked", NULL);
+		return pb_invalid("a stressor did fewer bogo-ops than asked");
 	printf("PB1 check " NAME " ok %d stressors ran their ops in %.0f ms\n", found, wall);
 	return 0;
 }

@@ -20,82 +20,12 @@
 #include <unistd.h>
 
 #define NAME "thp-anon"
+#include "workload.h"
 #define HPAGE (2UL << 20)
 #define THP "/sys/kernel/mm/transparent_hugepage/"
 #ifndef MADV_COLLAPSE
 #define MADV_COLLAPSE 25
 #endif
-
-static int invalid(const char *why, const char *arg)
-{
-	printf("PB1 check " NAME " invalid %s%s%s\n", why, arg ? ": " : "", arg ? arg : "");
-	fflush(stdout);
-	return 1;
-}
-
-static void sample(int iteration, const char *metric, double value)
-{
-	printf("PB1 sample " NAME " %d %s %.6f\n", iteration, metric, value);
-}
-
-static double now_ms(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return ts.tv_sec * 1e3 + ts.tv_nsec / 1e6;
-}
-
-static long vmstat(const char *name)
-{
-	FILE *f = fopen("/proc/vmstat", "r");
-	char key[64];
-	long v, found = -1;
-
-	if (!f)
-		return -1;
-	while (fscanf(f, "%63s %ld", key, &v) == 2)
-		if (!strcmp(key, name)) {
-			found = v;
-			break;
-		}
-	fclose(f);
-	return found;
-}
-
-static int write_str(const char *path, const char *s)
-{
-	FILE *f = fopen(path, "w");
-	int ok = f && fputs(s, f) >= 0;
-
-	if (f)
-		ok = (fclose(f) == 0) && ok;
-	return ok;
-}
-
-/* AnonHugePages (kB) of the smaps entry that starts at addr, -1 if none. */
-static long anon_huge_kb(void *addr)
-{
-	FILE *f = fopen("/proc/self/smaps", "r");
-	char line[512];
-	long kb = -1;
-	int in = 0;
-
-	if (!f)
-		return -1;
-	while (fgets(line, sizeof(line), f)) {
-		unsigned long start, end;
-
-		if (sscanf(line, "%lx-%lx ", &start, &end) == 2 && strchr(line, '-') < strchr(line, ' ')) {
-			in = start == (unsigned long)addr;
-			continue;
-		}
-		if (in)
-			sscanf(line, "AnonHugePages: %ld kB", &kb);
-	}
-	fclose(f);
-	return kb;
-}
 
 /* A 2 MiB-aligned anonymous mapping of size bytes. */
 static unsigned char *map_aligned(size_t size, void **reserve)
@@ -118,11 +48,11 @@ static unsigned char *map_aligned(size_t size, void **reserve)
 
 static double touch(unsigned char *p, size_t size)
 {
-	double t0 = now_ms();
+	double t0 = pb_now_ms();
 
 	for (size_t off = 0; off < size; off += 4096)
 		p[off] = 1;
-	return now_ms() - t0;
+	return pb_now_ms() - t0;
 }
 
 int main(int argc, char **argv)
@@ -148,11 +78,11 @@ int main(int argc, char **argv)
 		fprintf(stderr, NAME ": bad arguments (size: a multiple of 2 MiB)\n");
 		return 2;
 	}
-	if (vmstat("thp_fault_alloc") < 0)
-		return invalid("no thp_* counters in /proc/vmstat", NULL);
-	if (!write_str(THP "khugepaged/alloc_sleep_millisecs", "0") ||
-	    !write_str(THP "khugepaged/pages_to_scan", "4096"))
-		return invalid("cannot tune khugepaged in sysfs", strerror(errno));
+	if (pb_vmstat("thp_fault_alloc") < 0)
+		return pb_invalid("no thp_* counters in /proc/vmstat");
+	if (!pb_write_str(THP "khugepaged/alloc_sleep_millisecs", "0") ||
+	    !pb_write_str(THP "khugepaged/pages_to_scan", "4096"))
+		return pb_invalid("cannot tune khugepaged in sysfs: %s", strerror(errno));
 
 	for (int it = 1; it <= iterations; it++) {
 		const double gib = (double)size / (1UL << 30);
@@ -161,86 +91,86 @@ int main(int argc, char **argv)
 		unsigned char *p;
 
 		for (int m = 0; m < 2; m++) {
-			long a0 = vmstat("thp_fault_alloc"), f0 = vmstat("thp_fault_fallback");
+			long a0 = pb_vmstat("thp_fault_alloc"), f0 = pb_vmstat("thp_fault_fallback");
 			char metric[64];
 			double ms;
 
-			if (!write_str(THP "enabled", modes[m]))
-				return invalid("cannot set THP enabled", modes[m]);
+			if (!pb_write_str(THP "enabled", modes[m]))
+				return pb_invalid("cannot set THP enabled: %s", modes[m]);
 			if (!(p = map_aligned(size, &res)))
-				return invalid("mmap failed", strerror(errno));
+				return pb_invalid("mmap failed: %s", strerror(errno));
 			if (m == 1 && madvise(p, size, MADV_HUGEPAGE) != 0)
-				return invalid("madvise(MADV_HUGEPAGE) failed", strerror(errno));
+				return pb_invalid("madvise(MADV_HUGEPAGE) failed: %s", strerror(errno));
 			ms = touch(p, size);
 			snprintf(metric, sizeof(metric), "fault_%s_ms_per_gib", modes[m]);
-			sample(it, metric, ms / gib);
+			pb_sample(it, metric, ms / gib);
 			snprintf(metric, sizeof(metric), "thp_fault_alloc_%s", modes[m]);
-			sample(it, metric, (double)(vmstat("thp_fault_alloc") - a0));
-			total_fault_alloc += vmstat("thp_fault_alloc") - a0;
+			pb_sample(it, metric, (double)(pb_vmstat("thp_fault_alloc") - a0));
+			total_fault_alloc += pb_vmstat("thp_fault_alloc") - a0;
 			snprintf(metric, sizeof(metric), "thp_fault_fallback_%s", modes[m]);
-			sample(it, metric, (double)(vmstat("thp_fault_fallback") - f0));
+			pb_sample(it, metric, (double)(pb_vmstat("thp_fault_fallback") - f0));
 			snprintf(metric, sizeof(metric), "anon_huge_kb_%s", modes[m]);
-			sample(it, metric, (double)anon_huge_kb(p));
+			pb_sample(it, metric, (double)pb_smaps_field(p, "AnonHugePages"));
 			munmap(res, size);
 		}
 
 		/* Small pages first (madvise mode, no advice), then MADV_COLLAPSE. */
 		{
-			long c0 = vmstat("thp_collapse_alloc");
+			long c0 = pb_vmstat("thp_collapse_alloc");
 			double t0, ms;
 			int rc;
 
 			if (!(p = map_aligned(size, &res)))
-				return invalid("mmap failed", strerror(errno));
+				return pb_invalid("mmap failed: %s", strerror(errno));
 			touch(p, size);
-			t0 = now_ms();
+			t0 = pb_now_ms();
 			rc = madvise(p, size, MADV_COLLAPSE);
-			ms = now_ms() - t0;
+			ms = pb_now_ms() - t0;
 			if (rc == 0)
-				sample(it, "madv_collapse_ms", ms);
-			sample(it, "madv_collapse_errno", rc ? (double)errno : 0);
-			sample(it, "thp_collapse_alloc_madv", (double)(vmstat("thp_collapse_alloc") - c0));
-			sample(it, "anon_huge_kb_collapsed", (double)anon_huge_kb(p));
-			if (rc == 0 && anon_huge_kb(p) > 0)
+				pb_sample(it, "madv_collapse_ms", ms);
+			pb_sample(it, "madv_collapse_errno", rc ? (double)errno : 0);
+			pb_sample(it, "thp_collapse_alloc_madv", (double)(pb_vmstat("thp_collapse_alloc") - c0));
+			pb_sample(it, "anon_huge_kb_collapsed", (double)pb_smaps_field(p, "AnonHugePages"));
+			if (rc == 0 && pb_smaps_field(p, "AnonHugePages") > 0)
 				total_collapse++;
 			munmap(res, size);
 		}
 
 		/* Small pages, then MADV_HUGEPAGE: khugepaged collapses them. */
 		{
-			long c0 = vmstat("thp_collapse_alloc"), kb = 0;
+			long c0 = pb_vmstat("thp_collapse_alloc"), kb = 0;
 			double t0, ms;
 
 			if (!(p = map_aligned(size, &res)))
-				return invalid("mmap failed", strerror(errno));
+				return pb_invalid("mmap failed: %s", strerror(errno));
 			touch(p, size);
 			if (madvise(p, size, MADV_HUGEPAGE) != 0)
-				return invalid("madvise(MADV_HUGEPAGE) failed", strerror(errno));
+				return pb_invalid("madvise(MADV_HUGEPAGE) failed: %s", strerror(errno));
 			/* Scan without pauses only now: a khugepaged busy in the
 			 * background would steal the one vCPU from the fault timings. */
-			if (!write_str(THP "khugepaged/scan_sleep_millisecs", "0"))
-				return invalid("cannot tune khugepaged in sysfs", strerror(errno));
-			t0 = now_ms();
-			while ((kb = anon_huge_kb(p)) < (long)(size >> 10) && now_ms() - t0 < khugepaged_timeout_ms)
+			if (!pb_write_str(THP "khugepaged/scan_sleep_millisecs", "0"))
+				return pb_invalid("cannot tune khugepaged in sysfs: %s", strerror(errno));
+			t0 = pb_now_ms();
+			while ((kb = pb_smaps_field(p, "AnonHugePages")) < (long)(size >> 10) && pb_now_ms() - t0 < khugepaged_timeout_ms)
 				usleep(1000);
-			ms = now_ms() - t0;
-			write_str(THP "khugepaged/scan_sleep_millisecs", "10000");
+			ms = pb_now_ms() - t0;
+			pb_write_str(THP "khugepaged/scan_sleep_millisecs", "10000");
 			if (kb >= (long)(size >> 10)) {
-				sample(it, "khugepaged_ms", ms);
+				pb_sample(it, "khugepaged_ms", ms);
 				total_khugepaged++;
 			}
-			sample(it, "thp_collapse_alloc_khugepaged", (double)(vmstat("thp_collapse_alloc") - c0));
-			sample(it, "anon_huge_kb_khugepaged", (double)kb);
+			pb_sample(it, "thp_collapse_alloc_khugepaged", (double)(pb_vmstat("thp_collapse_alloc") - c0));
+			pb_sample(it, "anon_huge_kb_khugepaged", (double)kb);
 			munmap(res, size);
 		}
 	}
-	write_str(THP "enabled", "madvise");
+	pb_write_str(THP "enabled", "madvise");
 	if (total_fault_alloc <= 0)
-		return invalid("no THP was allocated at fault time (thp_fault_alloc did not rise)", NULL);
+		return pb_invalid("no THP was allocated at fault time (thp_fault_alloc did not rise)");
 	if (!total_collapse)
-		return invalid("MADV_COLLAPSE made no huge page", NULL);
+		return pb_invalid("MADV_COLLAPSE made no huge page");
 	if (!total_khugepaged)
-		return invalid("khugepaged did not collapse the region in time", NULL);
+		return pb_invalid("khugepaged did not collapse the region in time");
 	printf("PB1 check " NAME " ok thp_fault_alloc +%ld, %ld MADV_COLLAPSE and %ld khugepaged collapses\n",
 	       total_fault_alloc, total_collapse, total_khugepaged);
 	return 0;

@@ -22,58 +22,11 @@
 #include <unistd.h>
 
 #define NAME "thp-file-ro"
+#include "workload.h"
 #define HPAGE (2UL << 20)
 #ifndef MADV_COLLAPSE
 #define MADV_COLLAPSE 25
 #endif
-
-static int invalid(const char *why, const char *arg)
-{
-	printf("PB1 check " NAME " invalid %s%s%s\n", why, arg ? ": " : "", arg ? arg : "");
-	fflush(stdout);
-	return 1;
-}
-
-static void sample(int iteration, const char *metric, double value)
-{
-	printf("PB1 sample " NAME " %d %s %.6f\n", iteration, metric, value);
-}
-
-static double now_ms(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return ts.tv_sec * 1e3 + ts.tv_nsec / 1e6;
-}
-
-/* THPeligible and FilePmdMapped (kB) of the smaps entry starting at addr;
- * false when there is no such entry. */
-static int smaps_of(void *addr, long *eligible, long *pmd_kb)
-{
-	FILE *f = fopen("/proc/self/smaps", "r");
-	char line[512];
-	int in = 0, found = 0;
-
-	*eligible = *pmd_kb = -1;
-	if (!f)
-		return 0;
-	while (fgets(line, sizeof(line), f)) {
-		unsigned long start, end;
-
-		if (sscanf(line, "%lx-%lx ", &start, &end) == 2 && strchr(line, '-') < strchr(line, ' ')) {
-			in = start == (unsigned long)addr;
-			found |= in;
-			continue;
-		}
-		if (!in)
-			continue;
-		sscanf(line, "THPeligible: %ld", eligible);
-		sscanf(line, "FilePmdMapped: %ld kB", pmd_kb);
-	}
-	fclose(f);
-	return found;
-}
 
 static int write_file(const char *path, size_t size)
 {
@@ -119,7 +72,7 @@ int main(int argc, char **argv)
 
 	for (int it = 1; it <= iterations; it++) {
 		char path[256];
-		long eligible, pmd_before, pmd_after, eligible_after;
+		long eligible, pmd_after;
 		unsigned char *reserve, *map;
 		volatile unsigned char sink = 0;
 		double t0, fault_ms, collapse_ms;
@@ -127,42 +80,44 @@ int main(int argc, char **argv)
 
 		snprintf(path, sizeof(path), "%s/thp-file-%d", dir, it);
 		if (!write_file(path, size))
-			return invalid("cannot write the test file", strerror(errno));
+			return pb_invalid("cannot write the test file: %s", strerror(errno));
 		fd = open(path, O_RDONLY);
 		if (fd < 0)
-			return invalid("cannot reopen the test file", strerror(errno));
+			return pb_invalid("cannot reopen the test file: %s", strerror(errno));
 		/* 2 MiB-aligned, file offset 0: what a PMD mapping needs. */
 		reserve = mmap(NULL, size + HPAGE, PROT_NONE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
 		if (reserve == MAP_FAILED)
-			return invalid("mmap reserve failed", strerror(errno));
+			return pb_invalid("mmap reserve failed: %s", strerror(errno));
 		map = (unsigned char *)(((uintptr_t)reserve + HPAGE - 1) & ~(HPAGE - 1));
 		map = mmap(map, size, PROT_READ | PROT_EXEC, MAP_PRIVATE | MAP_FIXED, fd, 0);
 		if (map == MAP_FAILED)
-			return invalid("mmap of the file failed", strerror(errno));
+			return pb_invalid("mmap of the file failed: %s", strerror(errno));
 		if (madvise(map, size, MADV_HUGEPAGE) != 0)
-			return invalid("madvise(MADV_HUGEPAGE) failed", strerror(errno));
-		if (!smaps_of(map, &eligible, &pmd_before) || eligible < 0)
-			return invalid("the mapping has no THPeligible line in /proc/self/smaps", NULL);
+			return pb_invalid("madvise(MADV_HUGEPAGE) failed: %s", strerror(errno));
+		eligible = pb_smaps_field(map, "THPeligible");
+		if (eligible < 0)
+			return pb_invalid("the mapping has no THPeligible line in /proc/self/smaps");
 
-		t0 = now_ms();
+		t0 = pb_now_ms();
 		for (size_t off = 0; off < size; off += 4096)
 			sink += map[off];
-		fault_ms = now_ms() - t0;
+		fault_ms = pb_now_ms() - t0;
 
-		t0 = now_ms();
+		t0 = pb_now_ms();
 		rc = madvise(map, size, MADV_COLLAPSE);
-		collapse_ms = now_ms() - t0;
+		collapse_ms = pb_now_ms() - t0;
 		if (rc != 0)
 			collapse_errno = errno;
-		if (!smaps_of(map, &eligible_after, &pmd_after))
-			return invalid("the mapping vanished from /proc/self/smaps", NULL);
+		pmd_after = pb_smaps_field(map, "FilePmdMapped");
+		if (pmd_after < 0)
+			return pb_invalid("the mapping vanished from /proc/self/smaps");
 
-		sample(it, "fault_ms", fault_ms);
+		pb_sample(it, "fault_ms", fault_ms);
 		if (rc == 0)
-			sample(it, "collapse_ms", collapse_ms);
-		sample(it, "thp_eligible", (double)eligible);
-		sample(it, "file_pmd_mapped_kb", (double)pmd_after);
-		sample(it, "collapse_errno", (double)collapse_errno);
+			pb_sample(it, "collapse_ms", collapse_ms);
+		pb_sample(it, "thp_eligible", (double)eligible);
+		pb_sample(it, "file_pmd_mapped_kb", (double)pmd_after);
+		pb_sample(it, "collapse_errno", (double)collapse_errno);
 		if (rc == 0 && pmd_after > 0)
 			collapsed++;
 		eligible_seen = eligible;
@@ -173,7 +128,7 @@ int main(int argc, char **argv)
 	/* The path ran when the kernel answered for this mapping and collapsed
 	 * it into PMD-mapped file THPs. */
 	if (!collapsed)
-		return invalid("MADV_COLLAPSE made no PMD-mapped file THP in any iteration", NULL);
+		return pb_invalid("MADV_COLLAPSE made no PMD-mapped file THP in any iteration");
 	printf("PB1 check " NAME " ok %ld of %d iterations collapsed to FilePmdMapped, THPeligible %ld\n",
 	       collapsed, iterations, eligible_seen);
 	return 0;

@@ -24,6 +24,7 @@
 #include <unistd.h>
 
 #define NAME "zswap"
+#include "workload.h"
 #define PAGE 4096UL
 #define ZSWAP "/sys/kernel/debug/zswap/"
 #define CGROOT "/sys/fs/cgroup"
@@ -34,66 +35,6 @@ static const char *const counters[] = {
 	"reject_alloc_fail", "reject_kmemcache_fail", "reject_compress_poor", "same_filled_pages",
 };
 #define NCOUNTERS (sizeof(counters) / sizeof(counters[0]))
-
-static int invalid(const char *why, const char *arg)
-{
-	printf("PB1 check " NAME " invalid %s%s%s\n", why, arg ? ": " : "", arg ? arg : "");
-	fflush(stdout);
-	return 1;
-}
-
-static void sample(int iteration, const char *metric, double value)
-{
-	printf("PB1 sample " NAME " %d %s %.6f\n", iteration, metric, value);
-}
-
-static double now_ms(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return ts.tv_sec * 1e3 + ts.tv_nsec / 1e6;
-}
-
-static long read_long(const char *path)
-{
-	FILE *f = fopen(path, "r");
-	long v = -1;
-
-	if (f) {
-		if (fscanf(f, "%ld", &v) != 1)
-			v = -1;
-		fclose(f);
-	}
-	return v;
-}
-
-static long vmstat(const char *name)
-{
-	FILE *f = fopen("/proc/vmstat", "r");
-	char key[64];
-	long v, found = -1;
-
-	if (!f)
-		return -1;
-	while (fscanf(f, "%63s %ld", key, &v) == 2)
-		if (!strcmp(key, name)) {
-			found = v;
-			break;
-		}
-	fclose(f);
-	return found;
-}
-
-static int write_str(const char *path, const char *s)
-{
-	FILE *f = fopen(path, "w");
-	int ok = f && fputs(s, f) >= 0;
-
-	if (f)
-		ok = (fclose(f) == 0) && ok;
-	return ok;
-}
 
 /* Half of every page is a pattern, half zeros: compressible, never
  * same-filled, so each page really goes through the compressor. */
@@ -141,8 +82,8 @@ int main(int argc, char **argv)
 		fprintf(stderr, NAME ": bad arguments (limit below size)\n");
 		return 2;
 	}
-	if (read_long("/sys/module/zswap/parameters/enabled") < 0 && access(ZSWAP, F_OK) != 0)
-		return invalid("no zswap in this kernel (CONFIG_ZSWAP, debugfs)", NULL);
+	if (pb_read_long("/sys/module/zswap/parameters/enabled") < 0 && access(ZSWAP, F_OK) != 0)
+		return pb_invalid("no zswap in this kernel (CONFIG_ZSWAP, debugfs)");
 	{
 		FILE *f = fopen("/sys/module/zswap/parameters/enabled", "r");
 		char c = 0;
@@ -150,32 +91,32 @@ int main(int argc, char **argv)
 		if (!f || fread(&c, 1, 1, f) != 1 || c != 'Y') {
 			if (f)
 				fclose(f);
-			return invalid("zswap is not enabled (zswap.enabled=1)", NULL);
+			return pb_invalid("zswap is not enabled (zswap.enabled=1)");
 		}
 		fclose(f);
 	}
-	if (read_long("/proc/sys/vm/swappiness") < 0 || vmstat("pswpout") < 0)
-		return invalid("no swap counters in /proc/vmstat", NULL);
+	if (pb_read_long("/proc/sys/vm/swappiness") < 0 || pb_vmstat("pswpout") < 0)
+		return pb_invalid("no swap counters in /proc/vmstat");
 
 	/* A memory cgroup below what we touch: reclaim, not the OOM killer of
 	 * the whole guest, is what pushes pages out. */
 	mkdir(CGROOT, 0755);
 	if (mount("none", CGROOT, "cgroup2", 0, NULL) != 0 && errno != EBUSY)
-		return invalid("cannot mount cgroup2", strerror(errno));
-	if (!write_str(CGROOT "/cgroup.subtree_control", "+memory"))
-		return invalid("cannot enable the memory controller", strerror(errno));
+		return pb_invalid("cannot mount cgroup2: %s", strerror(errno));
+	if (!pb_write_str(CGROOT "/cgroup.subtree_control", "+memory"))
+		return pb_invalid("cannot enable the memory controller: %s", strerror(errno));
 	if (mkdir(CG, 0755) != 0 && errno != EEXIST)
-		return invalid("cannot create the memory cgroup", strerror(errno));
+		return pb_invalid("cannot create the memory cgroup: %s", strerror(errno));
 	snprintf(buf, sizeof(buf), "%lu", limit_mb << 20);
-	if (!write_str(CG "/memory.max", buf))
-		return invalid("cannot set memory.max", strerror(errno));
+	if (!pb_write_str(CG "/memory.max", buf))
+		return pb_invalid("cannot set memory.max: %s", strerror(errno));
 	snprintf(buf, sizeof(buf), "%d", (int)getpid());
-	if (!write_str(CG "/cgroup.procs", buf))
-		return invalid("cannot join the memory cgroup", strerror(errno));
+	if (!pb_write_str(CG "/cgroup.procs", buf))
+		return pb_invalid("cannot join the memory cgroup: %s", strerror(errno));
 
 	for (int it = 1; it <= iterations; it++) {
 		unsigned long npages = (size_mb << 20) / PAGE, bad = 0;
-		long before[NCOUNTERS], in0 = vmstat("pswpin"), out0 = vmstat("pswpout");
+		long before[NCOUNTERS], in0 = pb_vmstat("pswpin"), out0 = pb_vmstat("pswpout");
 		unsigned char *mem;
 		double t0, write_ms, read_ms;
 
@@ -183,46 +124,46 @@ int main(int argc, char **argv)
 			char path[128];
 
 			snprintf(path, sizeof(path), ZSWAP "%s", counters[c]);
-			before[c] = read_long(path);
+			before[c] = pb_read_long(path);
 			if (before[c] < 0)
-				return invalid("cannot read zswap counter", path);
+				return pb_invalid("cannot read zswap counter: %s", path);
 		}
 		mem = mmap(NULL, npages * PAGE, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
 		if (mem == MAP_FAILED)
-			return invalid("mmap failed", strerror(errno));
-		t0 = now_ms();
+			return pb_invalid("mmap failed: %s", strerror(errno));
+		t0 = pb_now_ms();
 		for (unsigned long n = 0; n < npages; n++)
 			fill_page(mem + n * PAGE, n, it);
-		write_ms = now_ms() - t0;
-		t0 = now_ms();
+		write_ms = pb_now_ms() - t0;
+		t0 = pb_now_ms();
 		for (unsigned long n = 0; n < npages; n++)
 			bad += !page_ok(mem + n * PAGE, n, it);
-		read_ms = now_ms() - t0;
+		read_ms = pb_now_ms() - t0;
 
-		sample(it, "write_ms", write_ms);
-		sample(it, "read_ms", read_ms);
+		pb_sample(it, "write_ms", write_ms);
+		pb_sample(it, "read_ms", read_ms);
 		for (size_t c = 0; c < NCOUNTERS; c++) {
 			char path[128];
 			long now;
 
 			snprintf(path, sizeof(path), ZSWAP "%s", counters[c]);
-			now = read_long(path);
+			now = pb_read_long(path);
 			/* stored_pages is a level, the others are event counts */
-			sample(it, counters[c], (double)(c == 0 ? now : now - before[c]));
+			pb_sample(it, counters[c], (double)(c == 0 ? now : now - before[c]));
 			if (!strcmp(counters[c], "written_back_pages"))
 				written_back_total += now - before[c];
 		}
-		sample(it, "pswpout", (double)(vmstat("pswpout") - out0));
-		sample(it, "pswpin", (double)(vmstat("pswpin") - in0));
+		pb_sample(it, "pswpout", (double)(pb_vmstat("pswpout") - out0));
+		pb_sample(it, "pswpin", (double)(pb_vmstat("pswpin") - in0));
 		munmap(mem, npages * PAGE);
 		if (bad) {
 			snprintf(buf, sizeof(buf), "%lu pages", bad);
-			return invalid("data read back differs from what was written", buf);
+			return pb_invalid("data read back differs from what was written: %s", buf);
 		}
 	}
 	/* The path of 772 ran only if zswap wrote entries back to swap. */
 	if (written_back_total <= 0)
-		return invalid("zswap wrote nothing back (written_back_pages did not rise)", NULL);
+		return pb_invalid("zswap wrote nothing back (written_back_pages did not rise)");
 	printf("PB1 check " NAME " ok %ld pages written back by zswap; all data read back intact\n",
 	       written_back_total);
 	return 0;
