@@ -154,7 +154,6 @@ bool guest_plan_init(struct guest_plan *gp, const struct pb_config *cfg,
 	memset(gp, 0, sizeof(*gp));
 	gp->workloads = w;
 	gp->nworkloads = n;
-	gp->iterations = cfg->iterations;
 	gp->numa_nodes = cfg->numa_nodes;
 	str_init(&cmd);
 	/* panic=-1 with -no-reboot turns a panic into QEMU exiting, never a hang. */
@@ -178,10 +177,15 @@ bool guest_plan_init(struct guest_plan *gp, const struct pb_config *cfg,
 		}
 	/* Every disk of every workload, in order: vda, vdb, ... */
 	for (int i = 0; i < n; i++)
-		for (int d = 0; d < w[i]->ndisks && gp->ndisks < GUEST_MAX_DISKS; d++) {
+		for (int d = 0; d < w[i]->ndisks; d++) {
 			struct guest_disk *gd = &gp->disks[gp->ndisks];
 
-			gd->owner = w[i];
+			if (gp->ndisks == GUEST_MAX_DISKS) {
+				pb_seterr(err, "the workloads of this run declare more than %d disks",
+					  GUEST_MAX_DISKS);
+				guest_plan_free(gp);
+				return false;
+			}
 			gd->def = &w[i]->disks[d];
 			snprintf(gd->dev, sizeof(gd->dev), "/dev/vd%c", 'a' + gp->ndisks);
 			gp->ndisks++;
@@ -257,13 +261,14 @@ static char *expand_disks(const struct guest_plan *gp, const struct workload *w,
 	str_init(&s);
 	while ((hit = strstr(p, "{disk:"))) {
 		const char *end = strchr(hit, '}');
+		const struct disk_def *d;
 		const char *dev = NULL;
 
 		if (!end)
 			break;
+		d = workload_disk(w, hit + 6, (size_t)(end - hit - 6));
 		for (int i = 0; i < gp->ndisks; i++)
-			if (gp->disks[i].owner == w && (size_t)(end - hit - 6) == strlen(gp->disks[i].def->name) &&
-			    !strncmp(hit + 6, gp->disks[i].def->name, (size_t)(end - hit - 6)))
+			if (gp->disks[i].def == d)
 				dev = gp->disks[i].dev;
 		str_addn(&s, p, (size_t)(hit - p));
 		if (dev)

@@ -32,7 +32,6 @@ bool accel_choose(const struct pb_config *cfg, const char *kernel, const char *s
 #define GUEST_MAX_DISKS 16
 
 struct guest_disk {
-	const struct workload *owner;
 	const struct disk_def *def;
 	char dev[16];          /* /dev/vda, ... in the order they are attached */
 };
@@ -41,7 +40,6 @@ struct guest_disk {
 struct guest_plan {
 	const struct workload **workloads;
 	int nworkloads;
-	int iterations;
 	int numa_nodes;        /* the largest any workload needs, at least cfg's */
 	char *kernel_cmdline;  /* console, panic and every workload's additions */
 	char **args;           /* each workload's arguments, parameters filled in */

@@ -256,12 +256,8 @@ bool workload_load_file(const char *path, struct workload *w, pb_err *err)
 		/* every {disk:NAME} must name one of this workload's disks */
 		for (const char *p = w->steps[s].text; (p = strstr(p, "{disk:")); p++) {
 			const char *end = strchr(p, '}');
-			bool known = false;
 
-			for (int d = 0; end && d < w->ndisks; d++)
-				known |= (size_t)(end - p - 6) == strlen(w->disks[d].name) &&
-					 !strncmp(p + 6, w->disks[d].name, (size_t)(end - p - 6));
-			if (!known) {
+			if (!end || !workload_disk(w, p + 6, (size_t)(end - p - 6))) {
 				pb_seterr(err, "%s: '%.80s' names a disk the workload does not declare", path,
 					  w->steps[s].text);
 				workload_free(w);
@@ -323,6 +319,14 @@ const struct workload *workload_find(const struct workload_set *set, const char 
 	for (int i = 0; i < set->n; i++)
 		if (!strcmp(set->w[i].name, name))
 			return &set->w[i];
+	return NULL;
+}
+
+const struct disk_def *workload_disk(const struct workload *w, const char *name, size_t len)
+{
+	for (int d = 0; d < w->ndisks; d++)
+		if (strlen(w->disks[d].name) == len && !strncmp(w->disks[d].name, name, len))
+			return &w->disks[d];
 	return NULL;
 }
 

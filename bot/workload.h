@@ -57,6 +57,8 @@ bool workload_load_file(const char *path, struct workload *w, pb_err *err);
 void workloads_free(struct workload_set *set);
 const struct workload *workload_find(const struct workload_set *set, const char *name);
 const struct metric_def *workload_metric(const struct workload *w, const char *name);
+/* The disk of w whose name is the len bytes at name, or NULL. */
+const struct disk_def *workload_disk(const struct workload *w, const char *name, size_t len);
 
 /* The workloads whose paths cover a file of the patch; *fallback is set when
  * none does and the fallback workloads (every one, if none is marked) are
