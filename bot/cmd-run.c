@@ -33,27 +33,36 @@ static const struct requirement {
 	{ "qemu-system-x86_64", "qemu-system-x86" },
 	{ "/bin/busybox", "busybox-static" },
 	{ "mkfs.ext4", "e2fsprogs" },
-	{ "/usr/bin/stress-ng", "stress-ng" },
-	{ "/usr/bin/perf", "linux-perf" },
 	{ "/usr/include/libelf.h", "libelf-dev" },
 	{ "/usr/include/openssl/ssl.h", "libssl-dev" },
 };
 
-static bool check_requirements(pb_err *err)
+static void require(const char *what, const char *package, pb_str *missing, pb_str *pkgs)
+{
+	bool have = what[0] == '/' ? path_exists(what) : program_in_path(what);
+
+	if (!have) {
+		str_addf(missing, "%s%s", missing->len ? ", " : "", what);
+		str_addf(pkgs, " %s", package ? package : "?");
+	}
+}
+
+/* The fixed requirements, and the host programs the chosen workloads
+ * declare (host_binary, perf_events): checked before anything is built. */
+static bool check_requirements(const struct workload *const *w, int n, pb_err *err)
 {
 	pb_str missing, pkgs;
 	bool ok;
 
 	str_init(&missing);
 	str_init(&pkgs);
-	for (size_t i = 0; i < PB_ARRAY_SIZE(requirements); i++) {
-		const struct requirement *r = &requirements[i];
-		bool have = r->what[0] == '/' ? path_exists(r->what) : program_in_path(r->what);
-
-		if (!have) {
-			str_addf(&missing, "%s%s", missing.len ? ", " : "", r->what);
-			str_addf(&pkgs, " %s", r->package);
-		}
+	for (size_t i = 0; i < PB_ARRAY_SIZE(requirements); i++)
+		require(requirements[i].what, requirements[i].package, &missing, &pkgs);
+	for (int i = 0; i < n; i++) {
+		for (int h = 0; h < w[i]->nhost_binaries; h++)
+			require(w[i]->host_binaries[h], w[i]->host_package, &missing, &pkgs);
+		if (w[i]->perf_events)
+			require(GUEST_PERF, "linux-perf", &missing, &pkgs);
 	}
 	ok = missing.len == 0;
 	if (!ok)
@@ -215,7 +224,7 @@ static int run_patch(const struct pb_config *cfg, const struct pb_queue *q, int 
 		       "(--force measures it anyway)\n", p->number, p->subject, p->mm_reason);
 		return PB_EXIT_OK;
 	}
-	if (!check_requirements(&err) || !workloads_load(cfg->workloads_dir, &wset, &err))
+	if (!workloads_load(cfg->workloads_dir, &wset, &err))
 		goto fail;
 	if (nonly) {
 		if (!workloads_named(&wset, only, nonly, chosen, &err))
@@ -225,8 +234,9 @@ static int run_patch(const struct pb_config *cfg, const struct pb_queue *q, int 
 	} else {
 		nchosen = workloads_for_patch(&wset, p, chosen, MAX_WORKLOADS, &fallback);
 	}
-	/* Before any build: a bad workload parameter is bad input. */
-	if (!guest_plan_init(&gp, cfg, chosen, nchosen, &err))
+	/* Before any build: a missing package or a bad workload parameter. */
+	if (!check_requirements(chosen, nchosen, &err) ||
+	    !guest_plan_init(&gp, cfg, chosen, nchosen, &err))
 		goto fail;
 	printf("perfbot: patch %03d/%d %s\n", p->number, p->total, p->subject);
 

@@ -9,7 +9,6 @@
 
 #define QEMU "qemu-system-x86_64"
 #define BUSYBOX "/bin/busybox"
-#define PERF "/usr/bin/perf"
 
 const char *boot_outcome_name(enum boot_outcome o)
 {
@@ -336,7 +335,7 @@ bool initramfs_build(const struct guest_plan *gp, const char *init_script, const
 		}
 		str_addf(&run, "%s %s %s\n", w->binary, w->perf_events ? w->perf_events : "-", args);
 		if (ok && w->perf_events)
-			ok = stage_host_binary(stage, PERF, "linux-perf", err);
+			ok = stage_host_binary(stage, GUEST_PERF, "linux-perf", err);
 		free(from);
 		free(to);
 	}

@@ -30,6 +30,8 @@ bool accel_choose(const struct pb_config *cfg, const char *kernel, const char *s
 		  struct accel *a, pb_err *err);
 
 #define GUEST_MAX_DISKS 16
+/* perf, copied into the guest for workloads that declare perf_events */
+#define GUEST_PERF "/usr/bin/perf"
 
 struct guest_disk {
 	const struct disk_def *def;
