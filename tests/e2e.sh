@@ -104,12 +104,17 @@ one_line_error "missing kernel tarball" 1 "kernel source /nonexistent.tar.xz not
 after=$(q "SELECT (SELECT count(*) FROM comparisons) || '/' || (SELECT count(*) FROM runs) || '/' || (SELECT count(*) FROM samples)")
 check "bad input left the database unchanged ($before)" test "$before" = "$after"
 
+run_pair() { # run_pair N label iterations: one boot per kernel; sets $cid, output in $work/label.out
+	pb run --patch "$1" --boots 1 --iterations "$3" > "$work/$2.out" 2>&1
+	local rc=$?
+	grep -v '^  build' "$work/$2.out"
+	cid=$(q "SELECT max(id) FROM comparisons")
+	check "$2: exit 0 (rc=$rc)" test "$rc" -eq 0
+}
+
 echo "e2e: patch 765 (read-only file THP on ext4)"
-pb run --patch 765 --boots 1 --iterations 2 > "$work/765.out" 2>&1
-rc=$?
-cat "$work/765.out" | grep -v '^  build'
-check "765: exit 0 (rc=$rc)" test "$rc" -eq 0
-c765=$(q "SELECT max(id) FROM comparisons")
+run_pair 765 765 2
+c765=$cid
 check "765: thp-anon and thp-file-ro chosen by its paths" \
 	grep -q "workloads: thp-anon, thp-file-ro (chosen by the paths" "$work/765.out"
 check "765: THPs were allocated at fault time on both kernels" \
@@ -128,11 +133,8 @@ check "765: reported as a behaviour change" \
 	test "$(q "SELECT verdict FROM results WHERE comparison_id=$c765 AND metric='thp_eligible'")" = "behaviour change"
 
 echo "e2e: patch 772 (zswap writeback)"
-pb run --patch 772 --boots 1 --iterations 1 > "$work/772.out" 2>&1
-rc=$?
-grep -v '^  build' "$work/772.out"
-c772=$(q "SELECT max(id) FROM comparisons")
-check "772: exit 0 (rc=$rc)" test "$rc" -eq 0
+run_pair 772 772 1
+c772=$cid
 check "772: the pair is formed by reverting the patch" grep -q "pair formed by reverse" "$work/772.out"
 check "772: zswap wrote pages back on both kernels" \
 	test "$(q "SELECT count(*) FROM samples s JOIN runs r ON r.id=s.run_id WHERE r.comparison_id=$c772 AND s.metric='written_back_pages' AND s.value > 0")" -eq 2
@@ -142,11 +144,8 @@ check "772: both boots read every page back intact (check ok)" \
 	test "$(q "SELECT count(*) FROM runs WHERE comparison_id=$c772 AND outcome='ok'")" -eq 2
 
 echo "e2e: patch 031 (memory-map initialisation at boot)"
-pb run --patch 31 --boots 1 --iterations 1 > "$work/031.out" 2>&1
-rc=$?
-grep -v '^  build' "$work/031.out"
-c031=$(q "SELECT max(id) FROM comparisons")
-check "031: exit 0 (rc=$rc)" test "$rc" -eq 0
+run_pair 31 031 1
+c031=$cid
 check "031: boot, stress-ng-mm and thp-anon chosen by its paths" grep -q "workloads: boot, stress-ng-mm, thp-anon (chosen by the paths" "$work/031.out"
 check "031: both boots ok: boot, stress-ng-mm and thp-anon each saw their path run" \
 	test "$(q "SELECT count(*) FROM runs WHERE comparison_id=$c031 AND outcome='ok'")" -eq 2
