@@ -7,7 +7,7 @@ CFLAGS  ?= -O2 -g
 WARN    := -std=c11 -Wall -Wextra -Werror -Wshadow -Wformat=2 -Wno-format-nonliteral
 VERSION := $(shell git describe --always --dirty 2>/dev/null || echo 0.1)
 CPPFLAGS += -D_GNU_SOURCE -DPERFBOT_VERSION='"$(VERSION)"' -Ibot
-LIBS    := -linih -lsqlite3 -lcrypto -lm
+LIBS    := -linih -lsqlite3 -lcrypto -lgsl -lgslcblas -lm
 SAN     := -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=all
 
 BUILD   := build

@@ -9,6 +9,7 @@
 #include "compare.h"
 #include "db.h"
 #include "kernel.h"
+#include "measure.h"
 #include "queue.h"
 #include "report.h"
 #include "vm.h"
@@ -115,47 +116,6 @@ static bool build_pair(const struct pb_config *cfg, struct kernel_tree *tree,
 	return true;
 }
 
-/* Boots A B A B ...: interleaving spreads any drift of the host over both. */
-static bool boot_series(const struct pb_config *cfg, struct comparison *cmp,
-			const struct guest_plan *gp, const char *initrd, const char *log_dir,
-			pb_err *err)
-{
-	int total = 2 * cfg->boots;
-
-	cmp->boots = xcalloc((size_t)total, sizeof(*cmp->boots));
-	for (int b = 0; b < total; b++) {
-		enum side s = (enum side)(b % 2);
-		struct boot *bt = &cmp->boots[b];
-		char *prefix = xasprintf("%s/boot%02d-%s", log_dir, b + 1, side_name(s));
-
-		fprintf(stderr, "perfbot: boot %d/%d  %-7s the fix (%s, %s) ...", b + 1, total,
-			side_name(s), s == SIDE_WITH ? cmp->plan->with.label : cmp->plan->without.label,
-			cmp->accel.name);
-		fflush(stderr);
-		bt->side = s;
-		if (!vm_boot(cfg, &cmp->accel, gp, cmp->image[s].bzimage, initrd, prefix, &bt->rec, err)) {
-			fputc('\n', stderr);
-			free(prefix);
-			return false;
-		}
-		cmp->nboots++;
-		fprintf(stderr, " %s in %.1f s%s%s\n", boot_outcome_name(bt->rec.outcome),
-			bt->rec.wall_seconds, bt->rec.detail && bt->rec.detail[0] ? ": " : "",
-			bt->rec.detail && bt->rec.outcome != BOOT_OK ? bt->rec.detail : "");
-		free(prefix);
-	}
-	return true;
-}
-
-static int ok_boots(const struct comparison *cmp, enum side s)
-{
-	int n = 0;
-
-	for (int b = 0; b < cmp->nboots; b++)
-		n += cmp->boots[b].side == s && cmp->boots[b].rec.outcome == BOOT_OK;
-	return n;
-}
-
 static char *timestamp_compact(void)
 {
 	char *iso = iso_time_now(), *out = xstrdup(iso);
@@ -203,6 +163,8 @@ static int run_patch(const struct pb_config *cfg, const struct pb_queue *q, int 
 	sqlite3 *db = NULL;
 	char *bin_dir = NULL, *log_dir = NULL, *initrd = NULL, *init_script = NULL, *stamp = NULL;
 	char *report = NULL;
+	struct noise_floor *noise = NULL;
+	int nnoise = 0;
 	double start = now_seconds();
 	bool fallback;
 	int nchosen, rc = PB_EXIT_ERROR;
@@ -256,8 +218,11 @@ static int run_patch(const struct pb_config *cfg, const struct pb_queue *q, int 
 	cmp.config = &kc;
 	cmp.workloads = chosen;
 	cmp.nworkloads = nchosen;
+	cmp.kind = "patch";
 	cmp.boots_per_kernel = cfg->boots;
 	cmp.iterations = cfg->iterations;
+	cmp.seed = measure_seed(cfg);
+	verdict_policy_init(&cmp.policy, cfg, NULL, cmp.seed);
 	cmp.started_at = iso_time_now();
 	{
 		pb_str why;
@@ -297,12 +262,34 @@ static int run_patch(const struct pb_config *cfg, const struct pb_queue *q, int 
 			goto fail;
 		cmp.booted = true;
 		printf("perfbot: accelerator %s: %s\n", cmp.accel.name, cmp.accel.reason);
-		if (!boot_series(cfg, &cmp, &gp, initrd, log_dir, &err))
+		verdict_policy_init(&cmp.policy, cfg, cmp.accel.name, cmp.seed);
+		if (!db_load_noise(db, cmp.accel.name, &noise, &nnoise, &cmp.noise_calibration, &err))
 			goto fail;
+		cmp.noise = noise;
+		cmp.nnoise = nnoise;
+		if (cmp.noise_calibration)
+			printf("perfbot: noise floor from calibration %lld (%s)\n", cmp.noise_calibration,
+			       cmp.accel.name);
+		else
+			printf("perfbot: no calibration for %s yet (perfbot calibrate): the noise floor "
+			       "comes from this run's own boots\n", cmp.accel.name);
+		{
+			struct measure_plan mp = {
+				.guest = &gp, .initrd = initrd, .log_dir = log_dir,
+				.kernel = { cmp.image[0].bzimage, cmp.image[1].bzimage },
+				.label = { plan.without.label, plan.with.label },
+				.first_rounds = cfg->boots,
+				.max_rounds = cfg->max_boots > cfg->boots ? cfg->max_boots : cfg->boots,
+				.budget_seconds = cfg->budget_minutes * 60.0,
+			};
+
+			if (!measure_boots(cfg, &cmp, &mp, &err))
+				goto fail;
+		}
 		unlink(initrd);
-		cmp.status = ok_boots(&cmp, SIDE_WITHOUT) && ok_boots(&cmp, SIDE_WITH) ? "measured"
-										      : "boot-failed";
-		compare_compute(&cmp);
+		cmp.status = measure_ok_boots(&cmp, SIDE_WITHOUT) && measure_ok_boots(&cmp, SIDE_WITH)
+				     ? "measured"
+				     : "boot-failed";
 	}
 	cmp.finished_at = iso_time_now();
 	cmp.wall_seconds = now_seconds() - start;
@@ -320,8 +307,8 @@ static int run_patch(const struct pb_config *cfg, const struct pb_queue *q, int 
 			       cmp.image[s].failure);
 	if (!report_write_patch(db, cid, cfg->report_dir, &report, &err))
 		goto fail;
-	printf("perfbot: %s; comparison %lld stored in %s; report %s (%.0f s)\n", cmp.status, cid,
-	       cfg->db_path, report, cmp.wall_seconds);
+	printf("perfbot: %s; comparison %lld stored in %s (seed %lu); report %s (%.0f s)\n",
+	       cmp.status, cid, cfg->db_path, cmp.seed, report, cmp.wall_seconds);
 	rc = strcmp(cmp.status, "measured") ? PB_EXIT_KERNEL : PB_EXIT_OK;
 	goto out;
 fail:
@@ -331,6 +318,7 @@ out:
 	if (db)
 		db_close(db);
 	comparison_free(&cmp);
+	noise_free(noise, nnoise);
 	guest_plan_free(&gp);
 	kernel_config_free(&kc);
 	pair_plan_free(&plan);

@@ -10,7 +10,7 @@
 
 #include <ini.h>
 
-enum key_type { K_PATH, K_INT, K_ACCEL };
+enum key_type { K_PATH, K_INT, K_REAL, K_ACCEL };
 
 /* Every key config.ini may hold: anything else is an error, so a typo never
  * silently falls back to a default. */
@@ -35,7 +35,17 @@ static const struct config_key {
 	{ "qemu", "kvm_probe_timeout", K_INT, offsetof(struct pb_config, kvm_probe_timeout), 1, 600 },
 	{ "run", "boots", K_INT, offsetof(struct pb_config, boots), 1, 1000 },
 	{ "run", "iterations", K_INT, offsetof(struct pb_config, iterations), 1, 100000 },
+	{ "run", "warmup", K_INT, offsetof(struct pb_config, warmup), 0, 1000 },
+	{ "run", "max_boots", K_INT, offsetof(struct pb_config, max_boots), 1, 1000 },
+	{ "run", "budget_minutes", K_INT, offsetof(struct pb_config, budget_minutes), 0, 100000 },
+	{ "run", "seed", K_INT, offsetof(struct pb_config, seed), 0, INT_MAX },
 	{ "run", "workloads", K_PATH, offsetof(struct pb_config, workloads_dir), 0, 0 },
+	{ "stats", "gate_pct", K_REAL, offsetof(struct pb_config, gate_pct), 0, 100 },
+	{ "stats", "icount_gate_pct", K_REAL, offsetof(struct pb_config, icount_gate_pct), 0, 100 },
+	{ "stats", "alpha", K_REAL, offsetof(struct pb_config, alpha), 0, 1 },
+	{ "stats", "noise_factor", K_REAL, offsetof(struct pb_config, noise_factor), 0, 1000 },
+	{ "stats", "bootstrap", K_INT, offsetof(struct pb_config, bootstrap), 100, 1000000 },
+	{ "calibrate", "boots", K_INT, offsetof(struct pb_config, calibrate_boots), 2, 1000 },
 	{ "database", "path", K_PATH, offsetof(struct pb_config, db_path), 0, 0 },
 	{ "report", "dir", K_PATH, offsetof(struct pb_config, report_dir), 0, 0 },
 };
@@ -47,6 +57,11 @@ const char *accel_choice_name(int accel)
 	if (accel < 0 || accel >= (int)PB_ARRAY_SIZE(accel_names))
 		return "?";
 	return accel_names[accel];
+}
+
+static double *real_field(struct pb_config *cfg, const struct config_key *k)
+{
+	return (double *)((char *)cfg + k->offset);
 }
 
 static char **path_field(struct pb_config *cfg, const struct config_key *k)
@@ -103,6 +118,20 @@ static bool set_value(struct pb_config *cfg, const struct config_key *k, const c
 			return false;
 		}
 		*int_field(cfg, k) = (int)v;
+		return true;
+	}
+	case K_REAL: {
+		char *end;
+		double v;
+
+		errno = 0;
+		v = strtod(value, &end);
+		if (!value[0] || *end || errno || !(v >= k->min && v <= k->max)) {
+			snprintf(why, whylen, "'%.100s' is not a number from %d to %d", value, k->min,
+				 k->max);
+			return false;
+		}
+		*real_field(cfg, k) = v;
 		return true;
 	}
 	case K_ACCEL:
@@ -232,6 +261,16 @@ static void set_defaults(struct pb_config *cfg)
 	cfg->kvm_probe_timeout = 15;
 	cfg->boots = 2;
 	cfg->iterations = 5;
+	cfg->warmup = 1;
+	cfg->max_boots = 6;
+	cfg->budget_minutes = 15;
+	cfg->seed = 0;
+	cfg->gate_pct = 2.0;
+	cfg->icount_gate_pct = 0.5;
+	cfg->alpha = 0.01;
+	cfg->noise_factor = 5;
+	cfg->bootstrap = 2000;
+	cfg->calibrate_boots = 4;
 	cfg->workloads_dir = path_join(cfg->base_dir, "workloads");
 	cfg->db_path = path_join(cfg->base_dir, "results.db");
 	cfg->report_dir = path_join(cfg->base_dir, "reports");
@@ -341,6 +380,9 @@ void config_dump(const struct pb_config *cfg, FILE *out)
 			break;
 		case K_INT:
 			fprintf(out, "%d\n", *int_field(c, k));
+			break;
+		case K_REAL:
+			fprintf(out, "%g\n", *real_field(c, k));
 			break;
 		case K_ACCEL:
 			fprintf(out, "%s\n", accel_choice_name(*int_field(c, k)));

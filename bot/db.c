@@ -33,6 +33,77 @@ static int user_version(sqlite3 *db)
 	return v;
 }
 
+/* One CREATE TABLE statement of the current schema, so that the upgrade
+ * below creates exactly what a new database gets. */
+static char *schema_table(const char *name)
+{
+	char *head = xasprintf("CREATE TABLE %s (", name);
+	const char *at = strstr(perfbot_schema_sql, head), *end = at ? strstr(at, "\n);") : NULL;
+
+	free(head);
+	return at && end ? xstrndup(at, (size_t)(end + 3 - at)) : NULL;
+}
+
+static const char *const upgrade_1_to_2_tail =
+	"INSERT INTO comparisons_new (id, patch_id, pair_method, pair_detail, kernel_without, "
+	"kernel_with, accel, accel_reason, workloads, workload_choice, boots_per_kernel, iterations, "
+	"status, started_at, finished_at, wall_seconds, perfbot_version) SELECT id, patch_id, "
+	"pair_method, pair_detail, kernel_without, kernel_with, accel, accel_reason, workloads, "
+	"workload_choice, boots_per_kernel, iterations, status, started_at, finished_at, "
+	"wall_seconds, perfbot_version FROM comparisons;"
+	"DROP TABLE comparisons;"
+	"ALTER TABLE comparisons_new RENAME TO comparisons;"
+	"CREATE INDEX comparisons_by_patch ON comparisons (patch_id);"
+	"ALTER TABLE samples ADD COLUMN warmup INTEGER NOT NULL DEFAULT 0;"
+	"ALTER TABLE results ADD COLUMN boots_without INTEGER;"
+	"ALTER TABLE results ADD COLUMN boots_with INTEGER;"
+	"ALTER TABLE results ADD COLUMN ci_lo_pct REAL;"
+	"ALTER TABLE results ADD COLUMN ci_hi_pct REAL;"
+	"ALTER TABLE results ADD COLUMN hl_shift REAL;"
+	"ALTER TABLE results ADD COLUMN p_mw REAL;"
+	"ALTER TABLE results ADD COLUMN p_ks REAL;"
+	"ALTER TABLE results ADD COLUMN p REAL;"
+	"ALTER TABLE results ADD COLUMN p_adj REAL;"
+	"ALTER TABLE results ADD COLUMN noise_pct REAL;"
+	"ALTER TABLE results ADD COLUMN noise_from TEXT;"
+	"ALTER TABLE results ADD COLUMN deterministic INTEGER;"
+	"ALTER TABLE results ADD COLUMN regime TEXT;"
+	"PRAGMA user_version = 2;";
+
+/* Version 1 (issue 2's database) to 2: comparisons gain a kind and may have
+ * no patch (calibrations), so that table is rebuilt; the others gain
+ * columns. All or nothing, in one transaction. */
+static bool upgrade_1_to_2(sqlite3 *db, pb_err *err)
+{
+	char *cmp = schema_table("comparisons"), *noise = schema_table("noise"), *sql;
+	bool ok;
+
+	if (!cmp || !noise) {
+		free(cmp);
+		free(noise);
+		pb_seterr(err, "database: the built-in schema lacks a table");
+		return false;
+	}
+	/* comparisons_new: the same definition, under the name it starts with */
+	sql = xasprintf("CREATE TABLE comparisons_new%s;%s;%s", cmp + strlen("CREATE TABLE comparisons"),
+			noise, upgrade_1_to_2_tail);
+	ok = exec(db, "PRAGMA foreign_keys=OFF", err) && exec(db, "BEGIN IMMEDIATE", err);
+	if (ok && user_version(db) == 1) {
+		ok = exec(db, sql, err);
+		if (!ok)
+			exec(db, "ROLLBACK", NULL);
+		else
+			ok = exec(db, "COMMIT", err);
+	} else if (ok) {
+		ok = exec(db, "COMMIT", err); /* another perfbot upgraded it meanwhile */
+	}
+	exec(db, "PRAGMA foreign_keys=ON", NULL);
+	free(sql);
+	free(cmp);
+	free(noise);
+	return ok;
+}
+
 bool db_open(const char *path, sqlite3 **out, pb_err *err)
 {
 	sqlite3 *db = NULL;
@@ -65,6 +136,11 @@ bool db_open(const char *path, sqlite3 **out, pb_err *err)
 			goto fail;
 		}
 		if (!exec(db, "COMMIT", err))
+			goto fail;
+		v = user_version(db);
+	}
+	if (v == 1) {
+		if (!upgrade_1_to_2(db, err))
 			goto fail;
 		v = user_version(db);
 	}
@@ -201,34 +277,9 @@ static bool store_kernel(sqlite3 *db, const struct comparison *cmp, enum side s,
 	       run(db, id, err, "SELECT id FROM kernels WHERE key=?", "s", img->key);
 }
 
-static bool store_all(sqlite3 *db, const struct comparison *cmp, const char *version,
-		      long long *cid, pb_err *err)
+static bool store_runs(sqlite3 *db, const struct comparison *cmp, long long cid,
+		       const long long kid[2], pb_err *err)
 {
-	long long pid, kid[2];
-	pb_str names;
-	bool ok;
-
-	if (!store_patch(db, cmp->patch, cmp->queue_dir, &pid, err))
-		return false;
-	if (!store_kernel(db, cmp, SIDE_WITHOUT, &kid[0], err) ||
-	    !store_kernel(db, cmp, SIDE_WITH, &kid[1], err))
-		return false;
-	str_init(&names);
-	for (int i = 0; i < cmp->nworkloads; i++)
-		str_addf(&names, "%s%s", i ? " " : "", cmp->workloads[i]->name);
-	ok = run(db, cid, err,
-		 "INSERT INTO comparisons (patch_id, pair_method, pair_detail, kernel_without, "
-		 "kernel_with, accel, accel_reason, workloads, workload_choice, boots_per_kernel, "
-		 "iterations, status, started_at, finished_at, wall_seconds, perfbot_version) "
-		 "VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)",
-		 "IssIIssssiisssds", pid, pair_method_name(cmp->plan->method), cmp->plan->detail,
-		 kid[0], kid[1], cmp->booted ? cmp->accel.name : NULL,
-		 cmp->booted ? cmp->accel.reason : NULL, names.buf, cmp->workload_choice,
-		 cmp->boots_per_kernel, cmp->iterations, cmp->status, cmp->started_at,
-		 cmp->finished_at, cmp->wall_seconds, version);
-	str_free(&names);
-	if (!ok)
-		return false;
 	for (int b = 0; b < cmp->nboots; b++) {
 		const struct boot *bt = &cmp->boots[b];
 		long long rid;
@@ -237,37 +288,95 @@ static bool store_all(sqlite3 *db, const struct comparison *cmp, const char *ver
 			 "INSERT INTO runs (comparison_id, kernel_id, side, boot_index, accel, "
 			 "accel_reason, qemu_version, qemu_cmdline, outcome, detail, wall_seconds, "
 			 "console_log, results_log) VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?)",
-			 "IIsissssssdss", *cid, kid[bt->side], side_name(bt->side), b + 1,
+			 "IIsissssssdss", cid, kid[bt->side], side_name(bt->side), b + 1,
 			 cmp->accel.name, cmp->accel.reason, qemu_version(), bt->rec.qemu_cmdline,
 			 boot_outcome_name(bt->rec.outcome), bt->rec.detail ? bt->rec.detail : "",
 			 bt->rec.wall_seconds, bt->rec.console_log, bt->rec.results_log))
 			return false;
 		for (int i = 0; i < bt->rec.results.nsamples; i++) {
 			const struct result_sample *s = &bt->rec.results.samples[i];
+			const struct workload *wl = compare_workload(cmp, s->workload);
+			int warm = wl && compare_is_warmup(cmp, wl, s->iteration);
 
 			/* A guest that repeats a line: the first value stands. */
 			if (!run(db, NULL, err,
-				 "INSERT OR IGNORE INTO samples (run_id, workload, metric, iteration, value) "
-				 "VALUES (?,?,?,?,?)",
-				 "Issid", rid, s->workload, s->metric, s->iteration, s->value))
+				 "INSERT OR IGNORE INTO samples (run_id, workload, metric, iteration, value, "
+				 "warmup) VALUES (?,?,?,?,?,?)",
+				 "Issidi", rid, s->workload, s->metric, s->iteration, s->value, warm))
 				return false;
 		}
 	}
+	return true;
+}
+
+static bool store_results(sqlite3 *db, const struct comparison *cmp, long long cid, pb_err *err)
+{
 	for (int i = 0; i < cmp->nresults; i++) {
 		const struct metric_result *m = &cmp->results[i];
 
 		if (!run(db, NULL, err,
 			 "INSERT INTO results (comparison_id, workload, metric, unit, kind, better, "
-			 "n_without, n_with, median_without, median_with, change_pct, verdict) "
-			 "VALUES (?,?,?,?,?,?,?,?,?,?,?,?)",
-			 "Isssssiiddds", *cid, m->workload, m->def->name, m->def->unit,
+			 "n_without, n_with, median_without, median_with, change_pct, verdict, "
+			 "boots_without, boots_with, ci_lo_pct, ci_hi_pct, hl_shift, p_mw, p_ks, p, p_adj, "
+			 "noise_pct, noise_from, deterministic, regime) "
+			 "VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)",
+			 "Isssssiidddsiiddddddddsis", cid, m->workload, m->def->name, m->def->unit,
 			 m->def->kind == METRIC_TIME ? "time" : "behaviour",
 			 m->def->better > 0 ? "higher" : "lower", m->n[0], m->n[1],
 			 m->n[0] ? m->median[0] : NAN, m->n[1] ? m->median[1] : NAN, m->change_pct,
-			 m->verdict))
+			 m->verdict, m->boots[0], m->boots[1], m->ci_lo_pct, m->ci_hi_pct, m->hl_shift,
+			 m->p_mw, m->p_ks, m->p, m->p_adj, m->noise_pct, m->noise_from,
+			 (int)m->deterministic, m->regime))
+			return false;
+	}
+	for (int i = 0; i < cmp->nmeasured_noise; i++) {
+		const struct noise_floor *nf = &cmp->measured_noise[i];
+
+		if (!run(db, NULL, err,
+			 "INSERT INTO noise (calibration_id, workload, metric, boots, between_cv_pct, "
+			 "within_cv_pct, deterministic) VALUES (?,?,?,?,?,?,?)",
+			 "Issiddi", cid, nf->workload, nf->metric, nf->boots, nf->between_cv_pct,
+			 nf->within_cv_pct, (int)nf->deterministic))
 			return false;
 	}
 	return true;
+}
+
+static bool store_all(sqlite3 *db, const struct comparison *cmp, const char *version,
+		      long long *cid, pb_err *err)
+{
+	long long pid = 0, kid[2];
+	bool calibration = !cmp->patch;
+	pb_str names;
+	bool ok;
+
+	if (!calibration && !store_patch(db, cmp->patch, cmp->queue_dir, &pid, err))
+		return false;
+	if (!store_kernel(db, cmp, SIDE_WITHOUT, &kid[0], err) ||
+	    !store_kernel(db, cmp, SIDE_WITH, &kid[1], err))
+		return false;
+	str_init(&names);
+	for (int i = 0; i < cmp->nworkloads; i++)
+		str_addf(&names, "%s%s", i ? " " : "", cmp->workloads[i]->name);
+	ok = run(db, cid, err,
+		 "INSERT INTO comparisons (kind, patch_id, pair_method, pair_detail, kernel_without, "
+		 "kernel_with, accel, accel_reason, workloads, workload_choice, boots_per_kernel, "
+		 "iterations, status, started_at, finished_at, wall_seconds, perfbot_version, warmup, "
+		 "seed, gate_pct, alpha, noise_factor, noise_calibration, verdict, behaviour, "
+		 "fa_splits, fa_flagged, fa_metric_tests, fa_metric_flags) "
+		 "VALUES (?,NULLIF(?,0),?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,NULLIF(?,0),?,?,"
+		 "NULLIF(?,0),?,?,?)",
+		 "sIssIIssssiisssdsiIdddIssiiii", calibration ? "calibration" : "patch", pid,
+		 calibration ? "same" : pair_method_name(cmp->plan->method), cmp->plan->detail,
+		 kid[0], kid[1], cmp->booted ? cmp->accel.name : NULL,
+		 cmp->booted ? cmp->accel.reason : NULL, names.buf, cmp->workload_choice,
+		 cmp->boots_per_kernel, cmp->iterations, cmp->status, cmp->started_at,
+		 cmp->finished_at, cmp->wall_seconds, version, cmp->policy.warmup,
+		 (long long)cmp->seed, cmp->policy.gate_pct, cmp->policy.alpha,
+		 cmp->policy.noise_factor, cmp->noise_calibration, cmp->verdict, cmp->behaviour,
+		 cmp->fa_splits, cmp->fa_flagged, cmp->fa_metric_tests, cmp->fa_metric_flags);
+	str_free(&names);
+	return ok && store_runs(db, cmp, *cid, kid, err) && store_results(db, cmp, *cid, err);
 }
 
 bool db_store_comparison(sqlite3 *db, const struct comparison *cmp, const char *version,
@@ -295,4 +404,55 @@ long long db_count(sqlite3 *db, const char *sql, long long param)
 		v = sqlite3_column_int64(st, 0);
 	sqlite3_finalize(st);
 	return v;
+}
+
+bool db_load_noise(sqlite3 *db, const char *accel, struct noise_floor **out, int *n,
+		   long long *calibration, pb_err *err)
+{
+	sqlite3_stmt *st;
+	int cap = 0;
+
+	*out = NULL;
+	*n = 0;
+	*calibration = 0;
+	if (sqlite3_prepare_v2(db,
+			       "SELECT id FROM comparisons WHERE kind='calibration' AND "
+			       "status='measured' AND accel=? ORDER BY id DESC LIMIT 1",
+			       -1, &st, NULL) != SQLITE_OK) {
+		pb_seterr(err, "database: %s", sqlite3_errmsg(db));
+		return false;
+	}
+	sqlite3_bind_text(st, 1, accel, -1, SQLITE_TRANSIENT);
+	if (sqlite3_step(st) == SQLITE_ROW)
+		*calibration = sqlite3_column_int64(st, 0);
+	sqlite3_finalize(st);
+	if (!*calibration)
+		return true;
+	if (sqlite3_prepare_v2(db,
+			       "SELECT workload, metric, boots, between_cv_pct, within_cv_pct, "
+			       "deterministic FROM noise WHERE calibration_id=?",
+			       -1, &st, NULL) != SQLITE_OK) {
+		pb_seterr(err, "database: %s", sqlite3_errmsg(db));
+		return false;
+	}
+	sqlite3_bind_int64(st, 1, *calibration);
+	while (sqlite3_step(st) == SQLITE_ROW) {
+		struct noise_floor *nf;
+
+		if (*n == cap) {
+			cap = cap ? 2 * cap : 32;
+			*out = xrealloc(*out, sizeof(**out) * (size_t)cap);
+		}
+		nf = &(*out)[(*n)++];
+		nf->workload = xstrdup((const char *)sqlite3_column_text(st, 0));
+		nf->metric = xstrdup((const char *)sqlite3_column_text(st, 1));
+		nf->boots = sqlite3_column_int(st, 2);
+		nf->between_cv_pct = sqlite3_column_type(st, 3) == SQLITE_NULL ? NAN
+									: sqlite3_column_double(st, 3);
+		nf->within_cv_pct = sqlite3_column_type(st, 4) == SQLITE_NULL ? NAN
+									: sqlite3_column_double(st, 4);
+		nf->deterministic = sqlite3_column_int(st, 5) != 0;
+	}
+	sqlite3_finalize(st);
+	return true;
 }

@@ -7,7 +7,7 @@
 
 #include "compare.h"
 
-#define DB_SCHEMA_VERSION 1
+#define DB_SCHEMA_VERSION 2
 
 /* Opens (creating it and its schema if new). Refuses a database of an
  * unknown schema version or one that is not SQLite. */
@@ -18,6 +18,11 @@ void db_close(sqlite3 *db);
  * in one transaction; *id is the comparison's row id. */
 bool db_store_comparison(sqlite3 *db, const struct comparison *cmp, const char *perfbot_version,
 			 long long *id, pb_err *err);
+
+/* The noise floor of the newest calibration under accel (none: *n = 0,
+ * *calibration = 0). */
+bool db_load_noise(sqlite3 *db, const char *accel, struct noise_floor **noise, int *n,
+		   long long *calibration, pb_err *err);
 
 /* Helpers the report and the tests use. */
 long long db_count(sqlite3 *db, const char *sql_with_one_int_param, long long param);

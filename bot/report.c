@@ -76,6 +76,8 @@ static const char *verdict_class(const char *v)
 		return "change";
 	if (!strcmp(v, "improvement"))
 		return "good";
+	if (!strcmp(v, "inconclusive"))
+		return "open";
 	return "same";
 }
 
@@ -101,7 +103,7 @@ static const char style[] =
 	"td,th{border:1px solid #bbb;padding:.25em .6em;text-align:left;vertical-align:top}"
 	"td.num{text-align:right;font-family:monospace}"
 	".bad{background:#f6c6c6}.good{background:#c8ecc8}.change{background:#fbe3a6}"
-	".same{background:#fff}pre{background:#f4f4f4;padding:.5em;overflow-x:auto}";
+	".same{background:#fff}.open{background:#e4e4f4}pre{background:#f4f4f4;padding:.5em;overflow-x:auto}";
 
 bool report_write_patch(sqlite3 *db, long long cid, const char *report_dir, char **written,
 			pb_err *err)
@@ -120,7 +122,8 @@ bool report_write_patch(sqlite3 *db, long long cid, const char *report_dir, char
 			       "c.status, c.workloads, c.workload_choice, c.boots_per_kernel, c.iterations, "
 			       "c.started_at, c.wall_seconds, kw.label, kw.key, kw.build_status, kw.failure, "
 			       "kx.label, kx.key, kx.build_status, kx.failure, kw.version, c.perfbot_version, "
-			       "kw.change_file "
+			       "kw.change_file, c.verdict, c.behaviour, c.seed, c.gate_pct, c.alpha, "
+			       "c.noise_factor, c.noise_calibration, c.warmup "
 			       "FROM comparisons c JOIN patches p ON p.id=c.patch_id "
 			       "JOIN kernels kw ON kw.id=c.kernel_without JOIN kernels kx ON kx.id=c.kernel_with "
 			       "WHERE c.id=?",
@@ -169,6 +172,24 @@ bool report_write_patch(sqlite3 *db, long long cid, const char *report_dir, char
 		row_kv(&h, "schedule", r);
 		free(r);
 	}
+	row_kv(&h, "verdict (timing, worst metric)", col_text(st, 30)[0] ? col_text(st, 30) : "-");
+	row_kv(&h, "behaviour", col_text(st, 31)[0] ? col_text(st, 31) : "-");
+	{
+		char *noise = sqlite3_column_type(st, 36) == SQLITE_NULL
+				      ? xstrdup("from this run's own boots (no calibration for this accelerator)")
+				      : xasprintf("from A/A calibration %lld", (long long)sqlite3_column_int64(st, 36));
+		char *r = xasprintf("p = 2 min(Mann-Whitney, Kolmogorov-Smirnov) over boot medians, Holm, "
+				    "alpha %g; 95%% CI by bootstrap over boots then iterations (seed %lld); "
+				    "gate %g%%; a change must exceed %g x the noise floor, %s; %d warm-up "
+				    "iteration(s) left out",
+				    sqlite3_column_double(st, 34), (long long)sqlite3_column_int64(st, 32),
+				    sqlite3_column_double(st, 33), sqlite3_column_double(st, 35), noise,
+				    sqlite3_column_int(st, 37));
+
+		row_kv(&h, "statistics", r);
+		free(r);
+		free(noise);
+	}
 	str_add(&h, "</table>\n");
 	if (!strcmp(col_text(st, 10), "tcg-icount"))
 		str_add(&h, "<p>Guest time under TCG with <code>-icount shift=0</code> counts instructions: "
@@ -194,8 +215,9 @@ bool report_write_patch(sqlite3 *db, long long cid, const char *report_dir, char
 		/* The comparison table, in the form LKP and mmtests users know. */
 		if (sqlite3_prepare_v2(db,
 				       "SELECT workload, metric, unit, kind, better, median_without, median_with, "
-				       "change_pct, verdict, n_without, n_with FROM results WHERE comparison_id=? "
-				       "ORDER BY kind DESC, workload, metric",
+				       "change_pct, verdict, n_without, n_with, ci_lo_pct, ci_hi_pct, p_adj, "
+				       "noise_pct, noise_from, regime, boots_without, boots_with "
+				       "FROM results WHERE comparison_id=? ORDER BY kind DESC, workload, metric",
 				       -1, &st, NULL) != SQLITE_OK) {
 			free(patch_file);
 			free(port_file);
@@ -204,9 +226,10 @@ bool report_write_patch(sqlite3 *db, long long cid, const char *report_dir, char
 		sqlite3_bind_int64(st, 1, cid);
 		str_add(&h, "<h2>Comparison (medians)</h2>\n<table><tr><th>workload</th><th>metric</th>"
 			    "<th>unit</th><th>kind</th><th>better</th><th>without</th><th>with</th>"
-			    "<th>change</th><th>samples</th><th>verdict</th></tr>\n");
+			    "<th>change</th><th>95% CI</th><th>p (Holm)</th><th>noise floor</th>"
+			    "<th>boots / samples</th><th>decided by</th><th>verdict</th></tr>\n");
 		while (sqlite3_step(st) == SQLITE_ROW) {
-			char a[32], b[32], c[32], n[32];
+			char a[32], b[32], c[32], n[64], ci[64], p[32], nz[64];
 			const char *verdict = col_text(st, 8);
 
 			fmt_num(a, sizeof(a), st, 5);
@@ -215,7 +238,22 @@ bool report_write_patch(sqlite3 *db, long long cid, const char *report_dir, char
 				snprintf(c, sizeof(c), "-");
 			else
 				snprintf(c, sizeof(c), "%+.2f%%", sqlite3_column_double(st, 7));
-			snprintf(n, sizeof(n), "%d / %d", sqlite3_column_int(st, 9), sqlite3_column_int(st, 10));
+			snprintf(n, sizeof(n), "%d+%d / %d+%d", sqlite3_column_int(st, 17),
+				 sqlite3_column_int(st, 18), sqlite3_column_int(st, 9), sqlite3_column_int(st, 10));
+			if (sqlite3_column_type(st, 11) == SQLITE_NULL)
+				snprintf(ci, sizeof(ci), "-");
+			else
+				snprintf(ci, sizeof(ci), "%+.2f%% .. %+.2f%%", sqlite3_column_double(st, 11),
+					 sqlite3_column_double(st, 12));
+			if (sqlite3_column_type(st, 13) == SQLITE_NULL)
+				snprintf(p, sizeof(p), "-");
+			else
+				snprintf(p, sizeof(p), "%.3g", sqlite3_column_double(st, 13));
+			if (sqlite3_column_type(st, 14) == SQLITE_NULL)
+				snprintf(nz, sizeof(nz), "-");
+			else
+				snprintf(nz, sizeof(nz), "%.2g%% (%.20s)", sqlite3_column_double(st, 14),
+					 col_text(st, 15));
 			str_addf(&h, "<tr class=\"%s\">", verdict_class(verdict));
 			cell(&h, "td", col_text(st, 0), NULL);
 			cell(&h, "td", col_text(st, 1), NULL);
@@ -225,7 +263,11 @@ bool report_write_patch(sqlite3 *db, long long cid, const char *report_dir, char
 			cell(&h, "td", a, "num");
 			cell(&h, "td", b, "num");
 			cell(&h, "td", c, "num");
+			cell(&h, "td", ci, "num");
+			cell(&h, "td", p, "num");
+			cell(&h, "td", nz, "num");
 			cell(&h, "td", n, "num");
+			cell(&h, "td", col_text(st, 16), NULL);
 			cell(&h, "td", verdict, NULL);
 			str_add(&h, "</tr>\n");
 		}

@@ -1,4 +1,5 @@
--- perfbot results database, schema version 1 (PRAGMA user_version).
+-- perfbot results database, schema version 2 (PRAGMA user_version).
+-- db.c upgrades a version 1 database in place.
 -- Every comparison is written in one transaction with its kernels, runs,
 -- samples and results: a perfbot that dies leaves nothing half-written.
 
@@ -38,8 +39,9 @@ CREATE TABLE kernels (
 
 CREATE TABLE comparisons (
     id              INTEGER PRIMARY KEY,
-    patch_id        INTEGER NOT NULL REFERENCES patches(id),
-    pair_method     TEXT NOT NULL,      -- forward | reverse | port
+    kind            TEXT NOT NULL DEFAULT 'patch', -- patch | calibration (A/A: one kernel, both sides)
+    patch_id        INTEGER REFERENCES patches(id), -- NULL for a calibration
+    pair_method     TEXT NOT NULL,      -- forward | reverse | port | same (calibration)
     pair_detail     TEXT NOT NULL,
     kernel_without  INTEGER NOT NULL REFERENCES kernels(id),
     kernel_with     INTEGER NOT NULL REFERENCES kernels(id),
@@ -47,13 +49,25 @@ CREATE TABLE comparisons (
     accel_reason    TEXT,
     workloads       TEXT NOT NULL,      -- space-separated
     workload_choice TEXT NOT NULL,      -- why these workloads
-    boots_per_kernel INTEGER NOT NULL,
-    iterations      INTEGER NOT NULL,
+    boots_per_kernel INTEGER NOT NULL,  -- as run, extra boots of an inconclusive one included
+    iterations      INTEGER NOT NULL,   -- measured iterations per boot
     status          TEXT NOT NULL,      -- measured | build-failed | boot-failed
     started_at      TEXT NOT NULL,
     finished_at     TEXT NOT NULL,
     wall_seconds    REAL NOT NULL,
-    perfbot_version TEXT NOT NULL
+    perfbot_version TEXT NOT NULL,
+    warmup          INTEGER NOT NULL DEFAULT 0, -- iterations run first and left out
+    seed            INTEGER,            -- of the boot order and the bootstrap
+    gate_pct        REAL,               -- the magnitude gate in force
+    alpha           REAL,
+    noise_factor    REAL,
+    noise_calibration INTEGER REFERENCES comparisons(id), -- whose noise floor was used
+    verdict         TEXT,               -- worst timing verdict
+    behaviour       TEXT,               -- behaviour change | same
+    fa_splits       INTEGER,            -- calibration: A/A splits of its boots tried
+    fa_flagged      INTEGER,            -- calibration: splits with any metric flagged
+    fa_metric_tests INTEGER,            -- calibration: metric tests over all splits
+    fa_metric_flags INTEGER             -- calibration: of those, flagged
 );
 
 CREATE TABLE runs (
@@ -80,6 +94,7 @@ CREATE TABLE samples (
     metric     TEXT NOT NULL,
     iteration  INTEGER NOT NULL,
     value      REAL NOT NULL,
+    warmup     INTEGER NOT NULL DEFAULT 0, -- 1: a warm-up iteration, left out of the statistics
     PRIMARY KEY (run_id, workload, metric, iteration)
 );
 
@@ -96,10 +111,35 @@ CREATE TABLE results (
     median_with    REAL,
     change_pct     REAL,
     verdict        TEXT NOT NULL,
+    boots_without  INTEGER,
+    boots_with     INTEGER,
+    ci_lo_pct      REAL,                -- bootstrap 95% CI of change_pct
+    ci_hi_pct      REAL,
+    hl_shift       REAL,                -- Hodges-Lehmann shift of boot medians, in unit
+    p_mw           REAL,                -- Mann-Whitney over boot medians
+    p_ks           REAL,                -- Kolmogorov-Smirnov over boot medians
+    p              REAL,                -- the smaller
+    p_adj          REAL,                -- Holm over the comparison's tested metrics
+    noise_pct      REAL,                -- between-boot CV used as noise floor
+    noise_from     TEXT,                -- calibration | this run
+    deterministic  INTEGER,
+    regime         TEXT,                -- what decided the verdict
     PRIMARY KEY (comparison_id, workload, metric)
+);
+
+-- The noise of each metric from a calibration (an A/A comparison).
+CREATE TABLE noise (
+    calibration_id INTEGER NOT NULL REFERENCES comparisons(id),
+    workload       TEXT NOT NULL,
+    metric         TEXT NOT NULL,
+    boots          INTEGER NOT NULL,
+    between_cv_pct REAL,                -- sd of boot medians / mean
+    within_cv_pct  REAL,                -- pooled sd within boots / mean
+    deterministic  INTEGER NOT NULL,    -- every boot gave the same values
+    PRIMARY KEY (calibration_id, workload, metric)
 );
 
 CREATE INDEX runs_by_comparison ON runs (comparison_id);
 CREATE INDEX comparisons_by_patch ON comparisons (patch_id);
 
-PRAGMA user_version = 1;
+PRAGMA user_version = 2;

@@ -267,6 +267,7 @@ bool workload_load_file(const char *path, struct workload *w, pb_err *err)
 	}
 	if (!w->args)
 		w->args = xstrdup("");
+	w->iterates = strstr(w->args, "{iterations}") != NULL;
 	if (!w->kernel_cmdline)
 		w->kernel_cmdline = xstrdup("");
 	if (!w->description)
@@ -392,7 +393,8 @@ char *workload_args(const struct workload *w, const struct pb_config *cfg, pb_er
 		str_addn(&s, p, (size_t)(open - p));
 		eq = memchr(open, '=', (size_t)(close - open));
 		if (!eq && !strncmp(open, "{iterations}", 12)) {
-			str_addf(&s, "%d", cfg->iterations);
+			/* the warm-up iterations run first; compare leaves them out */
+			str_addf(&s, "%d", cfg->iterations + cfg->warmup);
 		} else if (eq) {
 			for (int i = 0; i < cfg->nparams && !value; i++)
 				if (!strcmp(cfg->params[i].workload, w->name) &&

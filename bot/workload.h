@@ -32,6 +32,7 @@ struct workload {
 	char *name;             /* the .ini file's name */
 	char *binary, *description, *args, *kernel_cmdline;
 	int numa_nodes;
+	bool iterates;          /* args take {iterations}: iterations 1..warmup are warm-up */
 	struct guest_step *steps; /* setup = / run_before = lines, in order */
 	int nsteps;
 	struct disk_def *disks;

@@ -44,25 +44,46 @@ bool fixture_init(struct fixture *f, const char *without, const char *with)
 	f->cmp.workloads = f->chosen;
 	f->cmp.nworkloads = 1;
 	f->cmp.workload_choice = xstrdup("test");
+	f->cmp.kind = "patch";
+	f->cmp.seed = 1;
+	f->cmp.policy = (struct verdict_policy){ .gate_pct = 0.5, .alpha = 0.01, .noise_factor = 5,
+						 .bootstrap = 500, .warmup = 0, .seed = 1 };
 	f->cmp.boots_per_kernel = 2;
 	f->cmp.iterations = 2;
 	f->cmp.status = "measured";
 	f->cmp.started_at = xstrdup("2026-12-03T00:00:00Z");
 	f->cmp.finished_at = xstrdup("2026-12-03T00:01:00Z");
-	f->cmp.boots = xcalloc(4, sizeof(struct boot));
-	for (int b = 0; b < 4; b++) {
-		struct boot *bt = &f->cmp.boots[b];
-		const char *text = b % 2 ? with : without;
+	{
+		const char *texts[4] = { without, with, without, with };
+		const enum side sides[4] = { SIDE_WITHOUT, SIDE_WITH, SIDE_WITHOUT, SIDE_WITH };
 
-		bt->side = (enum side)(b % 2);
+		return fixture_set_boots(f, 4, texts, sides);
+	}
+}
+
+bool fixture_set_boots(struct fixture *f, int n, const char *const *texts, const enum side *sides)
+{
+	pb_err err = { "" };
+
+	for (int b = 0; b < f->cmp.nboots; b++)
+		boot_record_free(&f->cmp.boots[b].rec);
+	free(f->cmp.boots);
+	f->cmp.nboots = 0;
+	f->cmp.boots = xcalloc((size_t)n, sizeof(struct boot));
+	for (int b = 0; b < n; b++) {
+		struct boot *bt = &f->cmp.boots[b];
+
+		bt->side = sides[b];
 		bt->rec.outcome = BOOT_OK;
 		bt->rec.detail = xstrdup("");
 		bt->rec.console_log = xasprintf("/nonexistent/boot%d.console.log", b);
 		bt->rec.results_log = xasprintf("/nonexistent/boot%d.results.log", b);
 		bt->rec.qemu_cmdline = xstrdup("qemu-system-x86_64 ...");
-		if (!results_parse(text, strlen(text), &bt->rec.results, &err))
-			return false;
 		f->cmp.nboots++;
+		if (!results_parse(texts[b], strlen(texts[b]), &bt->rec.results, &err)) {
+			fprintf(stderr, "fixture: %s\n", err.msg);
+			return false;
+		}
 	}
 	compare_compute(&f->cmp);
 	return true;

@@ -18,6 +18,8 @@ struct fixture {
 
 /* Two boots per side; each side's boots report the given results text. */
 bool fixture_init(struct fixture *f, const char *without, const char *with);
+/* Replaces the boots (n of them, texts[b] on side sides[b]) and recomputes. */
+bool fixture_set_boots(struct fixture *f, int n, const char *const *texts, const enum side *sides);
 void fixture_free(struct fixture *f);
 
 #endif

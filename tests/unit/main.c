@@ -33,7 +33,7 @@ static const struct {
 } suites[] = {
 	{ "queue", test_queue },     { "config", test_config },   { "db", test_db },
 	{ "results", test_results }, { "kernel", test_kernel },   { "compare", test_compare },
-	{ "workload", test_workload }, { "vm", test_vm },
+	{ "workload", test_workload }, { "vm", test_vm },         { "stats", test_stats },
 };
 
 int main(void)

@@ -43,6 +43,11 @@ void test_db(void)
 	CHECK_INT(db_count(db, "SELECT count(*) FROM results WHERE verdict='behaviour change' AND "
 			       "metric='pages_migrated' AND median_with=32 AND comparison_id=?", id), 1);
 
+	CHECK_INT(db_count(db, "SELECT count(*) FROM results WHERE metric='migrate_ms' AND "
+			       "p_mw IS NOT NULL AND regime IS NOT NULL AND boots_with=2 AND comparison_id=?", id), 1);
+	CHECK_INT(db_count(db, "SELECT count(*) FROM comparisons WHERE kind='patch' AND seed=1 AND "
+			       "behaviour='behaviour change' AND id=?", id), 1);
+
 	/* A second comparison of the same patch reuses its patch and kernel rows. */
 	CHECK(db_store_comparison(db, &f.cmp, "test", &id2, &err));
 	CHECK(id2 == id + 1);
@@ -74,8 +79,70 @@ void test_db(void)
 	CHECK_INT(count(db, "comparisons"), 2);
 	CHECK_INT(count(db, "runs"), 8);
 	CHECK_INT(count(db, "samples"), 20);
+	f.cmp.status = "measured";
+
+	/* A calibration: no patch, its noise floor stored and found again by accel. */
+	{
+		struct noise_floor *nf, *got = NULL;
+		int nnf, ngot = 0;
+		long long cal = 0, which = 0;
+
+		nf = noise_measure(&f.cmp, &nnf);
+		CHECK(nnf == 2); /* migrate_ms, pages_migrated: the metrics with samples */
+		f.cmp.patch = NULL;
+		f.cmp.kind = "calibration";
+		f.cmp.measured_noise = nf;
+		f.cmp.nmeasured_noise = nnf;
+		f.cmp.fa_splits = 3;
+		CHECK(db_store_comparison(db, &f.cmp, "test", &cal, &err));
+		CHECK_INT(db_count(db, "SELECT count(*) FROM comparisons WHERE kind='calibration' AND "
+				       "patch_id IS NULL AND fa_splits=3 AND id=?", cal), 1);
+		CHECK_INT(db_count(db, "SELECT count(*) FROM noise WHERE calibration_id=?", cal), 2);
+		CHECK(db_load_noise(db, "tcg-icount", &got, &ngot, &which, &err));
+		CHECK(which == cal && ngot == 2);
+		CHECK(ngot == 2 && !strcmp(got[0].workload, "hugetlb-migrate") && got[0].boots == 4);
+		noise_free(got, ngot);
+		CHECK(db_load_noise(db, "kvm", &got, &ngot, &which, &err));
+		CHECK(which == 0 && ngot == 0 && !got);
+		f.cmp.measured_noise = NULL;
+		f.cmp.nmeasured_noise = 0;
+		noise_free(nf, nnf);
+	}
 	fixture_free(&f);
 	db_close(db);
+
+	/* A version 1 database (issue 2's) is upgraded in place, rows kept. */
+	{
+		char *v1 = xasprintf("%s/v1.db", dir), *sql = read_file("tests/data/schema-v1.sql", NULL, NULL);
+		sqlite3 *old;
+
+		CHECK(sql != NULL);
+		CHECK(sqlite3_open(v1, &old) == SQLITE_OK);
+		CHECK(sqlite3_exec(old, sql, NULL, NULL, NULL) == SQLITE_OK);
+		CHECK(sqlite3_exec(old,
+				   "INSERT INTO patches VALUES (1,'q',771,800,'5.13','f','s','subj','a','',"
+				   "'',0,1,'mm');"
+				   "INSERT INTO kernels VALUES (1,'k','6.1','t','c','base',NULL,NULL,0,'built',"
+				   "1.0,'',NULL);"
+				   "INSERT INTO comparisons VALUES (1,1,'port','d',1,1,'tcg-icount','r','w',"
+				   "'c',2,5,'measured','t0','t1',3.0,'v');"
+				   "INSERT INTO runs VALUES (1,1,1,'with',1,'tcg-icount','r','q','c','ok','',"
+				   "1.0,'','');"
+				   "INSERT INTO samples VALUES (1,'w','m',1,2.5);",
+				   NULL, NULL, NULL) == SQLITE_OK);
+		sqlite3_close(old);
+		CHECK(db_open(v1, &db, &err));
+		CHECK_INT(db_count(db, "PRAGMA user_version", 0), 2);
+		CHECK_INT(db_count(db, "SELECT count(*) FROM comparisons WHERE kind='patch' AND "
+				       "patch_id=1 AND status='measured'", 0), 1);
+		CHECK_INT(db_count(db, "SELECT count(*) FROM samples WHERE warmup=0 AND value=2.5", 0), 1);
+		CHECK_INT(db_count(db, "SELECT count(*) FROM pragma_foreign_key_check", 0), 0);
+		CHECK_INT(db_count(db, "SELECT count(*) FROM noise", 0), 0);
+		db_close(db);
+		unlink(v1);
+		free(v1);
+		free(sql);
+	}
 
 	/* Another schema version, or not a database at all, is refused. */
 	CHECK(sqlite3_open(path, &db) == SQLITE_OK);

@@ -1,0 +1,33 @@
+/* The boot schedule of a comparison: rounds of one boot of each kernel in an
+ * order shuffled with a recorded seed, then, while a metric is inconclusive,
+ * more rounds up to run.max_boots per kernel or run.budget_minutes. Used by
+ * run, calibrate and bench alike. */
+#ifndef PERFBOT_MEASURE_H
+#define PERFBOT_MEASURE_H
+
+#include "compare.h"
+
+/* run.seed, or a new one from /dev/urandom when it is 0. */
+unsigned long measure_seed(const struct pb_config *cfg);
+
+struct measure_plan {
+	const struct guest_plan *guest;
+	const char *initrd, *log_dir;
+	const char *kernel[2];        /* bzImage of each side */
+	const char *label[2];         /* shown on the terminal */
+	const char *cmdline_extra[2]; /* appended to one side's command line, or NULL */
+	int first_rounds;             /* rounds before any verdict */
+	int max_rounds;               /* at most, when inconclusive */
+	double budget_seconds;        /* of boots; 0: no limit */
+	bool quiet;                   /* no progress lines (bench) */
+};
+
+/* Boots, computing cmp's results after the first rounds and after each
+ * extra one. False only when perfbot cannot go on (err set). */
+bool measure_boots(const struct pb_config *cfg, struct comparison *cmp,
+		   const struct measure_plan *mp, pb_err *err);
+
+/* Boots of a side that came out ok. */
+int measure_ok_boots(const struct comparison *cmp, enum side s);
+
+#endif
