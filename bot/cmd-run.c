@@ -8,6 +8,7 @@
 #include "cli.h"
 #include "compare.h"
 #include "db.h"
+#include "host.h"
 #include "kernel.h"
 #include "measure.h"
 #include "queue.h"
@@ -16,71 +17,6 @@
 #include "workload.h"
 
 #define MAX_WORKLOADS 32
-
-/* What a run needs on the machine, and the Debian package that brings it. */
-static const struct requirement {
-	const char *what;  /* a program in PATH, or an absolute file */
-	const char *package;
-} requirements[] = {
-	{ "make", "make" },
-	{ "gcc", "gcc" },
-	{ "patch", "patch" },
-	{ "tar", "tar" },
-	{ "xz", "xz-utils" },
-	{ "flex", "flex" },
-	{ "bison", "bison" },
-	{ "bc", "bc" },
-	{ "cpio", "cpio" },
-	{ "qemu-system-x86_64", "qemu-system-x86" },
-	{ "/bin/busybox", "busybox-static" },
-	{ "mkfs.ext4", "e2fsprogs" },
-	{ "/usr/include/libelf.h", "libelf-dev" },
-	{ "/usr/include/openssl/ssl.h", "libssl-dev" },
-};
-
-static void require(const char *what, const char *package, pb_str *missing, pb_str *pkgs)
-{
-	bool have = what[0] == '/' ? path_exists(what) : program_in_path(what);
-
-	if (!have) {
-		str_addf(missing, "%s%s", missing->len ? ", " : "", what);
-		str_addf(pkgs, " %s", package ? package : "?");
-	}
-}
-
-/* The fixed requirements, and the host programs the chosen workloads
- * declare (host_binary, perf_events): checked before anything is built. */
-static bool check_requirements(const struct workload *const *w, int n, pb_err *err)
-{
-	pb_str missing, pkgs;
-	bool ok;
-
-	str_init(&missing);
-	str_init(&pkgs);
-	for (size_t i = 0; i < PB_ARRAY_SIZE(requirements); i++)
-		require(requirements[i].what, requirements[i].package, &missing, &pkgs);
-	for (int i = 0; i < n; i++) {
-		for (int h = 0; h < w[i]->nhost_binaries; h++)
-			require(w[i]->host_binaries[h], w[i]->host_package, &missing, &pkgs);
-		if (w[i]->perf_events)
-			require(GUEST_PERF, "linux-perf", &missing, &pkgs);
-	}
-	ok = missing.len == 0;
-	if (!ok)
-		pb_seterr(err, "missing %s; as root: apt-get install -y%s", missing.buf, pkgs.buf);
-	str_free(&missing);
-	str_free(&pkgs);
-	return ok;
-}
-
-/* Workload binaries are built beside perfbot (build/workloads/). */
-static char *workload_bin_dir(void)
-{
-	char *dir = exe_dir(), *bin = xasprintf("%s/workloads", dir ? dir : "build");
-
-	free(dir);
-	return bin;
-}
 
 static void usage(FILE *out)
 {
@@ -116,39 +52,6 @@ static bool build_pair(const struct pb_config *cfg, struct kernel_tree *tree,
 	return true;
 }
 
-static char *timestamp_compact(void)
-{
-	char *iso = iso_time_now(), *out = xstrdup(iso);
-	int k = 0;
-
-	for (char *s = iso; *s; s++)
-		if (*s != '-' && *s != ':')
-			out[k++] = *s;
-	out[k] = '\0';
-	free(iso);
-	return out;
-}
-
-/* The workloads named with --workload, in the order given. */
-static bool workloads_named(const struct workload_set *set, char **names, int n,
-			    const struct workload **out, pb_err *err)
-{
-	for (int i = 0; i < n; i++) {
-		out[i] = workload_find(set, names[i]);
-		if (!out[i]) {
-			pb_str all;
-
-			str_init(&all);
-			for (int k = 0; k < set->n; k++)
-				str_addf(&all, "%s%s", k ? ", " : "", set->w[k].name);
-			pb_seterr(err, "no workload '%s' (there are: %s)", names[i], all.buf);
-			str_free(&all);
-			return false;
-		}
-	}
-	return true;
-}
-
 static int run_patch(const struct pb_config *cfg, const struct pb_queue *q, int number,
 		     char **only, int nonly, bool force)
 {
@@ -161,7 +64,7 @@ static int run_patch(const struct pb_config *cfg, const struct pb_queue *q, int 
 	struct comparison cmp = { 0 };
 	struct guest_plan gp = { 0 };
 	sqlite3 *db = NULL;
-	char *bin_dir = NULL, *log_dir = NULL, *initrd = NULL, *init_script = NULL, *stamp = NULL;
+	char *log_dir = NULL, *initrd = NULL, *stamp = NULL;
 	char *report = NULL;
 	struct noise_floor *noise = NULL;
 	int nnoise = 0;
@@ -189,7 +92,7 @@ static int run_patch(const struct pb_config *cfg, const struct pb_queue *q, int 
 	if (!workloads_load(cfg->workloads_dir, &wset, &err))
 		goto fail;
 	if (nonly) {
-		if (!workloads_named(&wset, only, nonly, chosen, &err))
+		if (!host_workloads_named(&wset, only, nonly, chosen, &err))
 			goto fail;
 		nchosen = nonly;
 		fallback = false;
@@ -197,7 +100,7 @@ static int run_patch(const struct pb_config *cfg, const struct pb_queue *q, int 
 		nchosen = workloads_for_patch(&wset, p, chosen, MAX_WORKLOADS, &fallback);
 	}
 	/* Before any build: a missing package or a bad workload parameter. */
-	if (!check_requirements(chosen, nchosen, &err) ||
+	if (!host_check_requirements(chosen, nchosen, &err) ||
 	    !guest_plan_init(&gp, cfg, chosen, nchosen, &err))
 		goto fail;
 	printf("perfbot: patch %03d/%d %s\n", p->number, p->total, p->subject);
@@ -251,14 +154,10 @@ static int run_patch(const struct pb_config *cfg, const struct pb_queue *q, int 
 	if (!cmp.image[0].built || !cmp.image[1].built) {
 		cmp.status = "build-failed";
 	} else {
-		stamp = timestamp_compact();
+		stamp = host_timestamp();
 		log_dir = xasprintf("%s/logs/%03d-%s", cfg->report_dir, p->number, stamp);
-		bin_dir = workload_bin_dir();
-		init_script = xasprintf("%s/init", cfg->workloads_dir);
-		initrd = xasprintf("%s/initramfs.cpio", log_dir);
-		if (!mkdir_p(log_dir, &err) ||
-		    !initramfs_build(&gp, init_script, bin_dir, initrd, &err) ||
-		    !accel_choose(cfg, cmp.image[1].bzimage, log_dir, &cmp.accel, &err))
+		if (!host_guest_prepare(cfg, &gp, cmp.image[1].bzimage, log_dir, &initrd, &cmp.accel,
+					&err))
 			goto fail;
 		cmp.booted = true;
 		printf("perfbot: accelerator %s: %s\n", cmp.accel.name, cmp.accel.reason);
@@ -324,10 +223,8 @@ out:
 	pair_plan_free(&plan);
 	tree_free(&tree);
 	workloads_free(&wset);
-	free(bin_dir);
 	free(log_dir);
 	free(initrd);
-	free(init_script);
 	free(stamp);
 	free(report);
 	return rc;

@@ -413,7 +413,7 @@ static void mark_incomparable_times(struct metric_result *m, int n)
 /* Timing verdicts by how much they ask of a reader. */
 static int attention(const char *v)
 {
-	static const char *const order[] = { "no data", "no change", "improvement", "inconclusive",
+	static const char *const order[] = { "no data", "not comparable", "no change", "improvement", "inconclusive",
 					     "regression" };
 
 	for (int i = 0; i < (int)PB_ARRAY_SIZE(order); i++)
@@ -493,6 +493,45 @@ int compare_inconclusive(const struct comparison *cmp)
 	for (int i = 0; i < cmp->nresults; i++)
 		n += !strcmp(cmp->results[i].verdict, "inconclusive");
 	return n;
+}
+
+void compare_subset(const struct comparison *tmpl, const struct boot *const *a, int na,
+		    const struct boot *const *b, int nb, struct comparison *out)
+{
+	*out = *tmpl;
+	out->results = NULL;
+	out->nresults = 0;
+	out->boots = xcalloc((size_t)(na + nb + 1), sizeof(*out->boots));
+	out->nboots = na + nb;
+	for (int i = 0; i < na + nb; i++) {
+		out->boots[i] = i < na ? *a[i] : *b[i - na]; /* shallow: the records stay tmpl's */
+		out->boots[i].side = i < na ? SIDE_WITHOUT : SIDE_WITH;
+	}
+	out->boots_per_kernel = na > nb ? na : nb;
+	compare_compute(out);
+}
+
+void compare_subset_free(struct comparison *out)
+{
+	free(out->boots);
+	free(out->results);
+	memset(out, 0, sizeof(*out));
+}
+
+int compare_flagged(const struct comparison *cmp, int *tested)
+{
+	int flagged = 0;
+
+	*tested = 0;
+	for (int i = 0; i < cmp->nresults; i++) {
+		const struct metric_result *m = &cmp->results[i];
+
+		if (!m->n[0] || !m->n[1])
+			continue;
+		(*tested)++;
+		flagged += verdict_is_notable(m->verdict);
+	}
+	return flagged;
 }
 
 struct noise_floor *noise_measure(const struct comparison *cmp, int *count)

@@ -115,6 +115,16 @@ bool verdict_is_notable(const char *verdict);
  * p, noise, verdict) and the patch's verdict. */
 void compare_print(const struct comparison *cmp, FILE *out);
 
+/* A comparison of the given boots only, a's as the side without and b's as
+ * the side with (shallow copies: the records stay tmpl's), computed: for A/A
+ * splits of a calibration and the benchmark's resampled comparisons. */
+void compare_subset(const struct comparison *tmpl, const struct boot *const *a, int na,
+		    const struct boot *const *b, int nb, struct comparison *out);
+void compare_subset_free(struct comparison *out);
+
+/* Metrics with a notable verdict; *tested gets those with data on both sides. */
+int compare_flagged(const struct comparison *cmp, int *tested);
+
 /* The noise of every metric over a set of boots of one kernel. */
 struct noise_floor *noise_measure(const struct comparison *cmp, int *n);
 void noise_free(struct noise_floor *nf, int n);

@@ -340,7 +340,7 @@ static bool dry_run(struct kernel_tree *t, const char *file, bool reverse, char 
 	return rc == 0;
 }
 
-static void change_set(struct kernel_change *c, const char *file, bool reverse, const char *label)
+void kernel_change_set(struct kernel_change *c, const char *file, bool reverse, const char *label)
 {
 	memset(c, 0, sizeof(*c));
 	c->label = xstrdup(label);
@@ -364,8 +364,8 @@ bool pair_decide(const struct pb_config *cfg, struct kernel_tree *t, const struc
 		goto out;
 	if (dry_run(t, p->file, false, &fwd, err)) {
 		plan->method = PAIR_FORWARD;
-		change_set(&plan->without, NULL, false, "base");
-		change_set(&plan->with, p->file, false, "base+patch");
+		kernel_change_set(&plan->without, NULL, false, "base");
+		kernel_change_set(&plan->with, p->file, false, "base+patch");
 		plan->detail = xasprintf("applies forward to %s: %s", t->version, fwd);
 		ok = true;
 		goto out;
@@ -374,8 +374,8 @@ bool pair_decide(const struct pb_config *cfg, struct kernel_tree *t, const struc
 		goto out;
 	if (dry_run(t, p->file, true, &rev, err)) {
 		plan->method = PAIR_REVERSE;
-		change_set(&plan->without, p->file, true, "base-patch");
-		change_set(&plan->with, NULL, false, "base");
+		kernel_change_set(&plan->without, p->file, true, "base-patch");
+		kernel_change_set(&plan->with, NULL, false, "base");
 		plan->detail = xasprintf("already in %s, reverts cleanly: %s", t->version, rev);
 		ok = true;
 		goto out;
@@ -391,8 +391,8 @@ bool pair_decide(const struct pb_config *cfg, struct kernel_tree *t, const struc
 			goto out;
 		}
 		plan->method = PAIR_PORT;
-		change_set(&plan->without, port, false, "base+port");
-		change_set(&plan->with, NULL, false, "base");
+		kernel_change_set(&plan->without, port, false, "base+port");
+		kernel_change_set(&plan->with, NULL, false, "base");
 		plan->detail = xasprintf("already in %s in reworked form; pre-fix behaviour "
 					 "restored by port %s", t->version, port);
 		ok = true;
@@ -414,7 +414,7 @@ out:
 	return ok;
 }
 
-static void change_free(struct kernel_change *c)
+void kernel_change_free(struct kernel_change *c)
 {
 	free(c->file);
 	free(c->label);
@@ -423,8 +423,8 @@ static void change_free(struct kernel_change *c)
 
 void pair_plan_free(struct pair_plan *plan)
 {
-	change_free(&plan->without);
-	change_free(&plan->with);
+	kernel_change_free(&plan->without);
+	kernel_change_free(&plan->with);
 	free(plan->detail);
 	memset(plan, 0, sizeof(*plan));
 }

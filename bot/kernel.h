@@ -37,6 +37,10 @@ struct kernel_change {
 	char *label;      /* "base", "base+patch", "base-patch", "base+port" */
 };
 
+/* file NULL: the base tree; the file's SHA-256 goes into the kernel's key. */
+void kernel_change_set(struct kernel_change *c, const char *file, bool reverse, const char *label);
+void kernel_change_free(struct kernel_change *c);
+
 struct pair_plan {
 	enum pair_method method;
 	struct kernel_change without, with;  /* without and with the fix */

@@ -7,6 +7,7 @@
 
 static const struct command commands[] = {
 	{ "run", cmd_run, "build, boot and compare the kernels without and with a patch" },
+	{ "calibrate", cmd_calibrate, "A/A runs of the base kernel: each metric's noise floor and the false-alarm rate" },
 	{ "pair", cmd_pair, "show how each mm patch's kernel pair is formed (dry runs, no build)" },
 	{ "list", cmd_list, "print the queue: numbers, subjects, upstream commits, mm or not" },
 	{ "config", cmd_config, "print the effective configuration" },
@@ -16,7 +17,7 @@ static void usage(FILE *out)
 {
 	fprintf(out, "usage: perfbot <command> [options]   (perfbot <command> --help)\n\n");
 	for (size_t i = 0; i < PB_ARRAY_SIZE(commands); i++)
-		fprintf(out, "  %-8s %s\n", commands[i].name, commands[i].summary);
+		fprintf(out, "  %-10s %s\n", commands[i].name, commands[i].summary);
 }
 
 int main(int argc, char **argv)

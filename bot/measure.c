@@ -46,8 +46,9 @@ static bool boot_one(const struct pb_config *cfg, struct comparison *cmp,
 		gp.kernel_cmdline = cmdline;
 	}
 	if (!mp->quiet) {
-		fprintf(stderr, "perfbot: boot %d/%d  %-7s the fix (%s, %s) ...", cmp->nboots + 1,
-			shown_total, side_name(s), mp->label[s], cmp->accel.name);
+		fprintf(stderr, "perfbot: boot %d/%d  %s (%s, %s) ...", cmp->nboots + 1, shown_total,
+			mp->aa ? (s ? "side B" : "side A") : s ? "with    the fix" : "without the fix",
+			mp->label[s], cmp->accel.name);
 		fflush(stderr);
 	}
 	bt->side = s;

@@ -20,6 +20,7 @@ struct measure_plan {
 	int max_rounds;               /* at most, when inconclusive */
 	double budget_seconds;        /* of boots; 0: no limit */
 	bool quiet;                   /* no progress lines (bench) */
+	bool aa;                      /* one kernel on both sides: sides A and B, no "fix" */
 };
 
 /* Boots, computing cmp's results after the first rounds and after each

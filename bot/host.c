@@ -1,0 +1,122 @@
+/* What perfbot needs from the host before it builds or boots anything: the
+ * programs and headers, with the Debian package that brings each; and the
+ * guest's pieces (initramfs, accelerator) that every subcommand that boots
+ * prepares the same way. */
+#include "host.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+/* What a run needs on the machine, and the Debian package that brings it. */
+static const struct requirement {
+	const char *what;  /* a program in PATH, or an absolute file */
+	const char *package;
+} requirements[] = {
+	{ "make", "make" },
+	{ "gcc", "gcc" },
+	{ "patch", "patch" },
+	{ "tar", "tar" },
+	{ "xz", "xz-utils" },
+	{ "flex", "flex" },
+	{ "bison", "bison" },
+	{ "bc", "bc" },
+	{ "cpio", "cpio" },
+	{ "qemu-system-x86_64", "qemu-system-x86" },
+	{ "/bin/busybox", "busybox-static" },
+	{ "mkfs.ext4", "e2fsprogs" },
+	{ "/usr/include/libelf.h", "libelf-dev" },
+	{ "/usr/include/openssl/ssl.h", "libssl-dev" },
+};
+
+static void require(const char *what, const char *package, pb_str *missing, pb_str *pkgs)
+{
+	bool have = what[0] == '/' ? path_exists(what) : program_in_path(what);
+
+	if (!have) {
+		str_addf(missing, "%s%s", missing->len ? ", " : "", what);
+		str_addf(pkgs, " %s", package ? package : "?");
+	}
+}
+
+/* The fixed requirements, and the host programs the chosen workloads
+ * declare (host_binary, perf_events): checked before anything is built. */
+bool host_check_requirements(const struct workload *const *w, int n, pb_err *err)
+{
+	pb_str missing, pkgs;
+	bool ok;
+
+	str_init(&missing);
+	str_init(&pkgs);
+	for (size_t i = 0; i < PB_ARRAY_SIZE(requirements); i++)
+		require(requirements[i].what, requirements[i].package, &missing, &pkgs);
+	for (int i = 0; i < n; i++) {
+		for (int h = 0; h < w[i]->nhost_binaries; h++)
+			require(w[i]->host_binaries[h], w[i]->host_package, &missing, &pkgs);
+		if (w[i]->perf_events)
+			require(GUEST_PERF, "linux-perf", &missing, &pkgs);
+	}
+	ok = missing.len == 0;
+	if (!ok)
+		pb_seterr(err, "missing %s; as root: apt-get install -y%s", missing.buf, pkgs.buf);
+	str_free(&missing);
+	str_free(&pkgs);
+	return ok;
+}
+
+/* Workload binaries are built beside perfbot (build/workloads/). */
+static char *workload_bin_dir(void)
+{
+	char *dir = exe_dir(), *bin = xasprintf("%s/workloads", dir ? dir : "build");
+
+	free(dir);
+	return bin;
+}
+
+char *host_timestamp(void)
+{
+	char *iso = iso_time_now(), *out = xstrdup(iso);
+	int k = 0;
+
+	for (char *s = iso; *s; s++)
+		if (*s != '-' && *s != ':')
+			out[k++] = *s;
+	out[k] = '\0';
+	free(iso);
+	return out;
+}
+
+/* The workloads named with --workload, in the order given. */
+bool host_workloads_named(const struct workload_set *set, char **names, int n,
+			    const struct workload **out, pb_err *err)
+{
+	for (int i = 0; i < n; i++) {
+		out[i] = workload_find(set, names[i]);
+		if (!out[i]) {
+			pb_str all;
+
+			str_init(&all);
+			for (int k = 0; k < set->n; k++)
+				str_addf(&all, "%s%s", k ? ", " : "", set->w[k].name);
+			pb_seterr(err, "no workload '%s' (there are: %s)", names[i], all.buf);
+			str_free(&all);
+			return false;
+		}
+	}
+	return true;
+}
+
+
+bool host_guest_prepare(const struct pb_config *cfg, const struct guest_plan *gp,
+			const char *probe_kernel, const char *log_dir, char **initrd,
+			struct accel *a, pb_err *err)
+{
+	char *bin_dir = workload_bin_dir(), *init_script = xasprintf("%s/init", cfg->workloads_dir);
+	bool ok;
+
+	*initrd = xasprintf("%s/initramfs.cpio", log_dir);
+	ok = mkdir_p(log_dir, err) && initramfs_build(gp, init_script, bin_dir, *initrd, err) &&
+	     accel_choose(cfg, probe_kernel, log_dir, a, err);
+	free(bin_dir);
+	free(init_script);
+	return ok;
+}
