@@ -20,7 +20,7 @@ WORKLOADS := $(patsubst workloads/%.c,$(BUILD)/workloads/%,$(wildcard workloads/
 
 PATCH ?= 771
 
-.PHONY: all setup run test unit e2e clean
+.PHONY: all setup run test unit e2e bench clean
 all: $(BUILD)/perfbot $(WORKLOADS)
 
 $(BUILD)/obj $(BUILD)/asan $(BUILD)/workloads:
@@ -64,6 +64,11 @@ e2e: all
 test: setup
 	$(MAKE) all unit
 	$(MAKE) e2e
+
+# Sensitivity of the verdicts (prints figures, passes or fails nothing):
+# about 25 minutes on 2 cores with the defaults; BENCH='--pool 4' is quicker.
+bench: setup all
+	$(BUILD)/perfbot bench $(BENCH)
 
 clean:
 	rm -rf $(BUILD)

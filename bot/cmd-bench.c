@@ -1,0 +1,576 @@
+/* perfbot bench: how sensitive the verdicts are. Builds the base kernel and
+ * the base with kernels/bench/<series>/slowdown.patch, a synthetic slowdown
+ * of the anonymous THP fault path (perfbot_slow_thp=N clears N subpages of
+ * each new THP again) and of the migration copy (perfbot_slow_migrate=N
+ * copies N subpages of each migrated folio again), tunable on the kernel
+ * command line. For each accelerator mode it boots pools of the base kernel
+ * and of the slowed kernel at each strength, interleaved, then draws many
+ * comparisons from the pools and runs the verdict procedure on each exactly
+ * as `perfbot run` does (the same boots per kernel, the same adaptive extra
+ * boots, a noise floor from the base pool as a calibration would give):
+ * detection rate per strength, false alarms of A/A comparisons (base against
+ * base, and base against the slowed kernel at strength 0), and the boot time
+ * each comparison cost. It prints figures; it passes or fails nothing. */
+#include <gsl/gsl_rng.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "cli.h"
+#include "compare.h"
+#include "host.h"
+#include "kernel.h"
+#include "measure.h"
+#include "queue.h"
+
+/* What the slowdown patch slows, and what proves the slowed path ran. */
+static const struct target {
+	const char *name, *workload, *param, *metric, *proof;
+} targets[] = {
+	{ "THP anonymous fault", "thp-anon", "perfbot_slow_thp", "fault_always_ms_per_gib",
+	  "thp_fault_alloc_always" },
+	{ "hugetlb migration", "hugetlb-migrate", "perfbot_slow_migrate", "anon_vmemmap_off_migrate_ms",
+	  "anon_vmemmap_off_pages_migrated" },
+};
+#define NTARGETS ((int)PB_ARRAY_SIZE(targets))
+
+#define MAX_STRENGTHS 8
+/* measurement a wall-clock comparison may take: the target's 3 minutes */
+#define BENCH_BUDGET_S 180.0
+#define MAX_MODES 3
+
+/* The boots of one kernel at one strength. */
+struct pool {
+	int strength;              /* N of both parameters; -1: the base kernel */
+	struct boot *boots;
+	int n, dropped;
+	double wall;
+};
+
+struct bench {
+	const struct pb_config *cfg;
+	const char *mode;
+	struct guest_plan *gp;
+	const char *kernel_base, *kernel_slow, *initrd, *log_dir;
+	struct accel accel;
+	struct pool pools[MAX_STRENGTHS + 1];
+	int npools;
+	int per_side, max_per_side, draws;
+	struct comparison tmpl;
+	gsl_rng *rng;
+};
+
+static void usage(FILE *out)
+{
+	fprintf(out, "usage: perfbot bench [options]\n"
+		     "  --modes LIST        accelerator modes, comma-separated (default tcg-icount,tcg)\n"
+		     "  --strengths LIST    N of the synthetic slowdown under tcg-icount (default\n"
+		     "                      0,3,6,11,28: about 0, 0.5, 1, 2 and 5%%; N/512 of a THP's\n"
+		     "                      clearing or of a 2 MiB page's copy)\n"
+		     "  --wall-strengths LIST  the same in wall-clock modes, where clearing and copying\n"
+		     "                      weigh less (default 0,34,84,170)\n"
+		     "  --pool N            boots of each kernel and strength per mode, the base twice\n"
+		     "                      (default 6 under tcg-icount, 12 in wall-clock modes)\n"
+		     "  --draws N           comparisons drawn per strength (default 400)\n");
+	cli_common_usage(out);
+}
+
+static bool parse_list(const char *arg, int *v, int max, int *n)
+{
+	char *copy = xstrdup(arg), *save = NULL, *end;
+
+	*n = 0;
+	for (char *t = strtok_r(copy, ",", &save); t; t = strtok_r(NULL, ",", &save)) {
+		long x = strtol(t, &end, 10);
+
+		if (*n == max || !t[0] || *end || x < 0 || x > 100000) {
+			free(copy);
+			return false;
+		}
+		v[(*n)++] = (int)x;
+	}
+	free(copy);
+	return *n > 0;
+}
+
+static bool boot_proves(const struct boot *bt, const char *workload, const char *metric)
+{
+	for (int i = 0; i < bt->rec.results.nsamples; i++) {
+		const struct result_sample *s = &bt->rec.results.samples[i];
+
+		if (!strcmp(s->workload, workload) && !strcmp(s->metric, metric) && s->value > 0)
+			return true;
+	}
+	return false;
+}
+
+/* One boot into a pool; a boot that is not ok, or whose workloads did not
+ * run the slowed paths, is dropped and counted, never scored as a miss. */
+static bool pool_boot(struct bench *b, struct pool *p, pb_err *err)
+{
+	struct guest_plan gp = *b->gp;
+	char *cmdline = NULL, *prefix;
+	struct boot bt = { 0 };
+	bool proven = true;
+
+	prefix = xasprintf("%s/%s-%s-%d", b->log_dir, b->mode, p->strength < 0 ? "base" : "slow",
+			   p->n + p->dropped + 1);
+	if (p->strength >= 0) {
+		cmdline = xasprintf("%s perfbot_slow_thp=%d perfbot_slow_migrate=%d", gp.kernel_cmdline,
+				    p->strength, p->strength);
+		gp.kernel_cmdline = cmdline;
+	}
+	bt.side = SIDE_WITHOUT;
+	if (!vm_boot(b->cfg, &b->accel, &gp, p->strength < 0 ? b->kernel_base : b->kernel_slow,
+		     b->initrd, prefix, &bt.rec, err)) {
+		free(prefix);
+		free(cmdline);
+		return false;
+	}
+	for (int t = 0; t < NTARGETS; t++)
+		proven &= boot_proves(&bt, targets[t].workload, targets[t].proof);
+	p->wall += bt.rec.wall_seconds;
+	if (bt.rec.outcome == BOOT_OK && proven) {
+		p->boots = xrealloc(p->boots, sizeof(*p->boots) * (size_t)(p->n + 1));
+		p->boots[p->n++] = bt;
+	} else {
+		fprintf(stderr, "\nperfbot: bench: dropped a boot (%s%s%s)\n", boot_outcome_name(bt.rec.outcome),
+			proven ? "" : ", a slowed path did not run", bt.rec.detail ? "" : "");
+		p->dropped++;
+		boot_record_free(&bt.rec);
+	}
+	free(prefix);
+	free(cmdline);
+	return true;
+}
+
+/* Every pool once per round and the base twice (its pool is also split
+ * for base-against-base A/A), in a shuffled order: drift hits all alike. */
+static bool fill_pools(struct bench *b, int rounds, pb_err *err)
+{
+	int order[MAX_STRENGTHS + 2], per_round = b->npools + 1, total = rounds * per_round, done = 0;
+
+	for (int r = 0; r < rounds; r++) {
+		for (int i = 0; i < b->npools; i++)
+			order[i] = i;
+		order[b->npools] = 0;
+		for (int i = per_round - 1; i > 0; i--) {
+			int j = (int)gsl_rng_uniform_int(b->rng, (unsigned long)i + 1), t = order[i];
+
+			order[i] = order[j];
+			order[j] = t;
+		}
+		for (int i = 0; i < per_round; i++) {
+			struct pool *p = &b->pools[order[i]];
+
+			char what[32];
+
+			if (p->strength < 0)
+				snprintf(what, sizeof(what), "base");
+			else
+				snprintf(what, sizeof(what), "slowed, N=%d", p->strength);
+			fprintf(stderr, "\rperfbot: bench %s: boot %d/%d (%s)      ", b->mode, ++done, total,
+				what);
+			if (!pool_boot(b, p, err))
+				return false;
+		}
+	}
+	fputc('\n', stderr);
+	return true;
+}
+
+static void shuffle_ptrs(gsl_rng *rng, const struct boot **v, int n)
+{
+	for (int i = n - 1; i > 0; i--) {
+		int j = (int)gsl_rng_uniform_int(rng, (unsigned long)i + 1);
+		const struct boot *t = v[i];
+
+		v[i] = v[j];
+		v[j] = t;
+	}
+}
+
+/* One drawn comparison, with run's schedule: per_side boots a kernel, then
+ * one more of each while something is inconclusive, up to max_per_side.
+ * When a and b are the same pool the draws are disjoint. */
+static void draw(struct bench *b, const struct pool *pa, const struct pool *pb,
+		 struct comparison *out, int *used)
+{
+	const struct boot **va = xcalloc((size_t)(pa->n + pb->n + 1), sizeof(*va));
+	const struct boot **vb;
+	int na = pa->n, nb = pb->n, k;
+
+	for (int i = 0; i < pa->n; i++)
+		va[i] = &pa->boots[i];
+	shuffle_ptrs(b->rng, va, na);
+	if (pa == pb) {
+		na = pa->n / 2;
+		nb = pa->n - na;
+		vb = va + na;
+	} else {
+		vb = va + pa->n;
+		for (int i = 0; i < pb->n; i++)
+			vb[i] = &pb->boots[i];
+		shuffle_ptrs(b->rng, vb, nb);
+	}
+	k = b->per_side;
+	for (;;) {
+		int ka = k < na ? k : na, kb = k < nb ? k : nb;
+
+		b->tmpl.policy.seed = gsl_rng_get(b->rng);
+		compare_subset(&b->tmpl, va, ka, vb, kb, out);
+		*used = ka > kb ? ka : kb;
+		if (!compare_inconclusive(out) || k >= b->max_per_side || (ka == na && kb == nb))
+			break;
+		compare_subset_free(out);
+		k++;
+	}
+	free(va);
+}
+
+static const struct metric_result *find_result(const struct comparison *c, const char *workload,
+					       const char *metric)
+{
+	for (int i = 0; i < c->nresults; i++)
+		if (!strcmp(c->results[i].workload, workload) && !strcmp(c->results[i].def->name, metric))
+			return &c->results[i];
+	return NULL;
+}
+
+static double mean_boot_wall(const struct bench *b)
+{
+	double w = 0;
+	int n = 0;
+
+	for (int i = 0; i < b->npools; i++)
+		w += b->pools[i].wall, n += b->pools[i].n + b->pools[i].dropped;
+	return n ? w / n : NAN;
+}
+
+/* The figures of one mode: a line per target and strength, then A/A. */
+static void evaluate(struct bench *b, FILE *out)
+{
+	const struct pool *base = &b->pools[0];
+	double boot_s = mean_boot_wall(b);
+	int nf;
+
+	/* the noise floor a calibration of the base kernel would store */
+	{
+		struct comparison all;
+		const struct boot **v = xcalloc((size_t)base->n + 1, sizeof(*v));
+
+		for (int i = 0; i < base->n; i++)
+			v[i] = &base->boots[i];
+		compare_subset(&b->tmpl, v, base->n, v, 0, &all);
+		b->tmpl.noise = noise_measure(&all, &nf);
+		b->tmpl.nnoise = nf;
+		compare_subset_free(&all);
+		free(v);
+	}
+	for (int t = 0; t < NTARGETS; t++) {
+		for (int s = 1; s < b->npools; s++) {
+			const struct pool *p = &b->pools[s];
+			struct comparison full;
+			const struct boot **va = xcalloc((size_t)(base->n + p->n + 1), sizeof(*va));
+			const struct metric_result *m;
+			double effect;
+			int detected = 0, boots = 0, used;
+
+			if (p->strength == 0 || !p->n || !base->n) {
+				free(va);
+				continue;
+			}
+			/* the effect itself, from every boot of both pools */
+			for (int i = 0; i < base->n; i++)
+				va[i] = &base->boots[i];
+			for (int i = 0; i < p->n; i++)
+				va[base->n + i] = &p->boots[i];
+			compare_subset(&b->tmpl, va, base->n, va + base->n, p->n, &full);
+			m = find_result(&full, targets[t].workload, targets[t].metric);
+			effect = m ? m->change_pct : NAN;
+			compare_subset_free(&full);
+			free(va);
+			for (int d = 0; d < b->draws; d++) {
+				struct comparison c;
+
+				draw(b, base, p, &c, &used);
+				m = find_result(&c, targets[t].workload, targets[t].metric);
+				detected += m && !strcmp(m->verdict, "regression");
+				boots += used;
+				compare_subset_free(&c);
+			}
+			fprintf(out, "%-10s  %-20s  N=%-4d %+8.3f%%  %5.1f  %5.1f%% (%d/%d)  %28s  %6.0f s\n",
+				b->mode, targets[t].name, p->strength, effect, (double)boots / b->draws,
+				100.0 * detected / b->draws, detected, b->draws, "-",
+				2.0 * boots / b->draws * boot_s);
+		}
+	}
+	/* A/A: base against base (disjoint draws), base against slowed at N=0 */
+	for (int s = 0; s < b->npools; s++) {
+		const struct pool *p = &b->pools[s];
+		int flagged = 0, boots = 0, used, metric_flags = 0, tested_all = 0;
+
+		if (s > 0 && p->strength != 0)
+			continue;
+		if (s == 0 && base->n < 2 * b->per_side)
+			continue;
+		for (int d = 0; d < b->draws; d++) {
+			struct comparison c;
+			int tested, f;
+
+			draw(b, base, p, &c, &used);
+			f = compare_flagged(&c, &tested);
+			flagged += f > 0;
+			metric_flags += f;
+			tested_all += tested;
+			boots += used;
+			compare_subset_free(&c);
+		}
+		fprintf(out, "%-10s  %-20s  %-6s %9s  %5.1f  %14s  %5.2f%% (%d/%d; %d/%d m.)  %6.0f s\n",
+			b->mode, s == 0 ? "A/A base vs base" : "A/A base vs N=0", "-", "-",
+			(double)boots / b->draws, "-", 100.0 * flagged / b->draws, flagged, b->draws,
+			metric_flags, tested_all, 2.0 * boots / b->draws * boot_s);
+	}
+	noise_free((struct noise_floor *)b->tmpl.noise, b->tmpl.nnoise);
+	b->tmpl.noise = NULL;
+	b->tmpl.nnoise = 0;
+}
+
+static void pools_free(struct bench *b)
+{
+	for (int i = 0; i < b->npools; i++) {
+		for (int k = 0; k < b->pools[i].n; k++)
+			boot_record_free(&b->pools[i].boots[k].rec);
+		free(b->pools[i].boots);
+	}
+	memset(b->pools, 0, sizeof(b->pools));
+	b->npools = 0;
+}
+
+struct bench_opts {
+	char *modes[MAX_MODES];
+	int nmodes;
+	int strengths[MAX_STRENGTHS], nstrengths;
+	int wall_strengths[MAX_STRENGTHS], nwall_strengths;
+	int pool, draws;
+};
+
+static int bench(struct pb_config *cfg, const struct pb_queue *q, const struct bench_opts *o)
+{
+	const struct workload *chosen[NTARGETS];
+	struct workload_set wset = { 0 };
+	struct kernel_tree tree = { 0 };
+	struct kernel_config kc = { 0 };
+	struct kernel_change base = { 0 }, slow = { 0 };
+	struct kernel_image img[2];
+	struct guest_plan gp = { 0 };
+	struct bench b = { 0 };
+	char *patch = NULL, *stamp = host_timestamp(), *log_dir = NULL;
+	double start = now_seconds();
+	int rc = PB_EXIT_ERROR, pool;
+	bool icount;
+	pb_err err;
+
+	(void)q;
+	memset(img, 0, sizeof(img));
+	if (!workloads_load(cfg->workloads_dir, &wset, &err))
+		goto fail;
+	for (int t = 0; t < NTARGETS; t++) {
+		chosen[t] = workload_find(&wset, targets[t].workload);
+		if (!chosen[t]) {
+			pb_seterr(&err, "bench: no workload %s in %s", targets[t].workload, cfg->workloads_dir);
+			goto fail;
+		}
+	}
+	if (!host_check_requirements(chosen, NTARGETS, &err) ||
+	    !guest_plan_init(&gp, cfg, chosen, NTARGETS, &err) || !tree_prepare(cfg, &tree, &err))
+		goto fail;
+	{
+		/* kernels/bench/ beside kernels/ports/ */
+		char *kernels = xstrdup(cfg->ports_dir), *slash = strrchr(kernels, '/');
+
+		if (slash)
+			*slash = '\0';
+		patch = xasprintf("%s/bench/%s/slowdown.patch", slash ? kernels : ".", tree.series);
+		free(kernels);
+	}
+	if (!path_exists(patch)) {
+		pb_seterr(&err, "bench: no synthetic slowdown patch %s for %s", patch, tree.series);
+		goto fail;
+	}
+	if (!kernel_config_prepare(cfg, &tree, &kc, &err))
+		goto fail;
+	kernel_change_set(&base, NULL, false, "base");
+	kernel_change_set(&slow, patch, false, "base+slowdown");
+	if (!kernel_build(cfg, &tree, &kc, &base, &img[0], &err) ||
+	    !kernel_build(cfg, &tree, &kc, &slow, &img[1], &err))
+		goto fail;
+	if (!img[0].built || !img[1].built) {
+		pb_seterr(&err, "bench: a kernel failed to build: %s", img[img[0].built].log);
+		goto fail;
+	}
+	b.cfg = cfg;
+	b.gp = &gp;
+	b.kernel_base = img[0].bzimage;
+	b.kernel_slow = img[1].bzimage;
+	b.draws = o->draws;
+	b.rng = gsl_rng_alloc(gsl_rng_mt19937);
+	gsl_rng_set(b.rng, measure_seed(cfg));
+	b.tmpl.kind = "patch";
+	b.tmpl.workloads = chosen;
+	b.tmpl.nworkloads = NTARGETS;
+	b.tmpl.iterations = cfg->iterations;
+	printf("perfbot bench: base %s against base+slowdown (%s); %d drawn comparisons per line; "
+	       "%d+%d iterations per boot\n",
+	       tree.version, patch, o->draws, cfg->warmup, cfg->iterations);
+	printf("%-10s  %-20s  %-6s %9s  %5s  %14s  %28s  %8s\n", "mode", "slowed path", "N", "effect",
+	       "boots", "detected", "false alarms (comparisons)", "boot time");
+	for (int mi = 0; mi < o->nmodes; mi++) {
+		if (!config_set(cfg, "qemu", "accel", o->modes[mi], &err))
+			goto fail;
+		b.mode = o->modes[mi];
+		free(log_dir);
+		log_dir = xasprintf("%s/logs/bench-%s/%s", cfg->report_dir, stamp, b.mode);
+		free((char *)b.initrd);
+		b.initrd = NULL;
+		b.log_dir = log_dir;
+		if (!host_guest_prepare(cfg, &gp, img[0].bzimage, log_dir, (char **)&b.initrd, &b.accel,
+					&err))
+			goto fail;
+		verdict_policy_init(&b.tmpl.policy, cfg, b.accel.name, 1);
+		b.tmpl.accel = b.accel;
+		/* icount: 2 boots a kernel, as the target asks; wall clock: run's own
+		 * adaptive schedule, up to what about 3 minutes of boots allow */
+		icount = !strcmp(b.accel.name, "tcg-icount");
+		pool = o->pool ? o->pool : icount ? 6 : 12;
+		b.per_side = cfg->boots;
+		b.max_per_side = icount ? cfg->boots : pool;
+		{
+			const int *st = icount ? o->strengths : o->wall_strengths;
+			int nst = icount ? o->nstrengths : o->nwall_strengths;
+
+			b.npools = 1 + nst;
+			b.pools[0].strength = -1;
+			for (int s = 0; s < nst; s++)
+				b.pools[1 + s].strength = st[s];
+		}
+		if (!fill_pools(&b, pool, &err))
+			goto fail;
+		if (!icount) {
+			int fit = (int)(BENCH_BUDGET_S / (2 * mean_boot_wall(&b)));
+
+			b.max_per_side = fit < b.per_side ? b.per_side : fit < pool ? fit : pool;
+		}
+		printf("%-10s  pools: %d boots of each strength, %d of the base; a comparison takes %d boots "
+		       "a kernel%s; mean boot %.1f s\n", b.mode, pool, 2 * pool, b.per_side,
+		       b.max_per_side > b.per_side ? " and more while inconclusive" : "", mean_boot_wall(&b));
+		if (b.max_per_side > b.per_side)
+			printf("%-10s  (at most %d a kernel: about 3 minutes of boots)\n", b.mode, b.max_per_side);
+		evaluate(&b, stdout);
+		fflush(stdout);
+		unlink(b.initrd);
+		pools_free(&b);
+	}
+	printf("perfbot bench: %.0f s in all; effect: the change of the pooled medians over every boot; "
+	       "boots: per kernel, on average; boot time: of one comparison, both kernels\n",
+	       now_seconds() - start);
+	rc = PB_EXIT_OK;
+	goto out;
+fail:
+	cli_error("%s", err.msg);
+out:
+	pools_free(&b);
+	if (b.rng)
+		gsl_rng_free(b.rng);
+	free((char *)b.initrd);
+	kernel_image_free(&img[0]);
+	kernel_image_free(&img[1]);
+	kernel_change_free(&base);
+	kernel_change_free(&slow);
+	guest_plan_free(&gp);
+	kernel_config_free(&kc);
+	tree_free(&tree);
+	workloads_free(&wset);
+	free(patch);
+	free(stamp);
+	free(log_dir);
+	return rc;
+}
+
+int cmd_bench(int argc, char **argv)
+{
+	static const struct option own[] = { { "modes", required_argument, NULL, 'm' },
+					     { "strengths", required_argument, NULL, 's' },
+					     { "wall-strengths", required_argument, NULL, 'S' },
+					     { "pool", required_argument, NULL, 'n' },
+					     { "draws", required_argument, NULL, 'd' },
+					     { "help", no_argument, NULL, 'h' },
+					     { 0 } };
+	struct option *opts = cli_options(own);
+	struct bench_opts o = { .modes = { "tcg-icount", "tcg" }, .nmodes = 2,
+				.strengths = { 0, 3, 6, 11, 28 }, .nstrengths = 5,
+				.wall_strengths = { 0, 34, 84, 170 }, .nwall_strengths = 4,
+				.pool = 0, .draws = 400 };
+	struct cli c = { 0 };
+	struct pb_config cfg;
+	struct pb_queue q;
+	char *modes = NULL;
+	int opt, rc = PB_EXIT_USAGE, one;
+
+	while ((opt = getopt_long(argc, argv, "hC:c:", opts, NULL)) != -1) {
+		if (cli_common(&c, opt, optarg))
+			continue;
+		if (opt == 'm') {
+			char *save = NULL;
+
+			free(modes);
+			modes = xstrdup(optarg);
+			o.nmodes = 0;
+			for (char *t = strtok_r(modes, ",", &save); t; t = strtok_r(NULL, ",", &save)) {
+				if (o.nmodes == MAX_MODES || (strcmp(t, "tcg") && strcmp(t, "tcg-icount") &&
+							      strcmp(t, "kvm"))) {
+					cli_error("--modes takes up to %d of tcg-icount, tcg, kvm", MAX_MODES);
+					goto out;
+				}
+				o.modes[o.nmodes++] = t;
+			}
+		} else if (opt == 's' || opt == 'S') {
+			if (!parse_list(optarg, opt == 's' ? o.strengths : o.wall_strengths, MAX_STRENGTHS,
+					opt == 's' ? &o.nstrengths : &o.nwall_strengths)) {
+				cli_error("--strengths takes up to %d numbers, e.g. 0,5,10", MAX_STRENGTHS);
+				goto out;
+			}
+		} else if (opt == 'n' || opt == 'd') {
+			if (!parse_list(optarg, &one, 1, &(int){ 0 }) || one < (opt == 'n' ? 2 : 10)) {
+				cli_error("--%s needs a number (at least %d)", opt == 'n' ? "pool" : "draws",
+					  opt == 'n' ? 2 : 10);
+				goto out;
+			}
+			*(opt == 'n' ? &o.pool : &o.draws) = one;
+		} else if (opt == 'h') {
+			usage(stdout);
+			rc = PB_EXIT_OK;
+			goto out;
+		} else {
+			usage(stderr);
+			goto out;
+		}
+	}
+	if (optind < argc) {
+		cli_error("unexpected argument '%s'", argv[optind]);
+		goto out;
+	}
+	if (!cli_load_config_queue(&c, &cfg, &q)) {
+		rc = PB_EXIT_ERROR;
+		goto out;
+	}
+	rc = bench(&cfg, &q, &o);
+	queue_free(&q);
+	config_free(&cfg);
+out:
+	free(modes);
+	free(opts);
+	cli_free(&c);
+	return rc;
+}
