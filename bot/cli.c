@@ -169,3 +169,13 @@ bool cli_patch_number(const char *arg, int *number)
 	*number = (int)v;
 	return true;
 }
+
+bool cli_workload_arg(char **names, int *n, char *arg)
+{
+	if (*n == CLI_MAX_WORKLOADS) {
+		cli_error("at most %d --workload options", CLI_MAX_WORKLOADS);
+		return false;
+	}
+	names[(*n)++] = arg;
+	return true;
+}

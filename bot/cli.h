@@ -52,6 +52,11 @@ bool cli_load_config_queue(struct cli *c, struct pb_config *cfg, struct pb_queue
 /* --patch N: a series number such as 765; prints the error on failure. */
 bool cli_patch_number(const char *arg, int *number);
 
+/* --workload NAME, repeatable: appends to names (CLI_MAX_WORKLOADS of them);
+ * prints the error when there are too many. */
+#define CLI_MAX_WORKLOADS 32
+bool cli_workload_arg(char **names, int *n, char *arg);
+
 /* Prints "perfbot: <msg>" on one line. */
 void cli_error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 

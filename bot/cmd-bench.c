@@ -114,8 +114,10 @@ static bool pool_boot(struct bench *b, struct pool *p, pb_err *err)
 	struct boot bt = { 0 };
 	bool proven = true;
 
-	prefix = xasprintf("%s/%s-%s-%d", b->log_dir, b->mode, p->strength < 0 ? "base" : "slow",
-			   p->n + p->dropped + 1);
+	if (p->strength < 0)
+		prefix = xasprintf("%s/base-%02d", b->log_dir, p->n + p->dropped + 1);
+	else
+		prefix = xasprintf("%s/slow%d-%02d", b->log_dir, p->strength, p->n + p->dropped + 1);
 	if (p->strength >= 0) {
 		cmdline = xasprintf("%s perfbot_slow_thp=%d perfbot_slow_migrate=%d", gp.kernel_cmdline,
 				    p->strength, p->strength);

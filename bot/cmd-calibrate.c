@@ -18,7 +18,6 @@
 #include "measure.h"
 #include "queue.h"
 
-#define MAX_WORKLOADS 32
 #define FA_SPLITS 200
 
 static void usage(FILE *out)
@@ -99,7 +98,7 @@ static void print_noise(const struct comparison *cmp, const int *flags_by_metric
 static int calibrate(const struct pb_config *cfg, const struct pb_queue *q, char **only, int nonly,
 		     int per_side)
 {
-	const struct workload *chosen[MAX_WORKLOADS];
+	const struct workload *chosen[CLI_MAX_WORKLOADS];
 	struct workload_set wset = { 0 };
 	struct kernel_tree tree = { 0 };
 	struct pair_plan plan = { 0 };
@@ -120,7 +119,7 @@ static int calibrate(const struct pb_config *cfg, const struct pb_queue *q, char
 			goto fail;
 		nchosen = nonly;
 	} else {
-		nchosen = wset.n < MAX_WORKLOADS ? wset.n : MAX_WORKLOADS;
+		nchosen = wset.n < CLI_MAX_WORKLOADS ? wset.n : CLI_MAX_WORKLOADS;
 		for (int i = 0; i < nchosen; i++)
 			chosen[i] = &wset.w[i];
 	}
@@ -240,18 +239,15 @@ int cmd_calibrate(int argc, char **argv)
 	struct cli c = { 0 };
 	struct pb_config cfg;
 	struct pb_queue q;
-	char *only[MAX_WORKLOADS], *end;
+	char *only[CLI_MAX_WORKLOADS], *end;
 	int opt, rc = PB_EXIT_USAGE, nonly = 0, per_side = 0;
 
 	while ((opt = getopt_long(argc, argv, "w:b:hC:c:", opts, NULL)) != -1) {
 		if (cli_common(&c, opt, optarg))
 			continue;
 		if (opt == 'w') {
-			if (nonly == MAX_WORKLOADS) {
-				cli_error("at most %d --workload options", MAX_WORKLOADS);
+			if (!cli_workload_arg(only, &nonly, optarg))
 				goto out;
-			}
-			only[nonly++] = optarg;
 		} else if (opt == 'b') {
 			long v = strtol(optarg, &end, 10);
 

@@ -16,7 +16,6 @@
 #include "vm.h"
 #include "workload.h"
 
-#define MAX_WORKLOADS 32
 
 static void usage(FILE *out)
 {
@@ -56,7 +55,7 @@ static int run_patch(const struct pb_config *cfg, const struct pb_queue *q, int 
 		     char **only, int nonly, bool force)
 {
 	const struct pb_patch *p = queue_find(q, number);
-	const struct workload *chosen[MAX_WORKLOADS];
+	const struct workload *chosen[CLI_MAX_WORKLOADS];
 	struct workload_set wset = { 0 };
 	struct kernel_tree tree = { 0 };
 	struct pair_plan plan = { 0 };
@@ -97,7 +96,7 @@ static int run_patch(const struct pb_config *cfg, const struct pb_queue *q, int 
 		nchosen = nonly;
 		fallback = false;
 	} else {
-		nchosen = workloads_for_patch(&wset, p, chosen, MAX_WORKLOADS, &fallback);
+		nchosen = workloads_for_patch(&wset, p, chosen, CLI_MAX_WORKLOADS, &fallback);
 	}
 	/* Before any build: a missing package or a bad workload parameter. */
 	if (!host_check_requirements(chosen, nchosen, &err) ||
@@ -241,7 +240,7 @@ int cmd_run(int argc, char **argv)
 	struct cli c = { 0 };
 	struct pb_config cfg;
 	struct pb_queue q;
-	char *only[MAX_WORKLOADS];
+	char *only[CLI_MAX_WORKLOADS];
 	int opt, rc = PB_EXIT_USAGE, number = -1, nonly = 0;
 	bool force = false;
 
@@ -251,11 +250,8 @@ int cmd_run(int argc, char **argv)
 		if (opt == 'f') {
 			force = true;
 		} else if (opt == 'w') {
-			if (nonly == MAX_WORKLOADS) {
-				cli_error("at most %d --workload options", MAX_WORKLOADS);
+			if (!cli_workload_arg(only, &nonly, optarg))
 				goto out;
-			}
-			only[nonly++] = optarg;
 		} else if (opt == 'p') {
 			if (!cli_patch_number(optarg, &number))
 				goto out;

@@ -262,7 +262,7 @@ static void set_defaults(struct pb_config *cfg)
 	cfg->boots = 2;
 	cfg->iterations = 5;
 	cfg->warmup = 1;
-	cfg->max_boots = 6;
+	cfg->max_boots = 10;
 	cfg->budget_minutes = 15;
 	cfg->seed = 0;
 	cfg->gate_pct = 2.0;

@@ -66,7 +66,16 @@ check "and same for the file case" \
 check "the terminal table shows it" grep -Eq "anon_vmemmap_on_pages_migrated +0 +32 .*behaviour change" "$work/run1.out"
 check "the kernels are recorded with their pair labels" \
 	test "$(q "SELECT group_concat(label, ',') FROM (SELECT label FROM kernels ORDER BY label)")" = "base,base+port"
+check "the table has CIs and Holm-adjusted p-values" grep -Eq "^workload +metric .*95% CI +p\(Holm\) +noise +verdict" "$work/run1.out"
+check "the patch's verdict is printed" grep -q "^verdict: not comparable (timing, worst metric); behaviour change (behaviour)" "$work/run1.out"
+check "the seed of the boot order is printed and stored" \
+	grep -q "(seed $(q "SELECT seed FROM comparisons WHERE seed > 0")); report" "$work/run1.out"
+check "time metrics were tested: p-values and a CI stored" \
+	test "$(q "SELECT count(*) FROM results WHERE kind='time' AND n_with > 0 AND n_without > 0 AND (p_mw IS NULL OR p_ks IS NULL OR ci_lo_pct IS NULL)")" -eq 0
+check "iteration 1 is stored as warm-up, iteration 0 (perf, once per run) never" \
+	test "$(q "SELECT count(DISTINCT iteration) || '/' || min(iteration) FROM samples WHERE warmup=1")" = "1/1"
 check "the report was written" grep -q "behaviour change" "$reports/771.html"
+check "the report shows CIs and what decided each verdict" grep -q "decided by" "$reports/771.html"
 check "the report links the serial logs" grep -q 'href="logs/771-' "$reports/771.html"
 check "serial logs exist" test "$(ls "$reports"/logs/771-*/boot0*-with.console.log | wc -l)" -eq 2
 
@@ -80,6 +89,20 @@ check "the warm run rebuilds no kernel" test "$(grep -c '(cached)' "$work/run2.e
 check "the warm run compiles nothing" bash -c "! grep -q 'building' '$work/run2.err'"
 check "two comparisons, eight runs" test "$(q "SELECT count(*) FROM comparisons"),$(q "SELECT count(*) FROM runs")" = "2,8"
 check "still two kernels" test "$(q "SELECT count(*) FROM kernels")" -eq 2
+
+echo "e2e: A/A calibration of thp-anon"
+pb calibrate --workload thp-anon --per-side 2 > "$work/cal.out" 2>&1
+rc=$?
+grep -v '^  build' "$work/cal.out"
+check "calibrate: exit 0 (rc=$rc)" test "$rc" -eq 0
+check "calibrate: stored as a calibration of no patch, 4 boots ok" \
+	test "$(q "SELECT count(*) FROM comparisons c WHERE kind='calibration' AND patch_id IS NULL AND kernel_without=kernel_with AND (SELECT count(*) FROM runs r WHERE r.comparison_id=c.id AND outcome='ok')=4")" -eq 1
+check "calibrate: a noise floor for every thp-anon metric" \
+	test "$(q "SELECT count(*) FROM noise")" -eq "$(grep -c '^\[metric ' "$top/workloads/thp-anon.ini")"
+check "calibrate: a THP fault counter is found deterministic" \
+	test "$(q "SELECT deterministic FROM noise WHERE metric='thp_fault_alloc_madvise'")" -eq 1
+check "calibrate: the false-alarm rate was measured over drawn A/A splits" \
+	grep -Eq "^false alarms: [0-9]+ of 200 A/A comparisons" "$work/cal.out"
 
 before=$(q "SELECT (SELECT count(*) FROM comparisons) || '/' || (SELECT count(*) FROM runs) || '/' || (SELECT count(*) FROM samples)")
 one_line_error() { # one_line_error "what" expected-rc pattern command...
@@ -101,11 +124,13 @@ printf '[qemu]\naccel = warp\n' > "$work/bad.ini"
 one_line_error "broken config.ini" 1 "bad.ini:2: \[qemu\] accel" "$perfbot" run --config "$work/bad.ini" --patch 771
 one_line_error "missing kernel tarball" 1 "kernel source /nonexistent.tar.xz not found" \
 	pb run --patch 771 --kernel-source /nonexistent.tar.xz
+one_line_error "calibrate an unknown workload" 1 "no workload 'nope'" pb calibrate --workload nope
+one_line_error "a bad statistics setting" 1 "stats.alpha: .2. is not a number from 0 to 1" pb run --patch 771 -c stats.alpha=2
 after=$(q "SELECT (SELECT count(*) FROM comparisons) || '/' || (SELECT count(*) FROM runs) || '/' || (SELECT count(*) FROM samples)")
 check "bad input left the database unchanged ($before)" test "$before" = "$after"
 
 run_pair() { # run_pair N label iterations: one boot per kernel; sets $cid, output in $work/label.out
-	pb run --patch "$1" --boots 1 --iterations "$3" > "$work/$2.out" 2>&1
+	pb run --patch "$1" --boots 1 -c run.max_boots=1 --iterations "$3" > "$work/$2.out" 2>&1
 	local rc=$?
 	grep -v '^  build' "$work/$2.out"
 	cid=$(q "SELECT max(id) FROM comparisons")
@@ -131,6 +156,9 @@ check "765: the collapse made 8 MiB of FilePmdMapped on both kernels" \
 	test "$(side_value "$c765" without file_pmd_mapped_kb),$(side_value "$c765" with file_pmd_mapped_kb)" = "8192.0,8192.0"
 check "765: reported as a behaviour change" \
 	test "$(q "SELECT verdict FROM results WHERE comparison_id=$c765 AND metric='thp_eligible'")" = "behaviour change"
+check "765: thp-anon's noise floor came from the calibration" \
+	test "$(q "SELECT count(*) FROM results WHERE comparison_id=$c765 AND workload='thp-anon' AND kind='time' AND noise_from='calibration'")" -gt 0
+check "765: the run says which calibration it used" grep -q "noise floor from calibration" "$work/765.out"
 
 echo "e2e: patch 772 (zswap writeback)"
 run_pair 772 772 1

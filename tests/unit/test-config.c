@@ -44,6 +44,17 @@ void test_config(void)
 	CHECK_INT(cfg.accel, ACCEL_KVM);
 	CHECK(config_override(&cfg, "cache.dir=/tmp/x", &err));
 	CHECK_STR(cfg.cache_dir, "/tmp/x");
+	/* the statistics: defaults, a real number, and its bounds */
+	CHECK(cfg.gate_pct == 2 && cfg.icount_gate_pct == 0.5 && cfg.alpha == 0.01);
+	CHECK(cfg.warmup == 1 && cfg.max_boots == 10 && cfg.seed == 0);
+	CHECK(config_override(&cfg, "stats.gate_pct=1.5", &err));
+	CHECK(cfg.gate_pct == 1.5);
+	CHECK(!config_override(&cfg, "stats.alpha=2", &err));
+	CHECK_HAS(err.msg, "'2' is not a number from 0 to 1");
+	CHECK(!config_override(&cfg, "stats.gate_pct=1.5%", &err));
+	CHECK(!config_override(&cfg, "stats.noise_factor=nan", &err));
+	CHECK(config_override(&cfg, "run.seed=12345", &err));
+	CHECK_INT(cfg.seed, 12345);
 	CHECK(!config_override(&cfg, "run.nope=1", &err));
 	CHECK_HAS(err.msg, "unknown configuration key run.nope");
 	CHECK(!config_override(&cfg, "run.boots=0", &err));
