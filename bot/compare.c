@@ -303,7 +303,8 @@ static void metric_stats(const struct comparison *cmp, const struct workload *wl
 	m->p = fmin(1, 2 * fmin(m->p_mw, m->p_ks));
 	m->hl_shift = stats_hodges_lehmann(w->ss[0].boot_median, m->boots[0], w->ss[1].boot_median,
 					   m->boots[1]);
-	{
+	/* exact comparison needs no interval (and most metrics are counters) */
+	if (!(m->def->kind == METRIC_BEHAVIOUR && m->deterministic)) {
 		struct stats_group g[2];
 		double lo, hi;
 
