@@ -277,8 +277,10 @@ static void evaluate(struct bench *b, FILE *out)
 			struct comparison full;
 			const struct boot **va = xcalloc((size_t)(base->n + p->n + 1), sizeof(*va));
 			const struct metric_result *m;
+			const struct noise_floor *nfl = NULL;
 			double effect;
-			int detected = 0, boots = 0, used;
+			int detected = 0, boots = 0, used, inconclusive = 0, incomparable = 0;
+			char misses[64];
 
 			if (p->strength == 0 || !p->n || !base->n) {
 				free(va);
@@ -300,19 +302,29 @@ static void evaluate(struct bench *b, FILE *out)
 				draw(b, base, p, &c, &used);
 				m = find_result(&c, targets[t].workload, targets[t].metric);
 				detected += m && !strcmp(m->verdict, "regression");
+				inconclusive += m && !strcmp(m->verdict, "inconclusive");
+				incomparable += m && !strcmp(m->verdict, "not comparable");
 				boots += used;
 				compare_subset_free(&c);
 			}
-			fprintf(out, "%-10s  %-20s  N=%-4d %+8.3f%%  %5.1f  %5.1f%% (%d/%d)  %28s  %6.0f s\n",
-				b->mode, targets[t].name, p->strength, effect, (double)boots / b->draws,
-				100.0 * detected / b->draws, detected, b->draws, "-",
-				2.0 * boots / b->draws * boot_s);
+			for (int i = 0; i < b->tmpl.nnoise; i++)
+				if (!strcmp(b->tmpl.noise[i].workload, targets[t].workload) &&
+				    !strcmp(b->tmpl.noise[i].metric, targets[t].metric))
+					nfl = &b->tmpl.noise[i];
+			/* why the others were not flagged */
+			snprintf(misses, sizeof(misses), "%d inconcl., %d n.c., %d other", inconclusive,
+				 incomparable, b->draws - detected - inconclusive - incomparable);
+			fprintf(out, "%-10s  %-20s  N=%-4d %+8.3f%% %7.3f%%  %5.1f  %5.1f%% (%d/%d)  %-30s  %6.0f s\n",
+				b->mode, targets[t].name, p->strength, effect, nfl ? nfl->between_cv_pct : NAN,
+				(double)boots / b->draws, 100.0 * detected / b->draws, detected, b->draws,
+				misses, 2.0 * boots / b->draws * boot_s);
 		}
 	}
 	/* A/A: base against base (disjoint draws), base against slowed at N=0 */
 	for (int s = 0; s < b->npools; s++) {
 		const struct pool *p = &b->pools[s];
 		int flagged = 0, boots = 0, used, metric_flags = 0, tested_all = 0;
+		char fa[80];
 
 		if (s > 0 && p->strength != 0)
 			continue;
@@ -330,10 +342,11 @@ static void evaluate(struct bench *b, FILE *out)
 			boots += used;
 			compare_subset_free(&c);
 		}
-		fprintf(out, "%-10s  %-20s  %-6s %9s  %5.1f  %14s  %5.2f%% (%d/%d; %d/%d m.)  %6.0f s\n",
-			b->mode, s == 0 ? "A/A base vs base" : "A/A base vs N=0", "-", "-",
-			(double)boots / b->draws, "-", 100.0 * flagged / b->draws, flagged, b->draws,
-			metric_flags, tested_all, 2.0 * boots / b->draws * boot_s);
+		snprintf(fa, sizeof(fa), "%.2f%% (%d/%d; %d/%d m.)", 100.0 * flagged / b->draws,
+			 flagged, b->draws, metric_flags, tested_all);
+		fprintf(out, "%-10s  %-20s  %-6s %9s %8s  %5.1f  %-16s  %-30s  %6.0f s\n", b->mode,
+			s == 0 ? "A/A base vs base" : "A/A base vs N=0", "-", "-", "-",
+			(double)boots / b->draws, "-", fa, 2.0 * boots / b->draws * boot_s);
 	}
 	noise_free((struct noise_floor *)b->tmpl.noise, b->tmpl.nnoise);
 	b->tmpl.noise = NULL;
@@ -427,8 +440,8 @@ static int bench(struct pb_config *cfg, const struct pb_queue *q, const struct b
 	printf("perfbot bench: base %s against base+slowdown (%s); %d drawn comparisons per line; "
 	       "%d+%d iterations per boot\n",
 	       tree.version, patch, o->draws, cfg->warmup, cfg->iterations);
-	printf("%-10s  %-20s  %-6s %9s  %5s  %14s  %28s  %8s\n", "mode", "slowed path", "N", "effect",
-	       "boots", "detected", "false alarms (comparisons)", "boot time");
+	printf("%-10s  %-20s  %-6s %9s %8s  %5s  %-16s  %-30s  %8s\n", "mode", "slowed path", "N",
+	       "effect", "noise", "boots", "detected", "misses / false alarms", "boot time");
 	for (int mi = 0; mi < o->nmodes; mi++) {
 		if (!config_set(cfg, "qemu", "accel", o->modes[mi], &err))
 			goto fail;
@@ -452,7 +465,7 @@ static int bench(struct pb_config *cfg, const struct pb_queue *q, const struct b
 		icount = !strcmp(b.accel.name, "tcg-icount");
 		pool = o->pool ? o->pool : icount ? 6 : 12;
 		b.per_side = cfg->boots;
-		b.max_per_side = icount ? cfg->boots : pool;
+		b.max_per_side = icount ? cfg->boots : pool / 2;
 		{
 			const int *st = icount ? o->strengths : o->wall_strengths;
 			int nst = icount ? o->nstrengths : o->nwall_strengths;
@@ -467,13 +480,15 @@ static int bench(struct pb_config *cfg, const struct pb_queue *q, const struct b
 		if (!icount) {
 			int fit = (int)(BENCH_BUDGET_S / (2 * mean_boot_wall(&b)));
 
-			b.max_per_side = fit < b.per_side ? b.per_side : fit < pool ? fit : pool;
+			/* no more than half a pool, so that draws differ */
+			b.max_per_side = fit < b.per_side ? b.per_side : fit < pool / 2 ? fit : pool / 2;
 		}
 		printf("%-10s  pools: %d boots of each strength, %d of the base; a comparison takes %d boots "
 		       "a kernel%s; mean boot %.1f s\n", b.mode, pool, 2 * pool, b.per_side,
 		       b.max_per_side > b.per_side ? " and more while inconclusive" : "", mean_boot_wall(&b));
 		if (b.max_per_side > b.per_side)
-			printf("%-10s  (at most %d a kernel: about 3 minutes of boots)\n", b.mode, b.max_per_side);
+			printf("%-10s  (at most %d a kernel: about 3 minutes of boots, or half a pool)\n", b.mode,
+			       b.max_per_side);
 		evaluate(&b, stdout);
 		fflush(stdout);
 		unlink(b.initrd);

@@ -161,7 +161,8 @@ static int run_patch(const struct pb_config *cfg, const struct pb_queue *q, int 
 		cmp.booted = true;
 		printf("perfbot: accelerator %s: %s\n", cmp.accel.name, cmp.accel.reason);
 		verdict_policy_init(&cmp.policy, cfg, cmp.accel.name, cmp.seed);
-		if (!db_load_noise(db, cmp.accel.name, &noise, &nnoise, &cmp.noise_calibration, &err))
+		if (!db_load_noise(db, cmp.accel.name, kc.sha256, &noise, &nnoise,
+				   &cmp.noise_calibration, &err))
 			goto fail;
 		cmp.noise = noise;
 		cmp.nnoise = nnoise;

@@ -406,8 +406,8 @@ long long db_count(sqlite3 *db, const char *sql, long long param)
 	return v;
 }
 
-bool db_load_noise(sqlite3 *db, const char *accel, struct noise_floor **out, int *n,
-		   long long *calibration, pb_err *err)
+bool db_load_noise(sqlite3 *db, const char *accel, const char *config_sha256,
+		   struct noise_floor **out, int *n, long long *calibration, pb_err *err)
 {
 	sqlite3_stmt *st;
 	int cap = 0;
@@ -416,13 +416,16 @@ bool db_load_noise(sqlite3 *db, const char *accel, struct noise_floor **out, int
 	*n = 0;
 	*calibration = 0;
 	if (sqlite3_prepare_v2(db,
-			       "SELECT id FROM comparisons WHERE kind='calibration' AND "
-			       "status='measured' AND accel=? ORDER BY id DESC LIMIT 1",
+			       /* a kernel of the same .config first, then the newest */
+			       "SELECT c.id FROM comparisons c JOIN kernels k ON k.id=c.kernel_without "
+			       "WHERE c.kind='calibration' AND c.status='measured' AND c.accel=? "
+			       "ORDER BY k.config_sha256=? DESC, c.id DESC LIMIT 1",
 			       -1, &st, NULL) != SQLITE_OK) {
 		pb_seterr(err, "database: %s", sqlite3_errmsg(db));
 		return false;
 	}
 	sqlite3_bind_text(st, 1, accel, -1, SQLITE_TRANSIENT);
+	sqlite3_bind_text(st, 2, config_sha256 ? config_sha256 : "", -1, SQLITE_TRANSIENT);
 	if (sqlite3_step(st) == SQLITE_ROW)
 		*calibration = sqlite3_column_int64(st, 0);
 	sqlite3_finalize(st);

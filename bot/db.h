@@ -19,10 +19,10 @@ void db_close(sqlite3 *db);
 bool db_store_comparison(sqlite3 *db, const struct comparison *cmp, const char *perfbot_version,
 			 long long *id, pb_err *err);
 
-/* The noise floor of the newest calibration under accel (none: *n = 0,
- * *calibration = 0). */
-bool db_load_noise(sqlite3 *db, const char *accel, struct noise_floor **noise, int *n,
-		   long long *calibration, pb_err *err);
+/* The noise floor of the newest calibration under accel, one of a kernel
+ * built from the same .config first (none: *n = 0, *calibration = 0). */
+bool db_load_noise(sqlite3 *db, const char *accel, const char *config_sha256,
+		   struct noise_floor **noise, int *n, long long *calibration, pb_err *err);
 
 /* Helpers the report and the tests use. */
 long long db_count(sqlite3 *db, const char *sql_with_one_int_param, long long param);
