@@ -105,7 +105,7 @@ bool host_workloads_named(const struct workload_set *set, char **names, int n,
 	return true;
 }
 
-
+/* Log dir, initramfs and accelerator, the same for run, calibrate and bench. */
 bool host_guest_prepare(const struct pb_config *cfg, const struct guest_plan *gp,
 			const char *probe_kernel, const char *log_dir, char **initrd,
 			struct accel *a, pb_err *err)
