@@ -97,8 +97,9 @@ grep -v '^  build' "$work/cal.out"
 check "calibrate: exit 0 (rc=$rc)" test "$rc" -eq 0
 check "calibrate: stored as a calibration of no patch, 4 boots ok" \
 	test "$(q "SELECT count(*) FROM comparisons c WHERE kind='calibration' AND patch_id IS NULL AND kernel_without=kernel_with AND (SELECT count(*) FROM runs r WHERE r.comparison_id=c.id AND outcome='ok')=4")" -eq 1
-check "calibrate: a noise floor for every thp-anon metric" \
-	test "$(q "SELECT count(*) FROM noise")" -eq "$(grep -c '^\[metric ' "$top/workloads/thp-anon.ini")"
+check "calibrate: a noise floor for every thp-anon metric, perf's included" \
+	test "$(q "SELECT count(*) FROM noise")" -eq "$(( $(grep -c '^\[metric ' "$top/workloads/thp-anon.ini") + \
+		$(sed -n 's/^perf_events = //p' "$top/workloads/thp-anon.ini" | tr ',' '\n' | wc -l) ))"
 check "calibrate: a THP fault counter is found deterministic" \
 	test "$(q "SELECT deterministic FROM noise WHERE metric='thp_fault_alloc_madvise'")" -eq 1
 check "calibrate: the false-alarm rate was measured over drawn A/A splits" \
@@ -143,9 +144,9 @@ c765=$cid
 check "765: thp-anon and thp-file-ro chosen by its paths" \
 	grep -q "workloads: thp-anon, thp-file-ro (chosen by the paths" "$work/765.out"
 check "765: THPs were allocated at fault time on both kernels" \
-	test "$(q "SELECT count(*) FROM samples s JOIN runs r ON r.id=s.run_id WHERE r.comparison_id=$c765 AND s.metric='thp_fault_alloc_madvise' AND s.value = 16")" -eq 4
+	test "$(q "SELECT count(*) FROM samples s JOIN runs r ON r.id=s.run_id WHERE r.comparison_id=$c765 AND s.metric='thp_fault_alloc_madvise' AND s.value = 16 AND NOT s.warmup")" -eq 4
 check "765: MADV_COLLAPSE and khugepaged made 32 MiB of AnonHugePages" \
-	test "$(q "SELECT count(*) FROM samples s JOIN runs r ON r.id=s.run_id WHERE r.comparison_id=$c765 AND s.metric IN ('anon_huge_kb_collapsed','anon_huge_kb_khugepaged') AND s.value = 32768")" -eq 8
+	test "$(q "SELECT count(*) FROM samples s JOIN runs r ON r.id=s.run_id WHERE r.comparison_id=$c765 AND s.metric IN ('anon_huge_kb_collapsed','anon_huge_kb_khugepaged') AND s.value = 32768 AND NOT s.warmup")" -eq 8
 side_value() { # side_value comparison side metric -> the distinct values seen
 	q "SELECT group_concat(DISTINCT value) FROM samples s JOIN runs r ON r.id=s.run_id
 	   WHERE r.comparison_id=$1 AND r.side='$2' AND s.metric='$3'"
@@ -165,9 +166,9 @@ run_pair 772 772 1
 c772=$cid
 check "772: the pair is formed by reverting the patch" grep -q "pair formed by reverse" "$work/772.out"
 check "772: zswap wrote pages back on both kernels" \
-	test "$(q "SELECT count(*) FROM samples s JOIN runs r ON r.id=s.run_id WHERE r.comparison_id=$c772 AND s.metric='written_back_pages' AND s.value > 0")" -eq 2
+	test "$(q "SELECT count(*) FROM samples s JOIN runs r ON r.id=s.run_id WHERE r.comparison_id=$c772 AND s.metric='written_back_pages' AND s.value > 0 AND NOT s.warmup")" -eq 2
 check "772: pages went to the swap device on both kernels" \
-	test "$(q "SELECT count(*) FROM samples s JOIN runs r ON r.id=s.run_id WHERE r.comparison_id=$c772 AND s.metric='pswpout' AND s.value > 0")" -eq 2
+	test "$(q "SELECT count(*) FROM samples s JOIN runs r ON r.id=s.run_id WHERE r.comparison_id=$c772 AND s.metric='pswpout' AND s.value > 0 AND NOT s.warmup")" -eq 2
 check "772: both boots read every page back intact (check ok)" \
 	test "$(q "SELECT count(*) FROM runs WHERE comparison_id=$c772 AND outcome='ok'")" -eq 2
 
