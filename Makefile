@@ -61,7 +61,8 @@ unit: $(BUILD)/unit-tests
 e2e: all
 	tests/e2e.sh
 
-test: setup
+test:
+	scripts/setup --tests
 	$(MAKE) all unit
 	$(MAKE) e2e
 

@@ -204,7 +204,9 @@ static int run_patch(const struct pb_config *cfg, const struct pb_queue *q, int 
 		if (cmp.image[s].failure)
 			printf("the kernel %s the fix failed to build:\n%s\n", side_name((enum side)s),
 			       cmp.image[s].failure);
-	if (!report_write_patch(db, cid, cfg->report_dir, &report, &err))
+	if (!report_write_patch(db, cid, cfg->report_dir, &report, &err) ||
+	    !report_write_index(db, q, cfg->report_dir, &err) ||
+	    !report_write_trend(db, cfg->report_dir, &err))
 		goto fail;
 	printf("perfbot: %s; comparison %lld stored in %s (seed %lu); report %s (%.0f s)\n",
 	       cmp.status, cid, cfg->db_path, cmp.seed, report, cmp.wall_seconds);

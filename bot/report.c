@@ -1,5 +1,9 @@
 #include "report.h"
 
+#include "plot.h"
+#include "queue.h"
+#include "stats.h"
+
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -99,11 +103,246 @@ static void log_link(pb_str *h, const char *path, const char *report_dir, const 
 
 static const char style[] =
 	"body{font-family:sans-serif;margin:2em;max-width:80em}"
-	"table{border-collapse:collapse;margin:1em 0}"
+	"table{border-collapse:collapse;margin:1em 0;font-size:90%}"
 	"td,th{border:1px solid #bbb;padding:.25em .6em;text-align:left;vertical-align:top}"
 	"td.num{text-align:right;font-family:monospace}"
 	".bad{background:#f6c6c6}.good{background:#c8ecc8}.change{background:#fbe3a6}"
+	"figure{display:inline-block;margin:.5em}figcaption{font-size:90%;color:#444}"
+	".tag{padding:0 .3em;margin:.1em;display:inline-block;border-radius:3px}"
 	".same{background:#fff}.open{background:#e4e4f4}pre{background:#f4f4f4;padding:.5em;overflow-x:auto}";
+
+/* One metric's samples of a comparison, per side and boot (warm-up and
+ * boots that were not ok left out): for the spread column and the plots. */
+struct metric_samples {
+	double *v[2][PLOT_MAX_BOOTS];
+	int n[2][PLOT_MAX_BOOTS], nboots[2];
+};
+
+static bool load_samples(sqlite3 *db, long long cid, const char *workload, const char *metric,
+			 struct metric_samples *ms)
+{
+	sqlite3_stmt *st;
+	int last_run[2] = { -1, -1 };
+
+	memset(ms, 0, sizeof(*ms));
+	if (sqlite3_prepare_v2(db,
+			       "SELECT r.side='with', r.id, s.value FROM samples s JOIN runs r ON r.id=s.run_id "
+			       "WHERE r.comparison_id=? AND s.workload=? AND s.metric=? AND NOT s.warmup "
+			       "AND r.outcome='ok' ORDER BY r.boot_index, s.iteration",
+			       -1, &st, NULL) != SQLITE_OK)
+		return false;
+	sqlite3_bind_int64(st, 1, cid);
+	sqlite3_bind_text(st, 2, workload, -1, SQLITE_TRANSIENT);
+	sqlite3_bind_text(st, 3, metric, -1, SQLITE_TRANSIENT);
+	while (sqlite3_step(st) == SQLITE_ROW) {
+		int side = sqlite3_column_int(st, 0) ? 1 : 0, run = sqlite3_column_int(st, 1), b;
+
+		if (run != last_run[side]) {
+			if (ms->nboots[side] == PLOT_MAX_BOOTS)
+				continue;
+			ms->nboots[side]++;
+			last_run[side] = run;
+		}
+		b = ms->nboots[side] - 1;
+		ms->v[side][b] = xrealloc(ms->v[side][b], sizeof(double) * (size_t)(ms->n[side][b] + 1));
+		ms->v[side][b][ms->n[side][b]++] = sqlite3_column_double(st, 2);
+	}
+	sqlite3_finalize(st);
+	return true;
+}
+
+static void samples_free(struct metric_samples *ms)
+{
+	for (int s = 0; s < 2; s++)
+		for (int b = 0; b < ms->nboots[s]; b++)
+			free(ms->v[s][b]);
+}
+
+/* Spread of one side: sd of its boot medians over their mean, in percent. */
+static double side_spread(const struct metric_samples *ms, int side)
+{
+	double med[PLOT_MAX_BOOTS] = { 0 }, mean;
+	int n = ms->nboots[side];
+
+	for (int b = 0; b < n; b++)
+		med[b] = stats_median(ms->v[side][b], ms->n[side][b]);
+	mean = stats_mean(med, n);
+	return n > 1 && mean != 0 ? stats_sd(med, n) / fabs(mean) * 100 : NAN;
+}
+
+/* A spread or noise floor: small ones as "<0.01%", never in e-notation. */
+static void fmt_small_pct(char *buf, size_t n, double v)
+{
+	if (isnan(v))
+		snprintf(buf, n, "-");
+	else if (v < 0.005)
+		snprintf(buf, n, "<0.01%%");
+	else
+		snprintf(buf, n, v < 10 ? "%.2f%%" : "%.0f%%", v);
+}
+
+static void fmt_opt(char *buf, size_t n, sqlite3_stmt *st, int col, const char *fmt)
+{
+	if (sqlite3_column_type(st, col) == SQLITE_NULL)
+		snprintf(buf, n, "-");
+	else
+		snprintf(buf, n, fmt, sqlite3_column_double(st, col));
+}
+
+static bool is_notable(const char *v)
+{
+	return !strcmp(v, "regression") || !strcmp(v, "improvement") || !strcmp(v, "behaviour change");
+}
+
+/* The timing table, the behaviour changes apart, the unchanged counters
+ * folded away, and a strip plot of every metric that was tested or changed. */
+static bool comparison_tables(sqlite3 *db, long long cid, const char *num, const char *report_dir,
+			      pb_str *h, pb_err *err)
+{
+	static const char *const head =
+		"<tr><th>workload</th><th>metric</th><th>unit, better</th><th>without</th>"
+		"<th>with</th><th>change</th><th>spread without / with</th><th>95% CI</th>"
+		"<th>p (Holm)</th><th>noise floor</th><th>boots / samples</th><th>decided by</th>"
+		"<th>verdict</th></tr>\n";
+	pb_str part[3], figs;
+	sqlite3_stmt *st;
+	char *plot_dir = xasprintf("%s/plots", report_dir);
+	int nplots = 0;
+	bool ok = mkdir_p(plot_dir, err);
+
+	if (!ok) {
+		free(plot_dir);
+		return false;
+	}
+	if (sqlite3_prepare_v2(db,
+			       "SELECT workload, metric, unit, kind, better, median_without, median_with, "
+			       "change_pct, verdict, n_without, n_with, ci_lo_pct, ci_hi_pct, p_adj, "
+			       "noise_pct, noise_from, regime, boots_without, boots_with "
+			       "FROM results WHERE comparison_id=? ORDER BY workload, kind DESC, metric",
+			       -1, &st, NULL) != SQLITE_OK) {
+		pb_seterr(err, "report: %s", sqlite3_errmsg(db));
+		free(plot_dir);
+		return false;
+	}
+	for (int i = 0; i < 3; i++)
+		str_init(&part[i]);
+	str_init(&figs);
+	sqlite3_bind_int64(st, 1, cid);
+	while (ok && sqlite3_step(st) == SQLITE_ROW) {
+		const char *verdict = col_text(st, 8), *workload = col_text(st, 0), *metric = col_text(st, 1);
+		bool time = !strcmp(col_text(st, 3), "time");
+		bool both = sqlite3_column_int(st, 9) && sqlite3_column_int(st, 10);
+		/* 0 timing, 1 behaviour changes, 2 unchanged behaviour */
+		int which = time ? 0 : strcmp(verdict, "behaviour change") ? 2 : 1;
+		char a[32], b[32], c[32], n[64], ci[64], p[32], nz[64], sp[64];
+		struct metric_samples ms;
+		pb_str *t = &part[which];
+
+		if (!load_samples(db, cid, workload, metric, &ms)) {
+			pb_seterr(err, "report: %s", sqlite3_errmsg(db));
+			ok = false;
+			break;
+		}
+		fmt_num(a, sizeof(a), st, 5);
+		fmt_num(b, sizeof(b), st, 6);
+		fmt_opt(c, sizeof(c), st, 7, "%+.2f%%");
+		fmt_opt(p, sizeof(p), st, 13, "%.3g");
+		{
+			double s0 = side_spread(&ms, 0), s1 = side_spread(&ms, 1);
+
+			char x0[24], x1[24];
+
+			fmt_small_pct(x0, sizeof(x0), s0);
+			fmt_small_pct(x1, sizeof(x1), s1);
+			snprintf(sp, sizeof(sp), "%s / %s", x0, x1);
+		}
+		snprintf(n, sizeof(n), "%d+%d / %d+%d", sqlite3_column_int(st, 17), sqlite3_column_int(st, 18),
+			 sqlite3_column_int(st, 9), sqlite3_column_int(st, 10));
+		if (sqlite3_column_type(st, 11) == SQLITE_NULL)
+			snprintf(ci, sizeof(ci), "-");
+		else
+			snprintf(ci, sizeof(ci), "%+.2f%% .. %+.2f%%", sqlite3_column_double(st, 11),
+				 sqlite3_column_double(st, 12));
+		if (sqlite3_column_type(st, 14) == SQLITE_NULL) {
+			snprintf(nz, sizeof(nz), "-");
+		} else {
+			char x[24];
+
+			fmt_small_pct(x, sizeof(x), sqlite3_column_double(st, 14));
+			snprintf(nz, sizeof(nz), "%s (%.20s)", x, col_text(st, 15));
+		}
+		str_addf(t, "<tr class=\"%s\">", verdict_class(verdict));
+		cell(t, "td", workload, NULL);
+		cell(t, "td", metric, NULL);
+		{
+			char *ub = xasprintf("%s, %s", col_text(st, 2), col_text(st, 4));
+
+			cell(t, "td", ub, NULL);
+			free(ub);
+		}
+		cell(t, "td", a, "num");
+		cell(t, "td", b, "num");
+		cell(t, "td", c, "num");
+		cell(t, "td", sp, "num");
+		cell(t, "td", ci, "num");
+		cell(t, "td", p, "num");
+		cell(t, "td", nz, "num");
+		cell(t, "td", n, "num");
+		cell(t, "td", col_text(st, 16), NULL);
+		str_add(t, is_notable(verdict) ? "<td><b>" : "<td>");
+		html_escape(t, verdict);
+		str_add(t, is_notable(verdict) ? " &#9664;</b></td></tr>\n" : "</td></tr>\n");
+		if (which < 2 && (ms.nboots[0] || ms.nboots[1]) && (both || which == 1)) {
+			char *name = xasprintf("%s-c%lld-%s-%s.svg", num, cid, workload, metric);
+			char *svg = xasprintf("%s/%s", plot_dir, name), *title = xasprintf("%s %s", workload, metric);
+			struct plot_side sides[2] = {
+				{ "without the fix", ms.nboots[0], ms.v[0], ms.n[0] },
+				{ "with the fix", ms.nboots[1], ms.v[1], ms.n[1] },
+			};
+
+			ok = plot_strip(svg, title, col_text(st, 2), sides, 2, err);
+			str_add(&figs, "<figure><img src=\"plots/");
+			html_escape(&figs, name);
+			str_add(&figs, "\" alt=\"");
+			html_escape(&figs, title);
+			str_add(&figs, "\" width=\"440\" height=\"270\"><figcaption>");
+			html_escape(&figs, title);
+			str_add(&figs, ": ");
+			html_escape(&figs, verdict);
+			str_add(&figs, "</figcaption></figure>\n");
+			nplots++;
+			free(name);
+			free(svg);
+			free(title);
+		}
+		samples_free(&ms);
+	}
+	sqlite3_finalize(st);
+	if (ok) {
+		str_add(h, "<h2>Timing (medians of the boots that came out ok)</h2>\n");
+		if (part[0].len)
+			str_addf(h, "<table>%s%s</table>\n", head, part[0].buf);
+		else
+			str_add(h, "<p>No time metric.</p>\n");
+		str_add(h, "<h2>Behaviour changes</h2>\n");
+		if (part[1].len)
+			str_addf(h, "<table>%s%s</table>\n", head, part[1].buf);
+		else
+			str_add(h, "<p>None: every counter and smaps value was the same.</p>\n");
+		if (part[2].len)
+			str_addf(h, "<details><summary>Behaviour metrics that did not change</summary>"
+				    "<table>%s%s</table></details>\n", head, part[2].buf);
+		if (nplots)
+			str_addf(h, "<h2>Samples</h2>\n<p>Every sample of both kernels; each boot its own "
+				    "colour and column, the bar the median.</p>\n<div class=\"plots\">%s</div>\n",
+				 figs.buf);
+	}
+	for (int i = 0; i < 3; i++)
+		str_free(&part[i]);
+	str_free(&figs);
+	free(plot_dir);
+	return ok;
+}
 
 bool report_write_patch(sqlite3 *db, long long cid, const char *report_dir, char **written,
 			pb_err *err)
@@ -212,68 +451,11 @@ bool report_write_patch(sqlite3 *db, long long cid, const char *report_dir, char
 		sqlite3_finalize(st);
 		st = NULL;
 
-		/* The comparison table, in the form LKP and mmtests users know. */
-		if (sqlite3_prepare_v2(db,
-				       "SELECT workload, metric, unit, kind, better, median_without, median_with, "
-				       "change_pct, verdict, n_without, n_with, ci_lo_pct, ci_hi_pct, p_adj, "
-				       "noise_pct, noise_from, regime, boots_without, boots_with "
-				       "FROM results WHERE comparison_id=? ORDER BY kind DESC, workload, metric",
-				       -1, &st, NULL) != SQLITE_OK) {
+		if (!comparison_tables(db, cid, num, report_dir, &h, err)) {
 			free(patch_file);
 			free(port_file);
-			goto dberr;
+			goto out;
 		}
-		sqlite3_bind_int64(st, 1, cid);
-		str_add(&h, "<h2>Comparison (medians)</h2>\n<table><tr><th>workload</th><th>metric</th>"
-			    "<th>unit</th><th>kind</th><th>better</th><th>without</th><th>with</th>"
-			    "<th>change</th><th>95% CI</th><th>p (Holm)</th><th>noise floor</th>"
-			    "<th>boots / samples</th><th>decided by</th><th>verdict</th></tr>\n");
-		while (sqlite3_step(st) == SQLITE_ROW) {
-			char a[32], b[32], c[32], n[64], ci[64], p[32], nz[64];
-			const char *verdict = col_text(st, 8);
-
-			fmt_num(a, sizeof(a), st, 5);
-			fmt_num(b, sizeof(b), st, 6);
-			if (sqlite3_column_type(st, 7) == SQLITE_NULL)
-				snprintf(c, sizeof(c), "-");
-			else
-				snprintf(c, sizeof(c), "%+.2f%%", sqlite3_column_double(st, 7));
-			snprintf(n, sizeof(n), "%d+%d / %d+%d", sqlite3_column_int(st, 17),
-				 sqlite3_column_int(st, 18), sqlite3_column_int(st, 9), sqlite3_column_int(st, 10));
-			if (sqlite3_column_type(st, 11) == SQLITE_NULL)
-				snprintf(ci, sizeof(ci), "-");
-			else
-				snprintf(ci, sizeof(ci), "%+.2f%% .. %+.2f%%", sqlite3_column_double(st, 11),
-					 sqlite3_column_double(st, 12));
-			if (sqlite3_column_type(st, 13) == SQLITE_NULL)
-				snprintf(p, sizeof(p), "-");
-			else
-				snprintf(p, sizeof(p), "%.3g", sqlite3_column_double(st, 13));
-			if (sqlite3_column_type(st, 14) == SQLITE_NULL)
-				snprintf(nz, sizeof(nz), "-");
-			else
-				snprintf(nz, sizeof(nz), "%.2g%% (%.20s)", sqlite3_column_double(st, 14),
-					 col_text(st, 15));
-			str_addf(&h, "<tr class=\"%s\">", verdict_class(verdict));
-			cell(&h, "td", col_text(st, 0), NULL);
-			cell(&h, "td", col_text(st, 1), NULL);
-			cell(&h, "td", col_text(st, 2), NULL);
-			cell(&h, "td", col_text(st, 3), NULL);
-			cell(&h, "td", col_text(st, 4), NULL);
-			cell(&h, "td", a, "num");
-			cell(&h, "td", b, "num");
-			cell(&h, "td", c, "num");
-			cell(&h, "td", ci, "num");
-			cell(&h, "td", p, "num");
-			cell(&h, "td", nz, "num");
-			cell(&h, "td", n, "num");
-			cell(&h, "td", col_text(st, 16), NULL);
-			cell(&h, "td", verdict, NULL);
-			str_add(&h, "</tr>\n");
-		}
-		str_add(&h, "</table>\n");
-		sqlite3_finalize(st);
-		st = NULL;
 
 		if (sqlite3_prepare_v2(db,
 				       "SELECT boot_index, side, outcome, detail, wall_seconds, console_log, "
@@ -347,4 +529,321 @@ out:
 	free(path);
 	str_free(&h);
 	return ok;
+}
+
+/* Verdicts by how much they ask of a reader, for a workload's summary. */
+static int attention(const char *v)
+{
+	static const char *const order[] = { "no data", "same", "no change", "not comparable",
+					     "improvement", "inconclusive", "behaviour change",
+					     "regression" };
+
+	for (int i = 0; i < (int)PB_ARRAY_SIZE(order); i++)
+		if (!strcmp(v, order[i]))
+			return i;
+	return 0;
+}
+
+static void page_head(pb_str *h, const char *title)
+{
+	str_add(h, "<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\"><title>");
+	html_escape(h, title);
+	str_addf(h, "</title><style>%s</style></head><body>\n<h1>", style);
+	html_escape(h, title);
+	str_add(h, "</h1>\n");
+}
+
+/* Each workload of a comparison with its most pressing verdict. */
+static bool workload_verdicts(sqlite3 *db, long long cid, pb_str *h)
+{
+	sqlite3_stmt *st;
+	char last[128] = "", worst[64] = "";
+
+	if (sqlite3_prepare_v2(db, "SELECT workload, verdict FROM results WHERE comparison_id=? "
+				   "ORDER BY workload",
+			       -1, &st, NULL) != SQLITE_OK)
+		return false;
+	sqlite3_bind_int64(st, 1, cid);
+	for (bool more = true; more;) {
+		const char *w = NULL, *v = NULL;
+
+		more = sqlite3_step(st) == SQLITE_ROW;
+		if (more) {
+			w = col_text(st, 0);
+			v = col_text(st, 1);
+		}
+		if (last[0] && (!more || strcmp(w, last))) {
+			str_addf(h, "<span class=\"%s tag\">", verdict_class(worst));
+			html_escape(h, last);
+			str_add(h, ": ");
+			html_escape(h, worst);
+			str_add(h, "</span> ");
+			worst[0] = '\0';
+		}
+		if (more) {
+			snprintf(last, sizeof(last), "%s", w);
+			if (!worst[0] || attention(v) > attention(worst))
+				snprintf(worst, sizeof(worst), "%s", v);
+		}
+	}
+	sqlite3_finalize(st);
+	return true;
+}
+
+bool report_write_index(sqlite3 *db, const struct pb_queue *q, const char *report_dir, pb_err *err)
+{
+	sqlite3_stmt *st = NULL;
+	pb_str h;
+	char *path;
+	int measured = 0, skipped = 0;
+	bool ok = false;
+
+	str_init(&h);
+	page_head(&h, "perfbot: mm patches of the stable queue");
+	str_add(&h, "<p>Queue ");
+	html_escape(&h, q->dir);
+	str_add(&h, ". <a href=\"trend.html\">The base kernel over time</a>.</p>\n"
+		    "<table><tr><th>#</th><th>subject</th><th>upstream</th><th>mm</th>"
+		    "<th>reached stable</th><th>Fixes</th><th>workloads: verdict</th><th>run</th></tr>\n");
+	if (sqlite3_prepare_v2(db,
+			       "SELECT c.id, c.status, c.accel, c.finished_at, c.verdict, c.behaviour "
+			       "FROM comparisons c JOIN patches p ON p.id=c.patch_id WHERE c.kind='patch' "
+			       "AND p.queue=? AND p.number=? ORDER BY c.id DESC LIMIT 1",
+			       -1, &st, NULL) != SQLITE_OK)
+		goto dberr;
+	for (int i = 0; i < q->npatches; i++) {
+		const struct pb_patch *p = &q->patches[i];
+		char num[16];
+		long long cid = 0;
+
+		snprintf(num, sizeof(num), "%03d", p->number);
+		sqlite3_reset(st);
+		sqlite3_bind_text(st, 1, q->dir, -1, SQLITE_TRANSIENT);
+		sqlite3_bind_int(st, 2, p->number);
+		if (sqlite3_step(st) == SQLITE_ROW)
+			cid = sqlite3_column_int64(st, 0);
+		str_add(&h, "<tr>");
+		if (cid) {
+			str_addf(&h, "<td class=\"num\"><a href=\"%s.html\">%s</a></td>", num, num);
+		} else {
+			cell(&h, "td", num, "num");
+		}
+		cell(&h, "td", p->subject, NULL);
+		{
+			char up[16];
+
+			snprintf(up, sizeof(up), "%.12s", p->upstream[0] ? p->upstream : "-");
+			cell(&h, "td", up, "num");
+		}
+		str_add(&h, "<td title=\"");
+		html_escape(&h, p->mm_reason);
+		str_addf(&h, "\">%s</td>", p->is_mm ? "mm" : "no");
+		cell(&h, "td", p->cc_stable ? "Cc: stable" : "picked without Cc: stable", NULL);
+		str_add(&h, "<td>");
+		for (int f = 0; f < p->nfixes; f++) {
+			char fx[16];
+
+			snprintf(fx, sizeof(fx), "%.12s", p->fixes[f]);
+			if (f)
+				str_add(&h, "<br>");
+			html_escape(&h, fx);
+		}
+		str_add(&h, p->nfixes ? "</td>" : "-</td>");
+		if (cid) {
+			const char *status = col_text(st, 1);
+
+			str_add(&h, "<td>");
+			if (strcmp(status, "measured")) {
+				str_add(&h, "<span class=\"bad tag\">");
+				html_escape(&h, status);
+				str_add(&h, "</span> ");
+			}
+			if (!workload_verdicts(db, cid, &h))
+				goto dberr;
+			str_add(&h, "</td><td>");
+			html_escape(&h, col_text(st, 2));
+			str_add(&h, " ");
+			html_escape(&h, col_text(st, 3));
+			str_add(&h, "</td>");
+			measured++;
+		} else {
+			char *why = p->is_mm ? xstrdup("not measured yet (perfbot run --patch N)")
+					     : xasprintf("skipped: not an mm patch (%s)", p->mm_reason);
+
+			str_addf(&h, "<td colspan=\"2\" class=\"%s\">", p->is_mm ? "open" : "same");
+			html_escape(&h, why);
+			str_add(&h, "</td>");
+			free(why);
+			skipped += !p->is_mm;
+		}
+		str_add(&h, "</tr>\n");
+	}
+	str_addf(&h, "</table>\n<p>%d patches: %d measured, %d skipped as not mm. Generated %s by "
+		     "perfbot.</p>\n</body></html>\n",
+		 q->npatches, measured, skipped, "from results.db");
+	if (!mkdir_p(report_dir, err))
+		goto out;
+	path = xasprintf("%s/index.html", report_dir);
+	ok = write_file_atomic(path, h.buf, h.len, err);
+	free(path);
+	goto out;
+dberr:
+	pb_seterr(err, "report: %s", sqlite3_errmsg(db));
+out:
+	sqlite3_finalize(st);
+	str_free(&h);
+	return ok;
+}
+
+/* One time metric of the base kernel: its median in each comparison. */
+struct trend {
+	char *accel, *workload, *metric, *unit;
+	double *y;
+	char **when;
+	int n;
+};
+
+static void trend_close(struct trend *t, const char *plot_dir, pb_str *h, int *nplots, bool *ok,
+			pb_err *err)
+{
+	if (!t->workload)
+		return;
+	if (*ok && t->n) {
+		char *name = xasprintf("trend-%s-%s-%s.svg", t->accel, t->workload, t->metric);
+		char *svg = xasprintf("%s/%s", plot_dir, name);
+		char *title = xasprintf("%s %s (%s)", t->workload, t->metric, t->accel);
+
+		*ok = plot_trend(svg, title, t->unit, t->y, (const char *const *)t->when, t->n, err);
+		str_add(h, "<figure><img src=\"plots/");
+		html_escape(h, name);
+		str_add(h, "\" alt=\"");
+		html_escape(h, title);
+		str_add(h, "\" width=\"440\" height=\"270\"><figcaption>");
+		html_escape(h, title);
+		str_addf(h, ", %d run(s)</figcaption></figure>\n", t->n);
+		(*nplots)++;
+		free(name);
+		free(svg);
+		free(title);
+	}
+	for (int i = 0; i < t->n; i++)
+		free(t->when[i]);
+	free(t->when);
+	free(t->y);
+	free(t->accel);
+	free(t->workload);
+	free(t->metric);
+	free(t->unit);
+	memset(t, 0, sizeof(*t));
+}
+
+bool report_write_trend(sqlite3 *db, const char *report_dir, pb_err *err)
+{
+	sqlite3_stmt *st = NULL;
+	struct trend t = { 0 };
+	pb_str h, vals;
+	char *plot_dir = xasprintf("%s/plots", report_dir), *path;
+	long long cur = -1;
+	int nplots = 0;
+	bool ok = mkdir_p(plot_dir, err);
+
+	str_init(&h);
+	str_init(&vals);
+	page_head(&h, "perfbot: the base kernel over time");
+	str_add(&h, "<p>Each time metric of the base kernel (the side of every comparison that ran "
+		    "the base as shipped): its median per comparison, oldest first, one plot per "
+		    "accelerator (never compared across them). Drift here is the machine or the base, "
+		    "not a patch. <a href=\"index.html\">All patches</a>.</p>\n<div class=\"plots\">\n");
+	if (ok && sqlite3_prepare_v2(db,
+				     "SELECT c.accel, s.workload, s.metric, x.unit, c.id, c.finished_at, s.value "
+				     "FROM samples s JOIN runs r ON r.id=s.run_id JOIN comparisons c "
+				     "ON c.id=r.comparison_id JOIN kernels k ON k.id=r.kernel_id JOIN results x "
+				     "ON x.comparison_id=c.id AND x.workload=s.workload AND x.metric=s.metric "
+				     "WHERE k.label='base' AND r.outcome='ok' AND NOT s.warmup AND x.kind='time' "
+				     "ORDER BY c.accel, s.workload, s.metric, c.id",
+				     -1, &st, NULL) != SQLITE_OK) {
+		pb_seterr(err, "report: %s", sqlite3_errmsg(db));
+		ok = false;
+	}
+	for (bool more = ok; more && ok;) {
+		more = sqlite3_step(st) == SQLITE_ROW;
+		bool same_metric = more && t.workload && !strcmp(t.accel, col_text(st, 0)) &&
+				   !strcmp(t.workload, col_text(st, 1)) && !strcmp(t.metric, col_text(st, 2));
+		long long cid = more ? sqlite3_column_int64(st, 4) : -1;
+
+		/* the values of one comparison make one point: their median */
+		if (t.workload && (!same_metric || cid != cur) && vals.len) {
+			double *v = (double *)vals.buf;
+			int nv = (int)(vals.len / sizeof(double));
+
+			t.y = xrealloc(t.y, sizeof(double) * (size_t)(t.n + 1));
+			t.y[t.n] = stats_median(v, nv);
+			t.n++;
+			vals.len = 0;
+		}
+		if (!same_metric)
+			trend_close(&t, plot_dir, &h, &nplots, &ok, err);
+		if (!more)
+			break;
+		if (!t.workload) {
+			t.accel = xstrdup(col_text(st, 0));
+			t.workload = xstrdup(col_text(st, 1));
+			t.metric = xstrdup(col_text(st, 2));
+			t.unit = xstrdup(col_text(st, 3));
+		}
+		if (cid != cur || !same_metric) {
+			char when[32];
+
+			snprintf(when, sizeof(when), "%.16s", col_text(st, 5));
+			t.when = xrealloc(t.when, sizeof(char *) * (size_t)(t.n + 1));
+			t.when[t.n] = xstrdup(when);
+			cur = cid;
+		}
+		{
+			double v = sqlite3_column_double(st, 6);
+
+			str_addn(&vals, (const char *)&v, sizeof(v));
+		}
+	}
+	trend_close(&t, plot_dir, &h, &nplots, &ok, err);
+	sqlite3_finalize(st);
+	if (!nplots)
+		str_add(&h, "<p>No comparison has run the base kernel yet.</p>\n");
+	str_add(&h, "</div>\n</body></html>\n");
+	if (ok) {
+		path = xasprintf("%s/trend.html", report_dir);
+		ok = write_file_atomic(path, h.buf, h.len, err);
+		free(path);
+	}
+	str_free(&h);
+	str_free(&vals);
+	free(plot_dir);
+	return ok;
+}
+
+bool report_write_all(sqlite3 *db, const struct pb_queue *q, const char *report_dir, int *pages,
+		      pb_err *err)
+{
+	sqlite3_stmt *st;
+	bool ok = true;
+
+	*pages = 0;
+	/* the newest comparison of every patch of this queue gets its page */
+	if (sqlite3_prepare_v2(db,
+			       "SELECT max(c.id) FROM comparisons c JOIN patches p ON p.id=c.patch_id "
+			       "WHERE c.kind='patch' AND p.queue=? GROUP BY p.number",
+			       -1, &st, NULL) != SQLITE_OK) {
+		pb_seterr(err, "report: %s", sqlite3_errmsg(db));
+		return false;
+	}
+	sqlite3_bind_text(st, 1, q->dir, -1, SQLITE_TRANSIENT);
+	while (ok && sqlite3_step(st) == SQLITE_ROW) {
+		char *written = NULL;
+
+		ok = report_write_patch(db, sqlite3_column_int64(st, 0), report_dir, &written, err);
+		*pages += ok;
+		free(written);
+	}
+	sqlite3_finalize(st);
+	return ok && report_write_index(db, q, report_dir, err) && report_write_trend(db, report_dir, err);
 }

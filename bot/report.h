@@ -14,4 +14,17 @@ void html_escape(pb_str *out, const char *s);
 bool report_write_patch(sqlite3 *db, long long comparison_id, const char *report_dir,
 			char **written, pb_err *err);
 
+struct pb_queue;
+/* reports/index.html: every patch of the queue, its newest comparison's
+ * verdict per workload, or why it was skipped. */
+bool report_write_index(sqlite3 *db, const struct pb_queue *q, const char *report_dir, pb_err *err);
+
+/* reports/trend.html: each time metric of the base kernel across runs. */
+bool report_write_trend(sqlite3 *db, const char *report_dir, pb_err *err);
+
+/* Every patch page (newest comparison each), the index and the trend;
+ * *pages gets the number of patch pages. */
+bool report_write_all(sqlite3 *db, const struct pb_queue *q, const char *report_dir, int *pages,
+		      pb_err *err);
+
 #endif

@@ -185,6 +185,35 @@ check "031: both guests have two NUMA nodes" \
 check "031: the kernels initialise different numbers of hole pages" \
 	test "$(q "SELECT verdict FROM results WHERE comparison_id=$c031 AND metric='unavailable_pages'")" = "behaviour change"
 
+echo "e2e: the HTML report"
+pb report > "$work/report.out" 2>&1
+rc=$?
+cat "$work/report.out"
+check "report: exit 0 (rc=$rc)" test "$rc" -eq 0
+check "report: the index lists all 11 patches, 4 measured, 7 skipped" \
+	grep -q "11 patches: 4 measured, 7 skipped as not mm" "$reports/index.html"
+check "report: each skipped patch says why" \
+	test "$(grep -o 'skipped: not an mm patch ([^)]*)' "$reports/index.html" | wc -l)" -eq 7
+check "report: a page for each measured patch" \
+	test "$(ls "$reports"/031.html "$reports"/765.html "$reports"/771.html "$reports"/772.html | wc -l)" -eq 4
+check "report: the 771 page has its plots" test "$(grep -c '<img src="plots/' "$reports/771.html")" -gt 5
+check "report: every plot it names exists and is an SVG" bash -c "
+	for f in \$(grep -ho 'src=\"plots/[^\"]*' '$reports'/*.html | cut -d/ -f2); do
+		grep -q '<svg' '$reports'/plots/\$f || exit 1; done"
+check "report: the trend page plots the base kernel" grep -q '<img src="plots/trend-tcg-icount-' "$reports/trend.html"
+check "report: no network fetches" bash -c "! grep -Eq '(src|href)=\"(https?:)?//' '$reports'/*.html"
+printf '<!DOCTYPE html><html><body><p>x</p><img src="plots/missing.svg" alt="x"></body></html>' > "$work/broken.html"
+shots=${PERFBOT_E2E_SHOTS:-/tmp/perfbot-e2e-screenshots}
+python3 tests/browser.py "$shots" \
+	"$reports/index.html:11 patches: 4 measured, 7 skipped|hugetlb-migrate: behaviour change" \
+	"$reports/771.html:Timing (medians|Behaviour changes|anon_vmemmap_on_pages_migrated|Samples" \
+	"$reports/765.html:thp_eligible" "$reports/trend.html:the base kernel over time" \
+	"!$work/broken.html" > "$work/browser.out" 2>&1
+rc=$?
+sed 's/^/  browser: /' "$work/browser.out"
+check "report: headless Chromium renders index, patch and trend pages with every image (screenshots in $shots)" \
+	test "$rc" -eq 0
+
 # A guest that runs past the boot timeout is a result, not a hang: 100000
 # iterations take far longer than 5 s.
 pb run --patch 771 --boots 1 --iterations 100000 -c qemu.boot_timeout=5 > "$work/out" 2>&1

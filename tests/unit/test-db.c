@@ -66,9 +66,35 @@ void test_db(void)
 		CHECK_HAS(html, "behaviour change");
 		CHECK_HAS(html, "picked without a Cc: stable tag");
 		CHECK_HAS(html, "The port (applied to form the kernel without the fix)");
+		CHECK_HAS(html, "<h2>Behaviour changes</h2>");
+		CHECK_HAS(html, "<img src=\"plots/771-c1-hugetlb-migrate-pages_migrated.svg\"");
 		free(html);
 		unlink(report);
 		free(report);
+	}
+	/* The index and the trend, from the same database. */
+	CHECK(report_write_index(db, &f.queue, dir, &err));
+	{
+		char *p = xasprintf("%s/index.html", dir), *html = read_file(p, NULL, NULL);
+
+		CHECK_HAS(html, "11 patches: 1 measured, 7 skipped as not mm");
+		CHECK_HAS(html, "<a href=\"771.html\">771</a>");
+		CHECK_HAS(html, "hugetlb-migrate: behaviour change");
+		CHECK_HAS(html, "skipped: not an mm patch");
+		CHECK_HAS(html, "not measured yet");
+		free(html);
+		unlink(p);
+		free(p);
+	}
+	CHECK(report_write_trend(db, dir, &err));
+	{
+		char *p = xasprintf("%s/trend.html", dir), *html = read_file(p, NULL, NULL);
+
+		/* the fixture's base kernel is the side with the fix */
+		CHECK_HAS(html, "<img src=\"plots/trend-tcg-icount-hugetlb-migrate-migrate_ms.svg\"");
+		free(html);
+		unlink(p);
+		free(p);
 	}
 	CHECK(!report_write_patch(db, 9999, dir, &report, &err));
 	CHECK_HAS(err.msg, "no comparison 9999");
@@ -168,7 +194,7 @@ void test_db(void)
 		free(wal);
 		free(shm);
 	}
-	rmdir(dir);
+	rm_rf(dir); /* plots/ and the WAL files too */
 	free(path);
 	free(dir);
 }

@@ -1,0 +1,65 @@
+/* perfbot report: writes the HTML report from results.db again: the index
+ * of the queue, the page of every measured patch (its newest comparison),
+ * and the base kernel's trend. Nothing is measured. */
+#include <stdlib.h>
+
+#include "cli.h"
+#include "db.h"
+#include "queue.h"
+#include "report.h"
+
+static void usage(FILE *out)
+{
+	fprintf(out, "usage: perfbot report [options]\n");
+	cli_common_usage(out);
+}
+
+int cmd_report(int argc, char **argv)
+{
+	static const struct option own[] = { { "help", no_argument, NULL, 'h' }, { 0 } };
+	struct option *opts = cli_options(own);
+	struct cli c = { 0 };
+	struct pb_config cfg;
+	struct pb_queue q;
+	sqlite3 *db = NULL;
+	int opt, rc = PB_EXIT_USAGE, pages = 0;
+	pb_err err;
+
+	while ((opt = getopt_long(argc, argv, "hC:c:", opts, NULL)) != -1) {
+		if (cli_common(&c, opt, optarg))
+			continue;
+		if (opt == 'h') {
+			usage(stdout);
+			rc = PB_EXIT_OK;
+		} else {
+			usage(stderr);
+		}
+		goto out;
+	}
+	if (optind < argc) {
+		cli_error("unexpected argument '%s'", argv[optind]);
+		goto out;
+	}
+	if (!cli_load_config_queue(&c, &cfg, &q)) {
+		rc = PB_EXIT_ERROR;
+		goto out;
+	}
+	rc = PB_EXIT_ERROR;
+	if (!path_exists(cfg.db_path))
+		pb_seterr(&err, "no database %s yet: perfbot run measures first", cfg.db_path);
+	else if (db_open(cfg.db_path, &db, &err) && report_write_all(db, &q, cfg.report_dir, &pages, &err))
+		rc = PB_EXIT_OK;
+	if (rc == PB_EXIT_OK)
+		printf("perfbot: report %s/index.html: %d patch page(s), the trend page\n", cfg.report_dir,
+		       pages);
+	else
+		cli_error("%s", err.msg);
+	if (db)
+		db_close(db);
+	queue_free(&q);
+	config_free(&cfg);
+out:
+	free(opts);
+	cli_free(&c);
+	return rc;
+}
