@@ -1,6 +1,10 @@
 #include "db.h"
 
+#include <errno.h>
+#include <fcntl.h>
 #include <math.h>
+#include <sys/file.h>
+#include <unistd.h>
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
@@ -104,6 +108,32 @@ static bool upgrade_1_to_2(sqlite3 *db, pb_err *err)
 	return ok;
 }
 
+/* 2 to 3: the nightly table. */
+static bool upgrade_2_to_3(sqlite3 *db, pb_err *err)
+{
+	char *t = schema_table("nightly"), *sql;
+	bool ok;
+
+	if (!t) {
+		pb_seterr(err, "database: the built-in schema lacks a table");
+		return false;
+	}
+	sql = xasprintf("%s;PRAGMA user_version = 3;", t);
+	ok = exec(db, "BEGIN IMMEDIATE", err);
+	if (ok && user_version(db) == 2) {
+		ok = exec(db, sql, err);
+		if (!ok)
+			exec(db, "ROLLBACK", NULL);
+		else
+			ok = exec(db, "COMMIT", err);
+	} else if (ok) {
+		ok = exec(db, "COMMIT", err);
+	}
+	free(sql);
+	free(t);
+	return ok;
+}
+
 bool db_open(const char *path, sqlite3 **out, pb_err *err)
 {
 	sqlite3 *db = NULL;
@@ -141,6 +171,11 @@ bool db_open(const char *path, sqlite3 **out, pb_err *err)
 	}
 	if (v == 1) {
 		if (!upgrade_1_to_2(db, err))
+			goto fail;
+		v = user_version(db);
+	}
+	if (v == 2) {
+		if (!upgrade_2_to_3(db, err))
 			goto fail;
 		v = user_version(db);
 	}
@@ -457,5 +492,49 @@ bool db_load_noise(sqlite3 *db, const char *accel, const char *config_sha256,
 		nf->deterministic = sqlite3_column_int(st, 5) != 0;
 	}
 	sqlite3_finalize(st);
+	return true;
+}
+
+/* The lock of this process, held until it exits (the kernel drops it when
+ * perfbot dies, however it dies). */
+static int lock_fd = -1;
+static pid_t lock_pid; /* a forked child does not hold its parent's lock */
+
+bool db_lock(const char *db_path, pb_err *err)
+{
+	char *path, held[128] = "";
+	int fd;
+
+	if (lock_fd >= 0 && lock_pid == getpid())
+		return true;
+	path = xasprintf("%s.lock", db_path);
+	fd = open(path, O_RDWR | O_CREAT | O_CLOEXEC, 0644);
+	if (fd < 0) {
+		pb_seterr(err, "cannot open the lock %s: %s", path, strerror(errno));
+		free(path);
+		return false;
+	}
+	if (flock(fd, LOCK_EX | LOCK_NB) < 0) {
+		ssize_t n = pread(fd, held, sizeof(held) - 1, 0);
+
+		held[n > 0 ? n : 0] = '\0';
+		held[strcspn(held, "\n")] = '\0';
+		pb_seterr(err, "another perfbot is working on %s (%s): try again when it is done", db_path,
+			  held[0] ? held : "its lock is held");
+		close(fd);
+		free(path);
+		return false;
+	}
+	{
+		char *iso = iso_time_now(), *who = xasprintf("pid %d, since %s\n", (int)getpid(), iso);
+
+		if (ftruncate(fd, 0) == 0 && pwrite(fd, who, strlen(who), 0) < 0)
+			(void)0; /* the lock holds without its note */
+		free(iso);
+		free(who);
+	}
+	lock_fd = fd;
+	lock_pid = getpid();
+	free(path);
 	return true;
 }

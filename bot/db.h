@@ -7,7 +7,7 @@
 
 #include "compare.h"
 
-#define DB_SCHEMA_VERSION 2
+#define DB_SCHEMA_VERSION 3
 
 /* Opens (creating it and its schema if new). Refuses a database of an
  * unknown schema version or one that is not SQLite. */
@@ -23,6 +23,11 @@ bool db_store_comparison(sqlite3 *db, const struct comparison *cmp, const char *
  * built from the same .config first (none: *n = 0, *calibration = 0). */
 bool db_load_noise(sqlite3 *db, const char *accel, const char *config_sha256,
 		   struct noise_floor **noise, int *n, long long *calibration, pb_err *err);
+
+/* <db_path>.lock, exclusive, for as long as this process lives: two runs,
+ * or a run and a nightly, never work on one database at once. Fails (err
+ * names the holder) when another perfbot has it; true if this one does. */
+bool db_lock(const char *db_path, pb_err *err);
 
 /* Helpers the report and the tests use. */
 long long db_count(sqlite3 *db, const char *sql_with_one_int_param, long long param);

@@ -1,5 +1,5 @@
--- perfbot results database, schema version 2 (PRAGMA user_version).
--- db.c upgrades a version 1 database in place.
+-- perfbot results database, schema version 3 (PRAGMA user_version).
+-- db.c upgrades a version 1 or 2 database in place.
 -- Every comparison is written in one transaction with its kernels, runs,
 -- samples and results: a perfbot that dies leaves nothing half-written.
 
@@ -139,7 +139,26 @@ CREATE TABLE noise (
     PRIMARY KEY (calibration_id, workload, metric)
 );
 
+-- One perfbot nightly: what it ran, skipped and found.
+CREATE TABLE nightly (
+    id                INTEGER PRIMARY KEY,
+    queue             TEXT NOT NULL,
+    started_at        TEXT NOT NULL,
+    finished_at       TEXT NOT NULL,
+    wall_seconds      REAL NOT NULL,
+    perfbot_version   TEXT NOT NULL,
+    tree_sha256       TEXT NOT NULL,    -- the base it measured against
+    config_sha256     TEXT NOT NULL,
+    patches_run       INTEGER NOT NULL,
+    patches_skipped   INTEGER NOT NULL, -- not mm, or already measured for this base, config, version
+    regressions       INTEGER NOT NULL, -- patches whose verdict is regression
+    behaviour_changes INTEGER NOT NULL,
+    failures          INTEGER NOT NULL, -- build-failed, boot-failed, or perfbot could not go on
+    calibration_id    INTEGER REFERENCES comparisons(id),
+    summary           TEXT NOT NULL     -- a line per patch
+);
+
 CREATE INDEX runs_by_comparison ON runs (comparison_id);
 CREATE INDEX comparisons_by_patch ON comparisons (patch_id);
 
-PRAGMA user_version = 2;
+PRAGMA user_version = 3;

@@ -214,6 +214,38 @@ sed 's/^/  browser: /' "$work/browser.out"
 check "report: headless Chromium renders index, patch and trend pages with every image (screenshots in $shots)" \
 	test "$rc" -eq 0
 
+echo "e2e: nightly on a small queue (771 and 188)"
+mkdir -p "$work/small"
+cp "$top"/queue/stable-5.13/*771* "$top"/queue/stable-5.13/*188* "$work/small/"
+nightly() { pb nightly --queue "$work/small" --report-dir "$work/nightly" -c calibrate.boots=2 "$@"; }
+before_n=$(q "SELECT count(*) FROM comparisons")
+nightly > "$work/n1.out" 2>&1
+rc=$?
+grep '^perfbot nightly' "$work/n1.out"
+check "nightly: exit 0 (rc=$rc)" test "$rc" -eq 0
+check "nightly: 771 measured, 188 skipped with the reason" \
+	bash -c "grep -q '^perfbot nightly: 771 measured: ' '$work/n1.out' && grep -q '^perfbot nightly: 188 skipped: not an mm patch' '$work/n1.out'"
+check "nightly: a comparison and a calibration of hugetlb-migrate" \
+	test "$(( $(q "SELECT count(*) FROM comparisons") - before_n ))/$(q "SELECT workloads FROM comparisons WHERE kind='calibration' ORDER BY id DESC LIMIT 1")" = "2/hugetlb-migrate"
+check "nightly: its summary is stored" \
+	test "$(q "SELECT patches_run || '/' || patches_skipped || '/' || (calibration_id IS NOT NULL) FROM nightly")" = "1/1/1"
+check "nightly: it wrote the report of its queue" grep -q "2 patches: 1 measured, 1 skipped" "$work/nightly/index.html"
+before_n=$(q "SELECT count(*) FROM comparisons")
+nightly --no-calibrate > "$work/n2.out" 2>&1
+rc=$?
+check "nightly again: exit 0 (rc=$rc)" test "$rc" -eq 0
+check "nightly again: skips what was already measured" \
+	grep -q "^perfbot nightly: 771 skipped: already measured for this base, config and perfbot" "$work/n2.out"
+check "nightly again: measured nothing" \
+	test "$(q "SELECT count(*) FROM comparisons")/$(q "SELECT patches_run FROM nightly ORDER BY id DESC LIMIT 1")" = "$before_n/0"
+flock "$db.lock" sleep 20 &
+holder=$!
+sleep 0.5
+one_line_error "nightly while another perfbot holds the database" 1 "another perfbot is working on" nightly
+one_line_error "run while another perfbot holds the database" 1 "another perfbot is working on" pb run --patch 771
+kill "$holder" 2>/dev/null
+wait "$holder" 2>/dev/null
+
 # A guest that runs past the boot timeout is a result, not a hang: 100000
 # iterations take far longer than 5 s.
 pb run --patch 771 --boots 1 --iterations 100000 -c qemu.boot_timeout=5 > "$work/out" 2>&1

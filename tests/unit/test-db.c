@@ -1,6 +1,7 @@
 /* The database layer: schema creation, one transaction per comparison,
  * nothing written when a store fails, and refusal of foreign databases. */
 #include <stdlib.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 #include "check.h"
@@ -158,7 +159,8 @@ void test_db(void)
 				   NULL, NULL, NULL) == SQLITE_OK);
 		sqlite3_close(old);
 		CHECK(db_open(v1, &db, &err));
-		CHECK_INT(db_count(db, "PRAGMA user_version", 0), 2);
+		CHECK_INT(db_count(db, "PRAGMA user_version", 0), DB_SCHEMA_VERSION);
+		CHECK_INT(db_count(db, "SELECT count(*) FROM nightly", 0), 0);
 		CHECK_INT(db_count(db, "SELECT count(*) FROM comparisons WHERE kind='patch' AND "
 				       "patch_id=1 AND status='measured'", 0), 1);
 		CHECK_INT(db_count(db, "SELECT count(*) FROM samples WHERE warmup=0 AND value=2.5", 0), 1);
@@ -168,6 +170,28 @@ void test_db(void)
 		unlink(v1);
 		free(v1);
 		free(sql);
+	}
+
+	/* The lock: this process may take it again, another may not. */
+	{
+		char *lk = xasprintf("%s/locked.db", dir);
+		pid_t pid;
+		int status = -1;
+
+		CHECK(db_lock(lk, &err));
+		CHECK(db_lock(lk, &err));
+		pid = fork();
+		if (pid == 0) {
+			pb_err e2 = { "" };
+
+			_exit(!db_lock(lk, &e2) && strstr(e2.msg, "another perfbot is working on") &&
+					      strstr(e2.msg, "pid ")
+				      ? 0
+				      : 1);
+		}
+		CHECK(pid > 0 && waitpid(pid, &status, 0) == pid && WIFEXITED(status) &&
+		      WEXITSTATUS(status) == 0);
+		free(lk);
 	}
 
 	/* Another schema version, or not a database at all, is refused. */

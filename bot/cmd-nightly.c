@@ -1,0 +1,264 @@
+/* perfbot nightly: the cron job. Runs every mm patch of the queue that has
+ * no result yet for the current base tree, kernel config and perfbot version
+ * (every one with --all), then one A/A calibration of the workloads those
+ * patches use, then writes the report again. Holds the database's lock from
+ * start to end, so a nightly and a manual run never collide; prints and
+ * stores a summary. */
+#include <stdlib.h>
+#include <string.h>
+
+#include "cli.h"
+#include "db.h"
+#include "jobs.h"
+#include "kernel.h"
+#include "queue.h"
+#include "report.h"
+#include "workload.h"
+
+static void usage(FILE *out)
+{
+	fprintf(out, "usage: perfbot nightly [--all] [options]\n"
+		     "  -a, --all     run every mm patch, measured before or not\n"
+		     "  --no-calibrate  skip the A/A calibration\n");
+	cli_common_usage(out);
+	fprintf(out, "exit status: 0 done (regressions are in the report, not the status), 1 perfbot could\n"
+		     "             not go on (another perfbot holds the lock, bad config, ...)\n");
+}
+
+/* The comparison of this patch file on this base, config and perfbot, if any. */
+static long long measured_before(sqlite3 *db, const struct pb_queue *q, const struct pb_patch *p,
+				 const struct kernel_tree *t, const struct kernel_config *kc)
+{
+	sqlite3_stmt *st;
+	long long id = 0;
+
+	if (sqlite3_prepare_v2(db,
+			       "SELECT c.id FROM comparisons c JOIN patches p ON p.id=c.patch_id JOIN kernels k "
+			       "ON k.id=c.kernel_with WHERE c.kind='patch' AND p.queue=? AND p.number=? AND "
+			       "p.sha256=? AND k.tree_sha256=? AND k.config_sha256=? AND c.perfbot_version=? "
+			       "ORDER BY c.id DESC LIMIT 1",
+			       -1, &st, NULL) != SQLITE_OK)
+		return 0;
+	sqlite3_bind_text(st, 1, q->dir, -1, SQLITE_TRANSIENT);
+	sqlite3_bind_int(st, 2, p->number);
+	sqlite3_bind_text(st, 3, p->sha256, -1, SQLITE_TRANSIENT);
+	sqlite3_bind_text(st, 4, t->tarball_sha, -1, SQLITE_TRANSIENT);
+	sqlite3_bind_text(st, 5, kc->sha256, -1, SQLITE_TRANSIENT);
+	sqlite3_bind_text(st, 6, PERFBOT_VERSION, -1, SQLITE_TRANSIENT);
+	if (sqlite3_step(st) == SQLITE_ROW)
+		id = sqlite3_column_int64(st, 0);
+	sqlite3_finalize(st);
+	return id;
+}
+
+struct tally {
+	int run, skipped, regressions, behaviour, failures;
+	pb_str lines;
+};
+
+static void note(struct tally *t, const struct pb_patch *p, const char *what)
+{
+	str_addf(&t->lines, "%03d %s\n", p->number, what);
+	printf("perfbot nightly: %03d %s\n", p->number, what);
+}
+
+/* The workloads of the patches that run tonight, each once, for the
+ * calibration (their names point into set). */
+static int queue_workloads(const struct workload_set *set, const struct pb_queue *q, char **names,
+			   int max)
+{
+	int n = 0;
+
+	for (int i = 0; i < q->npatches; i++) {
+		const struct workload *w[CLI_MAX_WORKLOADS];
+		bool fallback;
+		int k;
+
+		if (!q->patches[i].is_mm)
+			continue;
+		k = workloads_for_patch(set, &q->patches[i], w, CLI_MAX_WORKLOADS, &fallback);
+		for (int j = 0; j < k; j++) {
+			bool seen = false;
+
+			for (int m = 0; m < n; m++)
+				seen |= !strcmp(names[m], w[j]->name);
+			if (!seen && n < max)
+				names[n++] = w[j]->name;
+		}
+	}
+	return n;
+}
+
+static int nightly(const struct pb_config *cfg, const struct pb_queue *q, bool all, bool calibrate)
+{
+	struct kernel_tree tree = { 0 };
+	struct kernel_config kc = { 0 };
+	struct workload_set wset = { 0 };
+	struct tally t = { 0 };
+	struct job_outcome jo;
+	sqlite3 *db = NULL;
+	char *started = iso_time_now(), *finished = NULL, *names[CLI_MAX_WORKLOADS];
+	double start = now_seconds();
+	long long calibration = 0;
+	int rc = PB_EXIT_ERROR, nnames, pages;
+	pb_err err;
+
+	str_init(&t.lines);
+	if (!db_lock(cfg->db_path, &err) || !workloads_load(cfg->workloads_dir, &wset, &err) ||
+	    !tree_prepare(cfg, &tree, &err) || !kernel_config_prepare(cfg, &tree, &kc, &err) ||
+	    !db_open(cfg->db_path, &db, &err))
+		goto fail;
+	printf("perfbot nightly: queue %s, base %s, config %.16s, perfbot %s%s\n", q->dir, tree.version,
+	       kc.sha256, PERFBOT_VERSION, all ? ", every mm patch (--all)" : "");
+	for (int i = 0; i < q->npatches; i++) {
+		const struct pb_patch *p = &q->patches[i];
+		long long before;
+		int prc;
+
+		if (!p->is_mm) {
+			char *why = xasprintf("skipped: not an mm patch (%s)", p->mm_reason);
+
+			note(&t, p, why);
+			free(why);
+			t.skipped++;
+			continue;
+		}
+		before = all ? 0 : measured_before(db, q, p, &tree, &kc);
+		if (before) {
+			char *why = xasprintf("skipped: already measured for this base, config and perfbot "
+					      "(comparison %lld)", before);
+
+			note(&t, p, why);
+			free(why);
+			t.skipped++;
+			continue;
+		}
+		prc = job_run_patch(cfg, q, p->number, NULL, 0, false, &jo);
+		t.run++;
+		if (prc == PB_EXIT_ERROR || !jo.comparison) {
+			note(&t, p, "perfbot could not measure it (see the log above)");
+			t.failures++;
+			continue;
+		}
+		t.failures += strcmp(jo.status, "measured") != 0;
+		t.regressions += !strcmp(jo.verdict, "regression");
+		t.behaviour += jo.behaviour_change;
+		{
+			char *what = xasprintf("%s: %s%s (comparison %lld)", jo.status,
+					       jo.verdict[0] ? jo.verdict : "-",
+					       jo.behaviour_change ? ", behaviour change" : "", jo.comparison);
+
+			note(&t, p, what);
+			free(what);
+		}
+	}
+	nnames = queue_workloads(&wset, q, names, CLI_MAX_WORKLOADS);
+	if (calibrate && nnames) {
+		if (job_calibrate(cfg, q, names, nnames, cfg->calibrate_boots, &jo) != PB_EXIT_OK)
+			t.failures++;
+		calibration = jo.comparison;
+	}
+	if (!report_write_all(db, q, cfg->report_dir, &pages, &err))
+		goto fail;
+	finished = iso_time_now();
+	{
+		long long nid = 0;
+		sqlite3_stmt *st;
+		int ok;
+
+		if (sqlite3_prepare_v2(db,
+				       "INSERT INTO nightly (queue, started_at, finished_at, wall_seconds, "
+				       "perfbot_version, tree_sha256, config_sha256, patches_run, patches_skipped, "
+				       "regressions, behaviour_changes, failures, calibration_id, summary) "
+				       "VALUES (?,?,?,?,?,?,?,?,?,?,?,?,NULLIF(?,0),?)",
+				       -1, &st, NULL) != SQLITE_OK) {
+			pb_seterr(&err, "database: %s", sqlite3_errmsg(db));
+			goto fail;
+		}
+		sqlite3_bind_text(st, 1, q->dir, -1, SQLITE_TRANSIENT);
+		sqlite3_bind_text(st, 2, started, -1, SQLITE_TRANSIENT);
+		sqlite3_bind_text(st, 3, finished, -1, SQLITE_TRANSIENT);
+		sqlite3_bind_double(st, 4, now_seconds() - start);
+		sqlite3_bind_text(st, 5, PERFBOT_VERSION, -1, SQLITE_TRANSIENT);
+		sqlite3_bind_text(st, 6, tree.tarball_sha, -1, SQLITE_TRANSIENT);
+		sqlite3_bind_text(st, 7, kc.sha256, -1, SQLITE_TRANSIENT);
+		sqlite3_bind_int(st, 8, t.run);
+		sqlite3_bind_int(st, 9, t.skipped);
+		sqlite3_bind_int(st, 10, t.regressions);
+		sqlite3_bind_int(st, 11, t.behaviour);
+		sqlite3_bind_int(st, 12, t.failures);
+		sqlite3_bind_int64(st, 13, calibration);
+		sqlite3_bind_text(st, 14, t.lines.buf ? t.lines.buf : "", -1, SQLITE_TRANSIENT);
+		ok = sqlite3_step(st) == SQLITE_DONE;
+		nid = sqlite3_last_insert_rowid(db);
+		sqlite3_finalize(st);
+		if (!ok) {
+			pb_seterr(&err, "database: %s", sqlite3_errmsg(db));
+			goto fail;
+		}
+		printf("perfbot nightly %lld: %d patch(es) run, %d skipped; %d regression(s), %d behaviour "
+		       "change(s), %d failure(s); calibration %lld; report %s/index.html (%d pages); %.0f s\n",
+		       nid, t.run, t.skipped, t.regressions, t.behaviour, t.failures, calibration,
+		       cfg->report_dir, pages, now_seconds() - start);
+	}
+	rc = PB_EXIT_OK;
+	goto out;
+fail:
+	cli_error("%s", err.msg);
+out:
+	if (db)
+		db_close(db);
+	str_free(&t.lines);
+	kernel_config_free(&kc);
+	tree_free(&tree);
+	workloads_free(&wset);
+	free(started);
+	free(finished);
+	return rc;
+}
+
+int cmd_nightly(int argc, char **argv)
+{
+	static const struct option own[] = { { "all", no_argument, NULL, 'a' },
+					     { "no-calibrate", no_argument, NULL, 'n' },
+					     { "help", no_argument, NULL, 'h' },
+					     { 0 } };
+	struct option *opts = cli_options(own);
+	struct cli c = { 0 };
+	struct pb_config cfg;
+	struct pb_queue q;
+	bool all = false, calibrate = true;
+	int opt, rc = PB_EXIT_USAGE;
+
+	while ((opt = getopt_long(argc, argv, "ahC:c:", opts, NULL)) != -1) {
+		if (cli_common(&c, opt, optarg))
+			continue;
+		if (opt == 'a') {
+			all = true;
+		} else if (opt == 'n') {
+			calibrate = false;
+		} else if (opt == 'h') {
+			usage(stdout);
+			rc = PB_EXIT_OK;
+			goto out;
+		} else {
+			usage(stderr);
+			goto out;
+		}
+	}
+	if (optind < argc) {
+		cli_error("unexpected argument '%s'", argv[optind]);
+		goto out;
+	}
+	if (!cli_load_config_queue(&c, &cfg, &q)) {
+		rc = PB_EXIT_ERROR;
+		goto out;
+	}
+	rc = nightly(&cfg, &q, all, calibrate);
+	queue_free(&q);
+	config_free(&cfg);
+out:
+	free(opts);
+	cli_free(&c);
+	return rc;
+}

@@ -1,0 +1,25 @@
+/* The jobs that build, boot, measure and store. */
+#ifndef PERFBOT_JOBS_H
+#define PERFBOT_JOBS_H
+
+#include "config.h"
+#include "queue.h"
+
+/* What a job left, for nightly's summary. */
+struct job_outcome {
+	long long comparison;   /* its id, 0 if nothing was stored */
+	char status[32];        /* measured, build-failed, boot-failed, or "" */
+	char verdict[32];       /* worst timing verdict */
+	bool behaviour_change;
+	bool skipped;           /* not an mm patch: nothing to measure */
+};
+
+/* perfbot run --patch N; returns the exit status (PB_EXIT_*). jo may be NULL. */
+int job_run_patch(const struct pb_config *cfg, const struct pb_queue *q, int number, char **only,
+		  int nonly, bool force, struct job_outcome *jo);
+
+/* perfbot calibrate; returns the exit status. jo may be NULL. */
+int job_calibrate(const struct pb_config *cfg, const struct pb_queue *q, char **only, int nonly,
+		  int per_side, struct job_outcome *jo);
+
+#endif
