@@ -16,7 +16,7 @@
  * A change is flagged (regression or improvement, by the metric's direction)
  * when it is at least the gate, its CI excludes zero, and either
  *  - the rank test is significant (p_adj < alpha): enough boots; or
- *  - the boots of the two sides do not overlap and the change is at least
+ *  - at least 2 boots a side do not overlap and the change is at least
  *    noise_factor times a noise floor measured on enough boots (4 in a
  *    calibration, or 3 per side here). A rank test over 2 boots against 2
  *    can never go below p = 1/3; under icount, whose boots agree to 0.001%,
@@ -346,7 +346,9 @@ static int decide(const struct comparison *cmp, struct metric_result *m, const s
 		ci_excludes = !isnan(m->ci_lo_pct) && (m->ci_lo_pct > 0 || m->ci_hi_pct < 0);
 	}
 	rank_ok = !isnan(m->p_adj) && m->p_adj < vp->alpha;
-	gate_ok = w->noise_reliable && w->separated && !isnan(m->noise_pct) &&
+	/* "the boots do not overlap" means nothing with one boot a side */
+	gate_ok = w->noise_reliable && w->separated && !isnan(m->noise_pct) && m->boots[0] >= 2 &&
+		  m->boots[1] >= 2 &&
 		  (isnan(m->change_pct) || fabs(m->change_pct) >= vp->noise_factor * m->noise_pct);
 	if (big && ci_excludes && (rank_ok || gate_ok)) {
 		m->regime = rank_ok ? "rank test" : "gate over noise";

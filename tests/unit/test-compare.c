@@ -76,6 +76,19 @@ static void test_shapes(void)
 		CHECK_STR(result(&f.cmp, "migrate_ms")->regime, "gate over noise");
 		CHECK_STR(result(&f.cmp, "migrate_ms")->noise_from, "calibration");
 		CHECK_STR(f.cmp.verdict, "regression");
+		/* one boot a side: nothing to say the boots do not overlap */
+		{
+			const char *t1[2] = { W "1 migrate_ms 10\n", W "1 migrate_ms 11\n" };
+			const enum side s1[2] = { SIDE_WITHOUT, SIDE_WITH };
+			const char *t2[4] = { W "1 migrate_ms 10\n", W "1 migrate_ms 11\n",
+					      W "1 migrate_ms 10\n", W "1 migrate_ms 11\n" };
+			const enum side s2[4] = { SIDE_WITHOUT, SIDE_WITH, SIDE_WITHOUT, SIDE_WITH };
+
+			CHECK(fixture_set_boots(&f, 2, t1, s1));
+			CHECK_STR(verdict(&f.cmp, "migrate_ms"), "inconclusive");
+			CHECK(fixture_set_boots(&f, 4, t2, s2));
+			CHECK_STR(verdict(&f.cmp, "migrate_ms"), "regression");
+		}
 		/* a calibration that found 3% noise: 10% is not 5 x 3% */
 		nf.between_cv_pct = 3;
 		compare_compute(&f.cmp);
