@@ -1,5 +1,6 @@
 #include "report.h"
 
+#include "compare.h"
 #include "plot.h"
 #include "queue.h"
 #include "stats.h"
@@ -189,11 +190,6 @@ static void fmt_opt(char *buf, size_t n, sqlite3_stmt *st, int col, const char *
 		snprintf(buf, n, fmt, sqlite3_column_double(st, col));
 }
 
-static bool is_notable(const char *v)
-{
-	return !strcmp(v, "regression") || !strcmp(v, "improvement") || !strcmp(v, "behaviour change");
-}
-
 /* The timing table, the behaviour changes apart, the unchanged counters
  * folded away, and a strip plot of every metric that was tested or changed. */
 static bool comparison_tables(sqlite3 *db, long long cid, const char *num, const char *report_dir,
@@ -289,9 +285,9 @@ static bool comparison_tables(sqlite3 *db, long long cid, const char *num, const
 		cell(t, "td", nz, "num");
 		cell(t, "td", n, "num");
 		cell(t, "td", col_text(st, 16), NULL);
-		str_add(t, is_notable(verdict) ? "<td><b>" : "<td>");
+		str_add(t, verdict_is_notable(verdict) ? "<td><b>" : "<td>");
 		html_escape(t, verdict);
-		str_add(t, is_notable(verdict) ? " &#9664;</b></td></tr>\n" : "</td></tr>\n");
+		str_add(t, verdict_is_notable(verdict) ? " &#9664;</b></td></tr>\n" : "</td></tr>\n");
 		if (which < 2 && (ms.nboots[0] || ms.nboots[1]) && (both || which == 1)) {
 			char *name = xasprintf("%s-c%lld-%s-%s.svg", num, cid, workload, metric);
 			char *svg = xasprintf("%s/%s", plot_dir, name), *title = xasprintf("%s %s", workload, metric);
