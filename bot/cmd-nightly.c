@@ -1,7 +1,8 @@
 /* perfbot nightly: the cron job. Runs every mm patch of the queue that has
  * no result yet for the current base tree, kernel config and perfbot version
- * (every one with --all), then one A/A calibration of the workloads those
- * patches use, then writes the report again. Holds the database's lock from
+ * (every one with --all), after one A/A calibration of the workloads the
+ * queue's mm patches use (so that tonight's runs use tonight's noise floor),
+ * then writes the report again. Holds the database's lock from
  * start to end, so a nightly and a manual run never collide; prints and
  * stores a summary. */
 #include <stdlib.h>
@@ -110,6 +111,13 @@ static int nightly(const struct pb_config *cfg, const struct pb_queue *q, bool a
 		goto fail;
 	printf("perfbot nightly: queue %s, base %s, config %.16s, perfbot %s%s\n", q->dir, tree.version,
 	       kc.sha256, PERFBOT_VERSION, all ? ", every mm patch (--all)" : "");
+	/* the calibration first: tonight's runs then use tonight's noise floor */
+	nnames = queue_workloads(&wset, q, names, CLI_MAX_WORKLOADS);
+	if (calibrate && nnames) {
+		if (job_calibrate(cfg, q, names, nnames, cfg->calibrate_boots, &jo) != PB_EXIT_OK)
+			t.failures++;
+		calibration = jo.comparison;
+	}
 	for (int i = 0; i < q->npatches; i++) {
 		const struct pb_patch *p = &q->patches[i];
 		long long before;
@@ -151,12 +159,6 @@ static int nightly(const struct pb_config *cfg, const struct pb_queue *q, bool a
 			note(&t, p, what);
 			free(what);
 		}
-	}
-	nnames = queue_workloads(&wset, q, names, CLI_MAX_WORKLOADS);
-	if (calibrate && nnames) {
-		if (job_calibrate(cfg, q, names, nnames, cfg->calibrate_boots, &jo) != PB_EXIT_OK)
-			t.failures++;
-		calibration = jo.comparison;
 	}
 	if (!report_write_all(db, q, cfg->report_dir, &pages, &err))
 		goto fail;

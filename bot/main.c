@@ -9,7 +9,7 @@ static const struct command commands[] = {
 	{ "run", cmd_run, "build, boot and compare the kernels without and with a patch" },
 	{ "calibrate", cmd_calibrate, "A/A runs of the base kernel: each metric's noise floor and the false-alarm rate" },
 	{ "bench", cmd_bench, "sensitivity: detection and false-alarm rates on synthetic slowdowns" },
-	{ "nightly", cmd_nightly, "the cron job: every mm patch not yet measured, a calibration, the report" },
+	{ "nightly", cmd_nightly, "the cron job: a calibration, every mm patch not yet measured, the report" },
 	{ "report", cmd_report, "write the HTML report (index, patch pages, trend) from results.db" },
 	{ "pair", cmd_pair, "show how each mm patch's kernel pair is formed (dry runs, no build)" },
 	{ "list", cmd_list, "print the queue: numbers, subjects, upstream commits, mm or not" },
