@@ -36,35 +36,24 @@ static bool boot_one(const struct pb_config *cfg, struct comparison *cmp,
 		     const struct measure_plan *mp, enum side s, int shown_total, pb_err *err)
 {
 	struct boot *bt = &cmp->boots[cmp->nboots];
-	struct guest_plan gp = *mp->guest;
 	char *prefix = xasprintf("%s/boot%02d-%s", mp->log_dir, cmp->nboots + 1, side_name(s));
-	char *cmdline = NULL;
 	bool ok;
 
-	if (mp->cmdline_extra[s]) {
-		cmdline = xasprintf("%s %s", gp.kernel_cmdline, mp->cmdline_extra[s]);
-		gp.kernel_cmdline = cmdline;
-	}
-	if (!mp->quiet) {
-		fprintf(stderr, "perfbot: boot %d/%d  %s (%s, %s) ...", cmp->nboots + 1, shown_total,
-			mp->aa ? (s ? "side B" : "side A") : s ? "with    the fix" : "without the fix",
-			mp->label[s], cmp->accel.name);
-		fflush(stderr);
-	}
+	fprintf(stderr, "perfbot: boot %d/%d  %s (%s, %s) ...", cmp->nboots + 1, shown_total,
+		mp->aa ? (s ? "side B" : "side A") : s ? "with    the fix" : "without the fix",
+		mp->label[s], cmp->accel.name);
+	fflush(stderr);
 	bt->side = s;
-	ok = vm_boot(cfg, &cmp->accel, &gp, mp->kernel[s], mp->initrd, prefix, &bt->rec, err);
+	ok = vm_boot(cfg, &cmp->accel, mp->guest, mp->kernel[s], mp->initrd, prefix, &bt->rec, err);
 	if (ok) {
 		cmp->nboots++;
-		if (!mp->quiet)
-			fprintf(stderr, " %s in %.1f s%s%s\n", boot_outcome_name(bt->rec.outcome),
-				bt->rec.wall_seconds,
-				bt->rec.outcome != BOOT_OK && bt->rec.detail ? ": " : "",
-				bt->rec.outcome != BOOT_OK && bt->rec.detail ? bt->rec.detail : "");
-	} else if (!mp->quiet) {
+		fprintf(stderr, " %s in %.1f s%s%s\n", boot_outcome_name(bt->rec.outcome),
+			bt->rec.wall_seconds, bt->rec.outcome != BOOT_OK && bt->rec.detail ? ": " : "",
+			bt->rec.outcome != BOOT_OK && bt->rec.detail ? bt->rec.detail : "");
+	} else {
 		fputc('\n', stderr);
 	}
 	free(prefix);
-	free(cmdline);
 	return ok;
 }
 
@@ -115,14 +104,12 @@ bool measure_boots(const struct pb_config *cfg, struct comparison *cmp,
 			break;
 		/* a round takes about what the last two boots took */
 		if (mp->budget_seconds > 0 && spent + spent / rounds > mp->budget_seconds) {
-			if (!mp->quiet)
-				fprintf(stderr, "perfbot: %d metric(s) inconclusive; the boot budget "
-						"(%.0f s) is spent\n", open, mp->budget_seconds);
+			fprintf(stderr, "perfbot: %d metric(s) inconclusive; the boot budget (%.0f s) is "
+					"spent\n", open, mp->budget_seconds);
 			break;
 		}
-		if (!mp->quiet)
-			fprintf(stderr, "perfbot: %d metric(s) inconclusive after %d boots per kernel: "
-					"one more of each (at most %d)\n", open, rounds, mp->max_rounds);
+		fprintf(stderr, "perfbot: %d metric(s) inconclusive after %d boots per kernel: one more "
+				"of each (at most %d)\n", open, rounds, mp->max_rounds);
 		ok = round_of_boots(cfg, cmp, mp, order, 2 * (rounds + 1), err);
 		rounds++;
 		cmp->boots_per_kernel = rounds;

@@ -1,7 +1,7 @@
 /* The boot schedule of a comparison: rounds of one boot of each kernel in an
  * order shuffled with a recorded seed, then, while a metric is inconclusive,
  * more rounds up to run.max_boots per kernel or run.budget_minutes. Used by
- * run, calibrate and bench alike. */
+ * run and calibrate. */
 #ifndef PERFBOT_MEASURE_H
 #define PERFBOT_MEASURE_H
 
@@ -15,11 +15,9 @@ struct measure_plan {
 	const char *initrd, *log_dir;
 	const char *kernel[2];        /* bzImage of each side */
 	const char *label[2];         /* shown on the terminal */
-	const char *cmdline_extra[2]; /* appended to one side's command line, or NULL */
 	int first_rounds;             /* rounds before any verdict */
 	int max_rounds;               /* at most, when inconclusive */
 	double budget_seconds;        /* of boots; 0: no limit */
-	bool quiet;                   /* no progress lines (bench) */
 	bool aa;                      /* one kernel on both sides: sides A and B, no "fix" */
 };
 
