@@ -6,21 +6,21 @@ CC      ?= gcc
 CFLAGS  ?= -O2 -g
 WARN    := -std=c11 -Wall -Wextra -Werror -Wshadow -Wformat=2 -Wno-format-nonliteral
 VERSION := $(shell git describe --always --dirty 2>/dev/null || echo 0.1)
-CPPFLAGS += -D_GNU_SOURCE -DPERFBOT_VERSION='"$(VERSION)"' -Ibot
+CPPFLAGS += -D_GNU_SOURCE -Ibot
 LIBS    := -linih -lsqlite3 -lcrypto -lgsl -lgslcblas -lm
 SAN     := -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=all
 
 BUILD   := build
 LIB_SRC := $(filter-out bot/main.c,$(wildcard bot/*.c))
 BOT_SRC := $(LIB_SRC) bot/main.c
-BOT_OBJ := $(patsubst bot/%.c,$(BUILD)/obj/%.o,$(BOT_SRC)) $(BUILD)/obj/schema.o
-SAN_OBJ := $(patsubst bot/%.c,$(BUILD)/asan/%.o,$(LIB_SRC)) $(BUILD)/asan/schema.o
+BOT_OBJ := $(patsubst bot/%.c,$(BUILD)/obj/%.o,$(BOT_SRC)) $(BUILD)/obj/schema.o $(BUILD)/obj/version.o
+SAN_OBJ := $(patsubst bot/%.c,$(BUILD)/asan/%.o,$(LIB_SRC)) $(BUILD)/asan/schema.o $(BUILD)/asan/version.o
 UNIT_SRC := $(wildcard tests/unit/*.c)
 WORKLOADS := $(patsubst workloads/%.c,$(BUILD)/workloads/%,$(wildcard workloads/*.c))
 
 PATCH ?= 771
 
-.PHONY: all setup run test unit e2e bench clean
+.PHONY: all setup run test unit e2e bench clean FORCE
 all: $(BUILD)/perfbot $(WORKLOADS)
 
 $(BUILD)/obj $(BUILD)/asan $(BUILD)/workloads:
@@ -35,6 +35,15 @@ $(BUILD)/obj/%.o: bot/%.c bot/*.h | $(BUILD)/obj
 	$(CC) $(CPPFLAGS) $(WARN) $(CFLAGS) -c -o $@ $<
 $(BUILD)/obj/schema.o: $(BUILD)/schema.c
 	$(CC) $(CFLAGS) -c -o $@ $<
+
+# The version is a file that changes only when git describe does.
+$(BUILD)/version.c: FORCE | $(BUILD)/obj
+	@v='const char perfbot_version[] = "$(VERSION)";'; \
+	  [ "$$(cat $@ 2>/dev/null)" = "$$v" ] || echo "$$v" > $@
+$(BUILD)/obj/version.o: $(BUILD)/version.c
+	$(CC) $(CFLAGS) -c -o $@ $<
+$(BUILD)/asan/version.o: $(BUILD)/version.c | $(BUILD)/asan
+	$(CC) -O1 -g -c -o $@ $<
 $(BUILD)/perfbot: $(BOT_OBJ)
 	$(CC) $(CFLAGS) -o $@ $^ $(LIBS)
 

@@ -7,9 +7,9 @@
 
 #include "config.h"
 
-#ifndef PERFBOT_VERSION
-#define PERFBOT_VERSION "0.1"
-#endif
+/* git describe of the tree that was built (build/version.c, rewritten
+ * only when it changes, so a new commit relinks with the right string). */
+extern const char perfbot_version[];
 
 struct command {
 	const char *name;

@@ -45,7 +45,7 @@ static long long measured_before(sqlite3 *db, const struct pb_queue *q, const st
 	sqlite3_bind_text(st, 3, p->sha256, -1, SQLITE_TRANSIENT);
 	sqlite3_bind_text(st, 4, t->tarball_sha, -1, SQLITE_TRANSIENT);
 	sqlite3_bind_text(st, 5, kc->sha256, -1, SQLITE_TRANSIENT);
-	sqlite3_bind_text(st, 6, PERFBOT_VERSION, -1, SQLITE_TRANSIENT);
+	sqlite3_bind_text(st, 6, perfbot_version, -1, SQLITE_TRANSIENT);
 	if (sqlite3_step(st) == SQLITE_ROW)
 		id = sqlite3_column_int64(st, 0);
 	sqlite3_finalize(st);
@@ -110,7 +110,7 @@ static int nightly(const struct pb_config *cfg, const struct pb_queue *q, bool a
 	    !db_open(cfg->db_path, &db, &err))
 		goto fail;
 	printf("perfbot nightly: queue %s, base %s, config %.16s, perfbot %s%s\n", q->dir, tree.version,
-	       kc.sha256, PERFBOT_VERSION, all ? ", every mm patch (--all)" : "");
+	       kc.sha256, perfbot_version, all ? ", every mm patch (--all)" : "");
 	/* the calibration first: tonight's runs then use tonight's noise floor */
 	nnames = queue_workloads(&wset, q, names, CLI_MAX_WORKLOADS);
 	if (calibrate && nnames) {
@@ -181,7 +181,7 @@ static int nightly(const struct pb_config *cfg, const struct pb_queue *q, bool a
 		sqlite3_bind_text(st, 2, started, -1, SQLITE_TRANSIENT);
 		sqlite3_bind_text(st, 3, finished, -1, SQLITE_TRANSIENT);
 		sqlite3_bind_double(st, 4, now_seconds() - start);
-		sqlite3_bind_text(st, 5, PERFBOT_VERSION, -1, SQLITE_TRANSIENT);
+		sqlite3_bind_text(st, 5, perfbot_version, -1, SQLITE_TRANSIENT);
 		sqlite3_bind_text(st, 6, tree.tarball_sha, -1, SQLITE_TRANSIENT);
 		sqlite3_bind_text(st, 7, kc.sha256, -1, SQLITE_TRANSIENT);
 		sqlite3_bind_int(st, 8, t.run);

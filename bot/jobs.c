@@ -196,7 +196,7 @@ int job_run_patch(const struct pb_config *cfg, const struct pb_queue *q, int num
 	}
 	cmp.finished_at = iso_time_now();
 	cmp.wall_seconds = now_seconds() - start;
-	if (!db_store_comparison(db, &cmp, PERFBOT_VERSION, &cid, &err))
+	if (!db_store_comparison(db, &cmp, perfbot_version, &cid, &err))
 		goto fail;
 	if (cmp.nresults)
 		compare_print(&cmp, stdout);
@@ -406,7 +406,7 @@ int job_calibrate(const struct pb_config *cfg, const struct pb_queue *q, char **
 	}
 	cmp.finished_at = iso_time_now();
 	cmp.wall_seconds = now_seconds() - start;
-	if (!db_store_comparison(db, &cmp, PERFBOT_VERSION, &cid, &err))
+	if (!db_store_comparison(db, &cmp, perfbot_version, &cid, &err))
 		goto fail;
 	if (cmp.nmeasured_noise)
 		print_noise(&cmp, flags, cfg->boots, stdout);

@@ -36,7 +36,7 @@ int main(int argc, char **argv)
 		return PB_EXIT_OK;
 	}
 	if (!strcmp(argv[1], "--version")) {
-		printf("perfbot %s\n", PERFBOT_VERSION);
+		printf("perfbot %s\n", perfbot_version);
 		return PB_EXIT_OK;
 	}
 	for (size_t i = 0; i < PB_ARRAY_SIZE(commands); i++)
