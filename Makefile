@@ -11,9 +11,8 @@ LIBS    := -linih -lsqlite3 -lcrypto -lgsl -lgslcblas -lm
 SAN     := -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=all
 
 BUILD   := build
-LIB_SRC := $(filter-out bot/main.c,$(wildcard bot/*.c))
-BOT_SRC := $(LIB_SRC) bot/main.c
-BOT_OBJ := $(patsubst bot/%.c,$(BUILD)/obj/%.o,$(BOT_SRC)) $(BUILD)/obj/schema.o $(BUILD)/obj/version.o
+LIB_SRC := $(filter-out bot/main.c bot/perfbotd.c,$(wildcard bot/*.c))
+LIB_OBJ := $(patsubst bot/%.c,$(BUILD)/obj/%.o,$(LIB_SRC)) $(BUILD)/obj/schema.o $(BUILD)/obj/version.o
 SAN_OBJ := $(patsubst bot/%.c,$(BUILD)/asan/%.o,$(LIB_SRC)) $(BUILD)/asan/schema.o $(BUILD)/asan/version.o
 UNIT_SRC := $(wildcard tests/unit/*.c)
 WORKLOADS := $(patsubst workloads/%.c,$(BUILD)/workloads/%,$(wildcard workloads/*.c))
@@ -21,7 +20,7 @@ WORKLOADS := $(patsubst workloads/%.c,$(BUILD)/workloads/%,$(wildcard workloads/
 PATCH ?= 771
 
 .PHONY: all setup run test unit e2e bench clean FORCE
-all: $(BUILD)/perfbot $(WORKLOADS)
+all: $(BUILD)/perfbot $(BUILD)/perfbotd $(BUILD)/perfbotd.service $(WORKLOADS)
 
 $(BUILD)/obj $(BUILD)/asan $(BUILD)/workloads:
 	mkdir -p $@
@@ -44,8 +43,13 @@ $(BUILD)/obj/version.o: $(BUILD)/version.c
 	$(CC) $(CFLAGS) -c -o $@ $<
 $(BUILD)/asan/version.o: $(BUILD)/version.c | $(BUILD)/asan
 	$(CC) -O1 -g -c -o $@ $<
-$(BUILD)/perfbot: $(BOT_OBJ)
+$(BUILD)/perfbot: $(BUILD)/obj/main.o $(LIB_OBJ)
 	$(CC) $(CFLAGS) -o $@ $^ $(LIBS)
+$(BUILD)/perfbotd: $(BUILD)/obj/perfbotd.o $(LIB_OBJ)
+	$(CC) $(CFLAGS) -o $@ $^ $(LIBS)
+# The systemd unit, with this checkout's path.
+$(BUILD)/perfbotd.service: scripts/perfbotd.service.in | $(BUILD)/obj
+	sed 's|@TOP@|$(abspath .)|g' $< > $@
 
 # Guest programs: static, so the initramfs needs no libraries.
 $(BUILD)/workloads/%: workloads/%.c workloads/workload.h | $(BUILD)/workloads

@@ -22,11 +22,13 @@ static const struct shortcut {
 	{ "kernel-source", "kernel.source", "linux-source tarball" },
 };
 
+const char *cli_program = "perfbot";
+
 void cli_error(const char *fmt, ...)
 {
 	va_list ap;
 
-	fputs("perfbot: ", stderr);
+	fprintf(stderr, "%s: ", cli_program);
 	va_start(ap, fmt);
 	vfprintf(stderr, fmt, ap);
 	va_end(ap);
@@ -141,6 +143,49 @@ void cli_free(struct cli *c)
 	memset(c, 0, sizeof(*c));
 }
 
+int cli_patch_args(int argc, char **argv, struct cli *c, struct patch_args *a,
+		   void (*usage)(FILE *out))
+{
+	static const struct option own[] = { { "patch", required_argument, NULL, 'p' },
+					     { "workload", required_argument, NULL, 'w' },
+					     { "force", no_argument, NULL, 'f' },
+					     { "help", no_argument, NULL, 'h' },
+					     { 0 } };
+	struct option *opts = cli_options(own);
+	int opt, rc = -1;
+
+	memset(a, 0, sizeof(*a));
+	a->number = -1;
+	while (rc < 0 && (opt = getopt_long(argc, argv, "p:w:fhC:c:", opts, NULL)) != -1) {
+		if (cli_common(c, opt, optarg))
+			continue;
+		if (opt == 'f') {
+			a->force = true;
+		} else if (opt == 'w') {
+			if (!cli_workload_arg(a->only, &a->nonly, optarg))
+				rc = PB_EXIT_USAGE;
+		} else if (opt == 'p') {
+			if (!cli_patch_number(optarg, &a->number))
+				rc = PB_EXIT_USAGE;
+		} else if (opt == 'h') {
+			usage(stdout);
+			rc = PB_EXIT_OK;
+		} else {
+			usage(stderr);
+			rc = PB_EXIT_USAGE;
+		}
+	}
+	if (rc < 0 && (optind < argc || a->number < 0)) {
+		if (a->number < 0)
+			cli_error("%s needs --patch N (perfbot list shows the numbers)", argv[0]);
+		else
+			cli_error("unexpected argument '%s'", argv[optind]);
+		rc = PB_EXIT_USAGE;
+	}
+	free(opts);
+	return rc;
+}
+
 bool cli_load_config_queue(struct cli *c, struct pb_config *cfg, struct pb_queue *q)
 {
 	pb_err err;
@@ -155,6 +200,21 @@ bool cli_load_config_queue(struct cli *c, struct pb_config *cfg, struct pb_queue
 		return false;
 	}
 	return true;
+}
+
+const struct pb_patch *cli_queue_patch(const struct pb_queue *q, int number)
+{
+	const struct pb_patch *p = queue_find(q, number);
+	pb_str nums;
+
+	if (p)
+		return p;
+	str_init(&nums);
+	for (int i = 0; i < q->npatches; i++)
+		str_addf(&nums, "%s%03d", i ? " " : "", q->patches[i].number);
+	cli_error("patch %d is not in the queue %s (it has %s)", number, q->dir, nums.buf);
+	str_free(&nums);
+	return NULL;
 }
 
 bool cli_patch_number(const char *arg, int *number)

@@ -25,6 +25,8 @@ int cmd_nightly(int argc, char **argv);
 int cmd_list(int argc, char **argv);
 int cmd_pair(int argc, char **argv);
 int cmd_config(int argc, char **argv);
+int cmd_submit(int argc, char **argv);
+int cmd_jobs(int argc, char **argv);
 
 /* getopt_long values of the common options start here. */
 #define CLI_COMMON_BASE 1000
@@ -51,6 +53,8 @@ struct pb_queue;
 /* cli_load_config, then the queue it names; prints the error (and frees
  * what it loaded) on failure. */
 bool cli_load_config_queue(struct cli *c, struct pb_config *cfg, struct pb_queue *q);
+/* Patch number of q, or NULL after printing what the queue has. */
+const struct pb_patch *cli_queue_patch(const struct pb_queue *q, int number);
 /* --patch N: a series number such as 765; prints the error on failure. */
 bool cli_patch_number(const char *arg, int *number);
 
@@ -59,7 +63,20 @@ bool cli_patch_number(const char *arg, int *number);
 #define CLI_MAX_WORKLOADS 32
 bool cli_workload_arg(char **names, int *n, char *arg);
 
-/* Prints "perfbot: <msg>" on one line. */
+/* What run and submit are told: --patch N, --workload NAME..., --force. */
+struct patch_args {
+	int number;
+	char *only[CLI_MAX_WORKLOADS];
+	int nonly;
+	bool force;
+};
+/* Parses them (and the common options, into c); -1 to go on, else the exit
+ * status to return (the error or the usage printed). */
+int cli_patch_args(int argc, char **argv, struct cli *c, struct patch_args *a,
+		   void (*usage)(FILE *out));
+
+/* Prints "perfbot: <msg>" on one line (cli_program: perfbotd's own name). */
+extern const char *cli_program;
 void cli_error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 
 #endif

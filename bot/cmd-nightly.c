@@ -141,7 +141,11 @@ static int nightly(const struct pb_config *cfg, const struct pb_queue *q, bool a
 			t.skipped++;
 			continue;
 		}
-		prc = job_run_patch(cfg, q, p->number, NULL, 0, false, &jo);
+		{
+			struct run_request rq = { .number = p->number };
+
+			prc = job_run_patch(cfg, q, &rq, &jo);
+		}
 		t.run++;
 		if (prc == PB_EXIT_ERROR || !jo.comparison) {
 			note(&t, p, "perfbot could not measure it (see the log above)");

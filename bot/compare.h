@@ -95,6 +95,8 @@ struct comparison {
 	const char *status;            /* measured, build-failed, boot-failed */
 	char *started_at, *finished_at;
 	double wall_seconds;
+	long long job_id;              /* perfbotd's job, 0 if none: done when this is stored */
+	bool interrupted;              /* measure_boots stopped early (SIGTERM): not to be stored */
 };
 
 /* Fills cmp->results (and cmp->verdict, cmp->behaviour) from the samples of

@@ -1,4 +1,5 @@
 #include "db.h"
+#include "jobdb.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -12,7 +13,7 @@
 /* bot/schema.sql, turned into a C string by the Makefile. */
 extern const char perfbot_schema_sql[];
 
-static bool exec(sqlite3 *db, const char *sql, pb_err *err)
+bool db_exec(sqlite3 *db, const char *sql, pb_err *err)
 {
 	char *msg = NULL;
 
@@ -91,46 +92,54 @@ static bool upgrade_1_to_2(sqlite3 *db, pb_err *err)
 	/* comparisons_new: the same definition, under the name it starts with */
 	sql = xasprintf("CREATE TABLE comparisons_new%s;%s;%s", cmp + strlen("CREATE TABLE comparisons"),
 			noise, upgrade_1_to_2_tail);
-	ok = exec(db, "PRAGMA foreign_keys=OFF", err) && exec(db, "BEGIN IMMEDIATE", err);
+	ok = db_exec(db, "PRAGMA foreign_keys=OFF", err) && db_exec(db, "BEGIN IMMEDIATE", err);
 	if (ok && user_version(db) == 1) {
-		ok = exec(db, sql, err);
+		ok = db_exec(db, sql, err);
 		if (!ok)
-			exec(db, "ROLLBACK", NULL);
+			db_exec(db, "ROLLBACK", NULL);
 		else
-			ok = exec(db, "COMMIT", err);
+			ok = db_exec(db, "COMMIT", err);
 	} else if (ok) {
-		ok = exec(db, "COMMIT", err); /* another perfbot upgraded it meanwhile */
+		ok = db_exec(db, "COMMIT", err); /* another perfbot upgraded it meanwhile */
 	}
-	exec(db, "PRAGMA foreign_keys=ON", NULL);
+	db_exec(db, "PRAGMA foreign_keys=ON", NULL);
 	free(sql);
 	free(cmp);
 	free(noise);
 	return ok;
 }
 
-/* 2 to 3: the nightly table. */
-static bool upgrade_2_to_3(sqlite3 *db, pb_err *err)
+/* Upgrades that only add tables: 2 to 3 the nightly table, 3 to 4 perfbotd's
+ * jobs and their boot journal. */
+static bool upgrade_add_tables(sqlite3 *db, int from, const char *const *names, pb_err *err)
 {
-	char *t = schema_table("nightly"), *sql;
+	pb_str sql;
 	bool ok;
 
-	if (!t) {
-		pb_seterr(err, "database: the built-in schema lacks a table");
-		return false;
+	str_init(&sql);
+	for (const char *const *n = names; *n; n++) {
+		char *t = schema_table(*n);
+
+		if (!t) {
+			str_free(&sql);
+			pb_seterr(err, "database: the built-in schema lacks the table %s", *n);
+			return false;
+		}
+		str_addf(&sql, "%s;\n", t);
+		free(t);
 	}
-	sql = xasprintf("%s;PRAGMA user_version = 3;", t);
-	ok = exec(db, "BEGIN IMMEDIATE", err);
-	if (ok && user_version(db) == 2) {
-		ok = exec(db, sql, err);
+	str_addf(&sql, "PRAGMA user_version = %d;", from + 1);
+	ok = db_exec(db, "BEGIN IMMEDIATE", err);
+	if (ok && user_version(db) == from) {
+		ok = db_exec(db, sql.buf, err);
 		if (!ok)
-			exec(db, "ROLLBACK", NULL);
+			db_exec(db, "ROLLBACK", NULL);
 		else
-			ok = exec(db, "COMMIT", err);
+			ok = db_exec(db, "COMMIT", err);
 	} else if (ok) {
-		ok = exec(db, "COMMIT", err);
+		ok = db_exec(db, "COMMIT", err); /* another perfbot upgraded it meanwhile */
 	}
-	free(sql);
-	free(t);
+	str_free(&sql);
 	return ok;
 }
 
@@ -152,20 +161,20 @@ bool db_open(const char *path, sqlite3 **out, pb_err *err)
 		sqlite3_close(db);
 		return false;
 	}
-	if (!exec(db, "PRAGMA journal_mode=WAL; PRAGMA foreign_keys=ON;", err)) {
+	if (!db_exec(db, "PRAGMA journal_mode=WAL; PRAGMA foreign_keys=ON;", err)) {
 		pb_seterr(err, "database %s: cannot switch to WAL: %s", path, sqlite3_errmsg(db));
 		sqlite3_close(db);
 		return false;
 	}
 	if (v == 0) {
 		/* A new database: the whole schema or nothing. */
-		if (!exec(db, "BEGIN IMMEDIATE", err))
+		if (!db_exec(db, "BEGIN IMMEDIATE", err))
 			goto fail;
-		if (user_version(db) == 0 && !exec(db, perfbot_schema_sql, err)) {
-			exec(db, "ROLLBACK", NULL);
+		if (user_version(db) == 0 && !db_exec(db, perfbot_schema_sql, err)) {
+			db_exec(db, "ROLLBACK", NULL);
 			goto fail;
 		}
-		if (!exec(db, "COMMIT", err))
+		if (!db_exec(db, "COMMIT", err))
 			goto fail;
 		v = user_version(db);
 	}
@@ -175,7 +184,16 @@ bool db_open(const char *path, sqlite3 **out, pb_err *err)
 		v = user_version(db);
 	}
 	if (v == 2) {
-		if (!upgrade_2_to_3(db, err))
+		static const char *const nightly[] = { "nightly", NULL };
+
+		if (!upgrade_add_tables(db, 2, nightly, err))
+			goto fail;
+		v = user_version(db);
+	}
+	if (v == 3) {
+		static const char *const jobs[] = { "jobs", "job_boots", "job_samples", NULL };
+
+		if (!upgrade_add_tables(db, 3, jobs, err))
 			goto fail;
 		v = user_version(db);
 	}
@@ -202,9 +220,7 @@ void db_close(sqlite3 *db)
 	sqlite3_close(db);
 }
 
-/* Binds a printf-like list: s text (NULL -> NULL), i int, I long long,
- * d double (NAN -> NULL). */
-static bool run(sqlite3 *db, long long *rowid, pb_err *err, const char *sql, const char *types, ...)
+bool db_run(sqlite3 *db, long long *rowid, pb_err *err, const char *sql, const char *types, ...)
 {
 	sqlite3_stmt *st;
 	va_list ap;
@@ -277,14 +293,14 @@ static bool store_patch(sqlite3 *db, const struct pb_patch *p, const char *queue
 			pb_err *err)
 {
 	char *fixes = join_lines(p->fixes, p->nfixes);
-	bool ok = run(db, NULL, err,
+	bool ok = db_run(db, NULL, err,
 		      "INSERT OR IGNORE INTO patches (queue, number, total, series, file, sha256, "
 		      "subject, author, upstream, fixes, cc_stable, is_mm, mm_reason) "
 		      "VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?)",
 		      "siisssssssiis", queue, p->number, p->total, p->series, p->file, p->sha256,
 		      p->subject, p->author, p->upstream, fixes, (int)p->cc_stable, (int)p->is_mm,
 		      p->mm_reason) &&
-		  run(db, id, err, "SELECT id FROM patches WHERE queue=? AND number=? AND sha256=?",
+		  db_run(db, id, err, "SELECT id FROM patches WHERE queue=? AND number=? AND sha256=?",
 		      "sis", queue, p->number, p->sha256);
 
 	free(fixes);
@@ -299,7 +315,7 @@ static bool store_kernel(sqlite3 *db, const struct comparison *cmp, enum side s,
 
 	/* A failed build is stored with its log; a later successful build of
 	 * the same inputs replaces the failure. */
-	return run(db, NULL, err,
+	return db_run(db, NULL, err,
 		   "INSERT INTO kernels (key, version, tree_sha256, config_sha256, label, change_file, "
 		   "change_sha256, reverse, build_status, build_seconds, build_log, failure) "
 		   "VALUES (?,?,?,?,?,?,?,?,?,?,?,?) ON CONFLICT(key) DO UPDATE SET "
@@ -309,7 +325,7 @@ static bool store_kernel(sqlite3 *db, const struct comparison *cmp, enum side s,
 		   "sssssssisdss", img->key, cmp->tree->version, cmp->tree->tarball_sha,
 		   cmp->config->sha256, c->label, c->file, c->file ? c->sha256 : NULL, (int)c->reverse,
 		   img->built ? "built" : "build-failed", img->build_seconds, img->log, img->failure) &&
-	       run(db, id, err, "SELECT id FROM kernels WHERE key=?", "s", img->key);
+	       db_run(db, id, err, "SELECT id FROM kernels WHERE key=?", "s", img->key);
 }
 
 static bool store_runs(sqlite3 *db, const struct comparison *cmp, long long cid,
@@ -319,7 +335,7 @@ static bool store_runs(sqlite3 *db, const struct comparison *cmp, long long cid,
 		const struct boot *bt = &cmp->boots[b];
 		long long rid;
 
-		if (!run(db, &rid, err,
+		if (!db_run(db, &rid, err,
 			 "INSERT INTO runs (comparison_id, kernel_id, side, boot_index, accel, "
 			 "accel_reason, qemu_version, qemu_cmdline, outcome, detail, wall_seconds, "
 			 "console_log, results_log) VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?)",
@@ -334,7 +350,7 @@ static bool store_runs(sqlite3 *db, const struct comparison *cmp, long long cid,
 			int warm = wl && compare_is_warmup(cmp, wl, s->iteration);
 
 			/* A guest that repeats a line: the first value stands. */
-			if (!run(db, NULL, err,
+			if (!db_run(db, NULL, err,
 				 "INSERT OR IGNORE INTO samples (run_id, workload, metric, iteration, value, "
 				 "warmup) VALUES (?,?,?,?,?,?)",
 				 "Issidi", rid, s->workload, s->metric, s->iteration, s->value, warm))
@@ -349,7 +365,7 @@ static bool store_results(sqlite3 *db, const struct comparison *cmp, long long c
 	for (int i = 0; i < cmp->nresults; i++) {
 		const struct metric_result *m = &cmp->results[i];
 
-		if (!run(db, NULL, err,
+		if (!db_run(db, NULL, err,
 			 "INSERT INTO results (comparison_id, workload, metric, unit, kind, better, "
 			 "n_without, n_with, median_without, median_with, change_pct, verdict, "
 			 "boots_without, boots_with, ci_lo_pct, ci_hi_pct, hl_shift, p_mw, p_ks, p, p_adj, "
@@ -367,7 +383,7 @@ static bool store_results(sqlite3 *db, const struct comparison *cmp, long long c
 	for (int i = 0; i < cmp->nmeasured_noise; i++) {
 		const struct noise_floor *nf = &cmp->measured_noise[i];
 
-		if (!run(db, NULL, err,
+		if (!db_run(db, NULL, err,
 			 "INSERT INTO noise (calibration_id, workload, metric, boots, between_cv_pct, "
 			 "within_cv_pct, deterministic) VALUES (?,?,?,?,?,?,?)",
 			 "Issiddi", cid, nf->workload, nf->metric, nf->boots, nf->between_cv_pct,
@@ -393,7 +409,7 @@ static bool store_all(sqlite3 *db, const struct comparison *cmp, const char *ver
 	str_init(&names);
 	for (int i = 0; i < cmp->nworkloads; i++)
 		str_addf(&names, "%s%s", i ? " " : "", cmp->workloads[i]->name);
-	ok = run(db, cid, err,
+	ok = db_run(db, cid, err,
 		 "INSERT INTO comparisons (kind, patch_id, pair_method, pair_detail, kernel_without, "
 		 "kernel_with, accel, accel_reason, workloads, workload_choice, boots_per_kernel, "
 		 "iterations, status, started_at, finished_at, wall_seconds, perfbot_version, warmup, "
@@ -417,13 +433,14 @@ static bool store_all(sqlite3 *db, const struct comparison *cmp, const char *ver
 bool db_store_comparison(sqlite3 *db, const struct comparison *cmp, const char *version,
 			 long long *id, pb_err *err)
 {
-	if (!exec(db, "BEGIN IMMEDIATE", err))
+	if (!db_exec(db, "BEGIN IMMEDIATE", err))
 		return false;
-	if (!store_all(db, cmp, version, id, err)) {
-		exec(db, "ROLLBACK", NULL);
+	if (!store_all(db, cmp, version, id, err) ||
+	    (cmp->job_id && !jobdb_complete(db, cmp->job_id, *id, err))) {
+		db_exec(db, "ROLLBACK", NULL);
 		return false;
 	}
-	return exec(db, "COMMIT", err);
+	return db_exec(db, "COMMIT", err);
 }
 
 long long db_count(sqlite3 *db, const char *sql, long long param)
@@ -500,11 +517,13 @@ bool db_load_noise(sqlite3 *db, const char *accel, const char *config_sha256,
 static int lock_fd = -1;
 static pid_t lock_pid; /* a forked child does not hold its parent's lock */
 
-bool db_lock(const char *db_path, pb_err *err)
+/* Takes the lock, or says who holds it (*busy) or why it cannot (err). */
+static bool lock_try(const char *db_path, bool *busy, pb_err *err)
 {
 	char *path, held[128] = "";
 	int fd;
 
+	*busy = false;
 	if (lock_fd >= 0 && lock_pid == getpid())
 		return true;
 	path = xasprintf("%s.lock", db_path);
@@ -521,6 +540,7 @@ bool db_lock(const char *db_path, pb_err *err)
 		held[strcspn(held, "\n")] = '\0';
 		pb_seterr(err, "another perfbot is working on %s (%s): try again when it is done", db_path,
 			  held[0] ? held : "its lock is held");
+		*busy = true;
 		close(fd);
 		free(path);
 		return false;
@@ -536,5 +556,31 @@ bool db_lock(const char *db_path, pb_err *err)
 	lock_fd = fd;
 	lock_pid = getpid();
 	free(path);
+	return true;
+}
+
+bool db_lock(const char *db_path, pb_err *err)
+{
+	bool busy;
+
+	return lock_try(db_path, &busy, err);
+}
+
+bool db_lock_wait(const char *db_path, volatile sig_atomic_t *stop, pb_err *err)
+{
+	bool busy, said = false;
+
+	while (!lock_try(db_path, &busy, err)) {
+		if (!busy)
+			return false;
+		if (!said)
+			fprintf(stderr, "perfbot: %s; waiting\n", err->msg);
+		said = true;
+		if (stop && *stop) {
+			pb_seterr(err, "stopped while waiting for the lock of %s", db_path);
+			return false;
+		}
+		sleep(2);
+	}
 	return true;
 }

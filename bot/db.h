@@ -3,11 +3,12 @@
 #ifndef PERFBOT_DB_H
 #define PERFBOT_DB_H
 
+#include <signal.h>
 #include <sqlite3.h>
 
 #include "compare.h"
 
-#define DB_SCHEMA_VERSION 3
+#define DB_SCHEMA_VERSION 4
 
 /* Opens (creating it and its schema if new). Refuses a database of an
  * unknown schema version or one that is not SQLite. */
@@ -28,6 +29,16 @@ bool db_load_noise(sqlite3 *db, const char *accel, const char *config_sha256,
  * or a run and a nightly, never work on one database at once. Fails (err
  * names the holder) when another perfbot has it; true if this one does. */
 bool db_lock(const char *db_path, pb_err *err);
+/* The same, waiting (every 2 s) while another perfbot has it, until *stop
+ * is set (stop may be NULL). */
+bool db_lock_wait(const char *db_path, volatile sig_atomic_t *stop, pb_err *err);
+
+/* Runs one statement, binding a printf-like list: s text (NULL -> NULL),
+ * i int, I long long, d double (NAN -> NULL). *rowid (if not NULL) gets the
+ * first column of a returned row, else the last inserted row id. */
+bool db_run(sqlite3 *db, long long *rowid, pb_err *err, const char *sql, const char *types, ...);
+/* Runs SQL text of one or more statements. */
+bool db_exec(sqlite3 *db, const char *sql, pb_err *err);
 
 /* Helpers the report and the tests use. */
 long long db_count(sqlite3 *db, const char *sql_with_one_int_param, long long param);

@@ -11,6 +11,7 @@
 #include "compare.h"
 #include "db.h"
 #include "host.h"
+#include "jobdb.h"
 #include "jobs.h"
 #include "kernel.h"
 #include "measure.h"
@@ -51,10 +52,41 @@ static bool build_pair(const struct pb_config *cfg, struct kernel_tree *tree,
 	return true;
 }
 
-int job_run_patch(const struct pb_config *cfg, const struct pb_queue *q, int number, char **only,
-		    int nonly, bool force, struct job_outcome *jo)
+/* What the journaled boots of a job depend on: were any of these different,
+ * its boots would not belong in one comparison. */
+static char *journal_inputs(const struct comparison *cmp, const struct guest_plan *gp,
+			    const struct pb_config *cfg)
 {
-	const struct pb_patch *p = queue_find(q, number);
+	pb_str s;
+
+	str_init(&s);
+	str_addf(&s, "kernels %s %s; accel %s; iterations %d; cmdline %s; workloads", cmp->image[0].key,
+		 cmp->image[1].key, cmp->accel.name, cfg->iterations, gp->kernel_cmdline);
+	for (int i = 0; i < gp->nworkloads; i++)
+		str_addf(&s, " [%s %s]", gp->workloads[i]->name, gp->args[i] ? gp->args[i] : "");
+	return str_steal(&s);
+}
+
+struct journal {
+	sqlite3 *db;
+	long long job;
+};
+
+static bool journal_boot(void *ctx, const struct comparison *cmp, int b, pb_err *err)
+{
+	const struct journal *j = ctx;
+
+	return jobdb_journal_boot(j->db, j->job, cmp, b, err);
+}
+
+int job_run_patch(const struct pb_config *cfg, const struct pb_queue *q,
+		  const struct run_request *rq, struct job_outcome *jo)
+{
+	const int number = rq->number, nonly = rq->nonly;
+	char **only = rq->only;
+	const bool force = rq->force;
+	const struct pb_patch *p = cli_queue_patch(q, number);
+	struct journal journal = { 0 };
 	const struct workload *chosen[CLI_MAX_WORKLOADS];
 	struct workload_set wset = { 0 };
 	struct kernel_tree tree = { 0 };
@@ -73,16 +105,8 @@ int job_run_patch(const struct pb_config *cfg, const struct pb_queue *q, int num
 	long long cid;
 	pb_err err;
 
-	if (!p) {
-		pb_str nums;
-
-		str_init(&nums);
-		for (int i = 0; i < q->npatches; i++)
-			str_addf(&nums, "%s%03d", i ? " " : "", q->patches[i].number);
-		cli_error("patch %d is not in the queue %s (it has %s)", number, q->dir, nums.buf);
-		str_free(&nums);
+	if (!p)
 		return PB_EXIT_ERROR;
-	}
 	if (jo)
 		memset(jo, 0, sizeof(*jo));
 	if (!p->is_mm && !force) {
@@ -113,9 +137,18 @@ int job_run_patch(const struct pb_config *cfg, const struct pb_queue *q, int num
 	printf("perfbot: pair formed by %s: %s\n", pair_method_name(plan.method), plan.detail);
 	if (!kernel_config_prepare(cfg, &tree, &kc, &err))
 		goto fail;
-	/* Opened only now: bad input above never creates or touches the database. */
-	if (!db_lock(cfg->db_path, &err) || !db_open(cfg->db_path, &db, &err))
+	/* Opened only now: bad input above never creates or touches the database.
+	 * perfbotd's job waits for a manual run to finish; a manual run refuses. */
+	if (!(rq->job_id ? db_lock_wait(cfg->db_path, rq->stop, &err) : db_lock(cfg->db_path, &err)) ||
+	    !db_open(cfg->db_path, &db, &err)) {
+		if (rq->stop && *rq->stop) {
+			printf("perfbot: %s; job %lld stays queued\n", err.msg, rq->job_id);
+			rc = PB_EXIT_STOPPED;
+			goto out;
+		}
 		goto fail;
+	}
+	cmp.job_id = rq->job_id;
 
 	cmp.patch = p;
 	cmp.queue_dir = q->dir;
@@ -170,6 +203,20 @@ int job_run_patch(const struct pb_config *cfg, const struct pb_queue *q, int num
 			goto fail;
 		cmp.noise = noise;
 		cmp.nnoise = nnoise;
+		if (rq->job_id) {
+			char *inputs = journal_inputs(&cmp, &gp, cfg);
+			bool ok = jobdb_journal_open(db, rq->job_id, inputs, &cmp, &err);
+
+			free(inputs);
+			if (!ok)
+				goto fail;
+			if (cmp.nboots)
+				printf("perfbot: job %lld resumes after its last completed boot: %d boot(s) "
+				       "journaled (seed %lu)\n", rq->job_id, cmp.nboots, cmp.seed);
+			verdict_policy_init(&cmp.policy, cfg, cmp.accel.name, cmp.seed);
+			journal.db = db;
+			journal.job = rq->job_id;
+		}
 		if (cmp.noise_calibration)
 			printf("perfbot: noise floor from calibration %lld (%s)\n", cmp.noise_calibration,
 			       cmp.accel.name);
@@ -184,12 +231,20 @@ int job_run_patch(const struct pb_config *cfg, const struct pb_queue *q, int num
 				.first_rounds = cfg->boots,
 				.max_rounds = cfg->max_boots > cfg->boots ? cfg->max_boots : cfg->boots,
 				.budget_seconds = cfg->budget_minutes * 60.0,
+				.boot_done = journal.db ? journal_boot : NULL, .ctx = &journal,
+				.stop = rq->stop,
 			};
 
 			if (!measure_boots(cfg, &cmp, &mp, &err))
 				goto fail;
 		}
 		unlink(initrd);
+		if (cmp.interrupted) {
+			printf("perfbot: stopped after boot %d; job %lld resumes from there\n", cmp.nboots,
+			       rq->job_id);
+			rc = PB_EXIT_STOPPED;
+			goto out;
+		}
 		cmp.status = measure_ok_boots(&cmp, SIDE_WITHOUT) && measure_ok_boots(&cmp, SIDE_WITH)
 				     ? "measured"
 				     : "boot-failed";

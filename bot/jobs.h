@@ -2,6 +2,8 @@
 #ifndef PERFBOT_JOBS_H
 #define PERFBOT_JOBS_H
 
+#include <signal.h>
+
 #include "config.h"
 #include "queue.h"
 
@@ -14,9 +16,21 @@ struct job_outcome {
 	bool skipped;           /* not an mm patch: nothing to measure */
 };
 
+/* What perfbot run --patch N is asked to do. */
+struct run_request {
+	int number;
+	char **only;            /* --workload names, nonly of them */
+	int nonly;
+	bool force;             /* measure a patch that is not mm too */
+	/* perfbotd's: its job (boots journaled, resumed; done with the store),
+	 * and the flag that stops it after the current boot. 0/NULL: none. */
+	long long job_id;
+	volatile sig_atomic_t *stop;
+};
+
 /* perfbot run --patch N; returns the exit status (PB_EXIT_*). jo may be NULL. */
-int job_run_patch(const struct pb_config *cfg, const struct pb_queue *q, int number, char **only,
-		  int nonly, bool force, struct job_outcome *jo);
+int job_run_patch(const struct pb_config *cfg, const struct pb_queue *q,
+		  const struct run_request *rq, struct job_outcome *jo);
 
 /* perfbot calibrate; returns the exit status. jo may be NULL. */
 int job_calibrate(const struct pb_config *cfg, const struct pb_queue *q, char **only, int nonly,

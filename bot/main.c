@@ -9,6 +9,8 @@ static const struct command commands[] = {
 	{ "run", cmd_run, "build, boot and compare the kernels without and with a patch" },
 	{ "calibrate", cmd_calibrate, "A/A runs of the base kernel: each metric's noise floor and the false-alarm rate" },
 	{ "bench", cmd_bench, "sensitivity: detection and false-alarm rates on synthetic slowdowns" },
+	{ "submit", cmd_submit, "queue a run of a patch for perfbotd (the daemon)" },
+	{ "jobs", cmd_jobs, "list perfbotd's jobs: queued, running, done, failed" },
 	{ "nightly", cmd_nightly, "the cron job: a calibration, every mm patch not yet measured, the report" },
 	{ "report", cmd_report, "write the HTML report (index, patch pages, trend) from results.db" },
 	{ "pair", cmd_pair, "show how each mm patch's kernel pair is formed (dry runs, no build)" },

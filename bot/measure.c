@@ -58,17 +58,44 @@ static bool boot_one(const struct pb_config *cfg, struct comparison *cmp,
 }
 
 /* One boot of each side, in an order the seeded generator picks: a drift of
- * the host (another job starting, thermal) lands on both sides alike. */
+ * the host (another job starting, thermal) lands on both sides alike. A
+ * boot the journal already holds is taken as it is. */
 static bool round_of_boots(const struct pb_config *cfg, struct comparison *cmp,
-			   const struct measure_plan *mp, gsl_rng *order, int shown_total,
+			   const struct measure_plan *mp, gsl_rng *order, int round, int shown_total,
 			   pb_err *err)
 {
 	enum side first = gsl_rng_uniform_int(order, 2) ? SIDE_WITH : SIDE_WITHOUT;
 
-	cmp->boots = xrealloc(cmp->boots, sizeof(*cmp->boots) * (size_t)(cmp->nboots + 2));
-	memset(cmp->boots + cmp->nboots, 0, 2 * sizeof(*cmp->boots));
-	return boot_one(cfg, cmp, mp, first, shown_total, err) &&
-	       boot_one(cfg, cmp, mp, (enum side)!first, shown_total, err);
+	for (int k = 0; k < 2; k++) {
+		enum side s = k ? (enum side)!first : first;
+		int index = 2 * round + k;
+
+		if (index < cmp->nboots) {
+			const struct boot *bt = &cmp->boots[index];
+
+			if (bt->side != s) {
+				pb_seterr(err, "the journaled boot %d ran %s the fix, where seed %lu puts the "
+					       "kernel %s it", index + 1, side_name(bt->side), cmp->seed,
+					  side_name(s));
+				return false;
+			}
+			fprintf(stderr, "perfbot: boot %d/%d  %s: %s in %.1f s, from the journal (not booted "
+					"again)\n", index + 1, shown_total, side_name(s),
+				boot_outcome_name(bt->rec.outcome), bt->rec.wall_seconds);
+			continue;
+		}
+		if (mp->stop && *mp->stop) {
+			cmp->interrupted = true;
+			return true;
+		}
+		cmp->boots = xrealloc(cmp->boots, sizeof(*cmp->boots) * (size_t)(cmp->nboots + 1));
+		memset(cmp->boots + cmp->nboots, 0, sizeof(*cmp->boots));
+		if (!boot_one(cfg, cmp, mp, s, shown_total, err))
+			return false;
+		if (mp->boot_done && !mp->boot_done(mp->ctx, cmp, cmp->nboots - 1, err))
+			return false;
+	}
+	return true;
 }
 
 static double boot_seconds(const struct comparison *cmp)
@@ -84,37 +111,41 @@ bool measure_boots(const struct pb_config *cfg, struct comparison *cmp,
 		   const struct measure_plan *mp, pb_err *err)
 {
 	gsl_rng *order = gsl_rng_alloc(gsl_rng_mt19937);
-	int rounds = 0;
+	int rounds = 0, journaled = cmp->nboots;
 	bool ok = true;
 
 	gsl_rng_set(order, cmp->seed);
-	while (ok && rounds < mp->first_rounds) {
-		ok = round_of_boots(cfg, cmp, mp, order, 2 * mp->first_rounds, err);
+	cmp->interrupted = false;
+	while (ok && !cmp->interrupted && rounds < mp->first_rounds) {
+		ok = round_of_boots(cfg, cmp, mp, order, rounds, 2 * mp->first_rounds, err);
 		rounds++;
 	}
 	cmp->boots_per_kernel = rounds;
-	if (ok)
+	if (ok && !cmp->interrupted)
 		compare_compute(cmp);
-	while (ok && rounds < mp->max_rounds && measure_ok_boots(cmp, SIDE_WITHOUT) &&
-	       measure_ok_boots(cmp, SIDE_WITH)) {
+	while (ok && !cmp->interrupted && rounds < mp->max_rounds &&
+	       measure_ok_boots(cmp, SIDE_WITHOUT) && measure_ok_boots(cmp, SIDE_WITH)) {
 		int open = compare_inconclusive(cmp);
 		double spent = boot_seconds(cmp);
+		bool replay = 2 * rounds < journaled; /* journaled extra rounds were decided already */
 
-		if (!open)
+		if (!open && !replay)
 			break;
 		/* a round takes about what the last two boots took */
-		if (mp->budget_seconds > 0 && spent + spent / rounds > mp->budget_seconds) {
+		if (!replay && mp->budget_seconds > 0 && spent + spent / rounds > mp->budget_seconds) {
 			fprintf(stderr, "perfbot: %d metric(s) inconclusive; the boot budget (%.0f s) is "
 					"spent\n", open, mp->budget_seconds);
 			break;
 		}
-		fprintf(stderr, "perfbot: %d metric(s) inconclusive after %d boots per kernel: one more "
-				"of each (at most %d)\n", open, rounds, mp->max_rounds);
-		ok = round_of_boots(cfg, cmp, mp, order, 2 * (rounds + 1), err);
+		if (!replay)
+			fprintf(stderr, "perfbot: %d metric(s) inconclusive after %d boots per kernel: one "
+					"more of each (at most %d)\n", open, rounds, mp->max_rounds);
+		ok = round_of_boots(cfg, cmp, mp, order, rounds, 2 * (rounds + 1), err);
 		rounds++;
-		cmp->boots_per_kernel = rounds;
-		if (ok)
+		if (ok && !cmp->interrupted) {
+			cmp->boots_per_kernel = rounds;
 			compare_compute(cmp);
+		}
 	}
 	gsl_rng_free(order);
 	return ok;

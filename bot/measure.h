@@ -5,6 +5,8 @@
 #ifndef PERFBOT_MEASURE_H
 #define PERFBOT_MEASURE_H
 
+#include <signal.h>
+
 #include "compare.h"
 
 /* run.seed, or a new one from /dev/urandom when it is 0. */
@@ -19,10 +21,17 @@ struct measure_plan {
 	int max_rounds;               /* at most, when inconclusive */
 	double budget_seconds;        /* of boots; 0: no limit */
 	bool aa;                      /* one kernel on both sides: sides A and B, no "fix" */
+	/* perfbotd's journal: called after each boot (NULL: none) */
+	bool (*boot_done)(void *ctx, const struct comparison *cmp, int b, pb_err *err);
+	void *ctx;
+	/* set (SIGTERM): no further boot starts, cmp->interrupted (NULL: none) */
+	volatile sig_atomic_t *stop;
 };
 
 /* Boots, computing cmp's results after the first rounds and after each
- * extra one. False only when perfbot cannot go on (err set). */
+ * extra one. Boots already in cmp (a resumed job's) count as the first ones
+ * of the schedule and are not booted again; they must be in the order the
+ * seed gives. False only when perfbot cannot go on (err set). */
 bool measure_boots(const struct pb_config *cfg, struct comparison *cmp,
 		   const struct measure_plan *mp, pb_err *err);
 

@@ -1,5 +1,5 @@
--- perfbot results database, schema version 3 (PRAGMA user_version).
--- db.c upgrades a version 1 or 2 database in place.
+-- perfbot results database, schema version 4 (PRAGMA user_version).
+-- db.c upgrades a version 1, 2 or 3 database in place.
 -- Every comparison is written in one transaction with its kernels, runs,
 -- samples and results: a perfbot that dies leaves nothing half-written.
 
@@ -158,7 +158,58 @@ CREATE TABLE nightly (
     summary           TEXT NOT NULL     -- a line per patch
 );
 
+-- perfbotd's queue: perfbot submit adds a job, the daemon runs them one at a
+-- time. A job's comparison is stored, and the job marked done, in one
+-- transaction.
+CREATE TABLE jobs (
+    id             INTEGER PRIMARY KEY,
+    kind           TEXT NOT NULL,       -- run (perfbot run --patch N)
+    queue          TEXT NOT NULL,       -- queue directory
+    patch          INTEGER NOT NULL,
+    workloads      TEXT NOT NULL,       -- space-separated --workload names; '' = chosen by paths
+    force          INTEGER NOT NULL,
+    state          TEXT NOT NULL,       -- queued | running | done | failed
+    submitted_at   TEXT NOT NULL,
+    started_at     TEXT,                -- of the latest attempt
+    finished_at    TEXT,
+    attempts       INTEGER NOT NULL DEFAULT 0,
+    pid            INTEGER,             -- of the process running it
+    log            TEXT,                -- its output
+    comparison_id  INTEGER REFERENCES comparisons(id),
+    exit_status    INTEGER,             -- perfbot run's
+    message        TEXT,                -- outcome in a line
+    journal_inputs TEXT,                -- what the journaled boots were booted with
+    journal_seed   INTEGER              -- their seed: a resumed job keeps its boot order
+);
+
+-- Boots of a running job, committed as each one completes, so that a job
+-- whose perfbotd died resumes after its last completed boot. Moved into
+-- runs and samples, and deleted, when the job's comparison is stored.
+CREATE TABLE job_boots (
+    job_id        INTEGER NOT NULL REFERENCES jobs(id),
+    boot_index    INTEGER NOT NULL,     -- 1, 2, ... as in runs
+    side          TEXT NOT NULL,        -- without | with
+    outcome       TEXT NOT NULL,
+    detail        TEXT NOT NULL,
+    wall_seconds  REAL NOT NULL,
+    qemu_cmdline  TEXT NOT NULL,
+    console_log   TEXT NOT NULL,
+    results_log   TEXT NOT NULL,
+    PRIMARY KEY (job_id, boot_index)
+);
+
+CREATE TABLE job_samples (
+    job_id     INTEGER NOT NULL,
+    boot_index INTEGER NOT NULL,
+    workload   TEXT NOT NULL,
+    metric     TEXT NOT NULL,
+    iteration  INTEGER NOT NULL,
+    value      REAL NOT NULL,
+    PRIMARY KEY (job_id, boot_index, workload, metric, iteration),
+    FOREIGN KEY (job_id, boot_index) REFERENCES job_boots(job_id, boot_index)
+);
+
 CREATE INDEX runs_by_comparison ON runs (comparison_id);
 CREATE INDEX comparisons_by_patch ON comparisons (patch_id);
 
-PRAGMA user_version = 3;
+PRAGMA user_version = 4;

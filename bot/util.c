@@ -11,6 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <sys/prctl.h>
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
@@ -444,11 +445,16 @@ static int open_out(const char *path, bool append)
 	return open(path, O_WRONLY | O_CREAT | O_CLOEXEC | (append ? O_APPEND : O_TRUNC), 0644);
 }
 
-static void child_setup(const struct spawn_opts *o)
+/* In the child: its own process group (a timeout kills the whole group),
+ * and killed with its parent, so that a perfbot killed with SIGKILL leaves no
+ * QEMU or build running on. */
+static void child_setup(const struct spawn_opts *o, pid_t parent)
 {
 	int fd;
 
 	setpgid(0, 0);
+	if (prctl(PR_SET_PDEATHSIG, SIGKILL) != 0 || getppid() != parent)
+		_exit(127);
 	fd = open(o && o->stdin_path ? o->stdin_path : "/dev/null", O_RDONLY);
 	if (fd < 0)
 		_exit(127);
@@ -487,18 +493,20 @@ static int decode_status(int st)
 
 bool spawn_wait(char *const argv[], const struct spawn_opts *o, struct spawn_result *res)
 {
+	pid_t parent;
 	double start = now_seconds();
 	pid_t pid;
 	int st = 0;
 
 	memset(res, 0, sizeof(*res));
+	parent = getpid();
 	pid = fork();
 	if (pid < 0) {
 		res->failed_exec = true;
 		return false;
 	}
 	if (pid == 0) {
-		child_setup(o);
+		child_setup(o, parent);
 		execvp(argv[0], argv);
 		_exit(127);
 	}
@@ -534,11 +542,13 @@ bool spawn_wait(char *const argv[], const struct spawn_opts *o, struct spawn_res
 
 pid_t spawn_pipe(char *const argv[], const char *cwd, char *const *env_add, int *fd)
 {
+	pid_t parent;
 	int p[2];
 	pid_t pid;
 
 	if (pipe2(p, O_CLOEXEC) != 0)
 		return -1;
+	parent = getpid();
 	pid = fork();
 	if (pid < 0) {
 		close(p[0]);
@@ -550,7 +560,7 @@ pid_t spawn_pipe(char *const argv[], const char *cwd, char *const *env_add, int 
 
 		dup2(p[1], 1);
 		dup2(p[1], 2);
-		child_setup(&o);
+		child_setup(&o, parent);
 		execvp(argv[0], argv);
 		_exit(127);
 	}
@@ -562,6 +572,7 @@ pid_t spawn_pipe(char *const argv[], const char *cwd, char *const *env_add, int 
 
 bool spawn_capture(char *const argv[], const char *cwd, bool merge, pb_str *out, int *status)
 {
+	pid_t parent;
 	int p[2], st = 0;
 	pid_t pid;
 	char buf[4096];
@@ -569,6 +580,7 @@ bool spawn_capture(char *const argv[], const char *cwd, bool merge, pb_str *out,
 
 	if (pipe2(p, O_CLOEXEC) != 0)
 		return false;
+	parent = getpid();
 	pid = fork();
 	if (pid < 0) {
 		close(p[0]);
@@ -581,7 +593,7 @@ bool spawn_capture(char *const argv[], const char *cwd, bool merge, pb_str *out,
 		dup2(p[1], 1);
 		if (merge)
 			dup2(p[1], 2);
-		child_setup(&o);
+		child_setup(&o, parent);
 		execvp(argv[0], argv);
 		_exit(127);
 	}

@@ -16,6 +16,7 @@ enum pb_exit {
 	PB_EXIT_ERROR = 1,      /* bad input or environment: nothing was stored */
 	PB_EXIT_USAGE = 2,      /* bad command line */
 	PB_EXIT_KERNEL = 3,     /* a kernel failed to build or boot: stored as a result */
+	PB_EXIT_STOPPED = 4,    /* perfbotd's job stopped by SIGTERM: its boots are journaled */
 };
 
 /* An error message filled in by a failing call; callers print it once. */

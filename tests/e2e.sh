@@ -270,6 +270,115 @@ check "a patch that breaks the build: the report shows the error" \
 check "a patch that breaks the build: no kernel is marked built for it" \
 	test "$(q "SELECT count(*) FROM kernels WHERE label='base+patch' AND build_status='built'")" -eq 0
 
+echo "e2e: perfbotd: two jobs, SIGKILL during the first, a restart"
+# perfbotd takes the same options as perfbot; two boots a kernel, no extra rounds
+# (an array, not a function: "$perfbotd" "${pbd[@]}" & gives perfbotd's own pid)
+perfbotd=$top/build/perfbotd
+pbd=(--foreground --poll 1 --cache-dir "$cache" --db "$db" --report-dir "$reports"
+	-c cache.ccache="$ccache_dir" -c run.boots=2 -c run.max_boots=2)
+jobs_before=$(q "SELECT count(*) FROM jobs")
+one_line_error "submit of a patch not in the queue" 1 "patch 999 is not in the queue" pb submit --patch 999
+one_line_error "submit of a patch that is not mm" 1 "patch 188 is not an mm patch" pb submit --patch 188
+one_line_error "submit of an unknown workload" 1 "nosuch" pb submit --patch 771 --workload nosuch
+check "bad submits queue nothing" test "$(q "SELECT count(*) FROM jobs")" -eq "$jobs_before"
+pb submit --patch 771 --workload hugetlb-migrate > "$work/s1.out" 2>&1
+pb submit --patch 765 --workload hugetlb-migrate > "$work/s2.out" 2>&1
+cat "$work/s1.out" "$work/s2.out"
+j1=$(sed -n 's/^perfbot: job \([0-9]*\) queued.*/\1/p' "$work/s1.out")
+j2=$(sed -n 's/^perfbot: job \([0-9]*\) queued.*/\1/p' "$work/s2.out")
+check "submit: two jobs queued" test "${j1:-0}" -gt 0 -a "${j2:-0}" -gt "${j1:-0}" \
+	-a "$(q "SELECT count(*) FROM jobs WHERE state='queued'")" -eq 2
+"$perfbotd" "${pbd[@]}" > "$work/d1.log" 2>&1 &
+dpid=$!
+for _ in $(seq 1 300); do
+	[ "$(q "SELECT count(*) FROM job_boots WHERE job_id=$j1")" -ge 1 ] && break
+	sleep 0.5
+done
+kill -KILL "$dpid"
+wait "$dpid" 2>/dev/null
+sleep 1
+first_log=$(q "SELECT console_log FROM job_boots WHERE job_id=$j1 AND boot_index=1")
+first_samples=$(q "SELECT count(*) FROM job_samples WHERE job_id=$j1 AND boot_index=1")
+journaled=$(q "SELECT count(*) FROM job_boots WHERE job_id=$j1")
+cat "$work/d1.log"
+check "SIGKILL during job $j1: $journaled boot(s) journaled, the first with $first_samples samples" \
+	test -n "$first_log" -a "${first_samples:-0}" -gt 0 -a "$journaled" -lt 4
+check "SIGKILL: no QEMU of the killed perfbotd runs on" bash -c "! pgrep -f '[q]emu-system.*$reports/logs' > /dev/null"
+check "SIGKILL: job $j1 is left running, nothing stored for it" \
+	test "$(q "SELECT state || '/' || coalesce(comparison_id, 0) FROM jobs WHERE id=$j1")" = "running/0"
+comparisons_before=$(q "SELECT count(*) FROM comparisons")
+timeout 900 "$perfbotd" "${pbd[@]}" --once > "$work/d2.log" 2>&1
+rc=$?
+cat "$work/d2.log"
+check "restarted perfbotd: exit 0 once the queue is empty (rc=$rc)" test "$rc" -eq 0
+check "restart: job $j1 queued again as an orphan" grep -q "1 job(s) were running when the last perfbotd stopped" "$work/d2.log"
+check "restart: job $j1 resumed after its $journaled journaled boot(s)" \
+	grep -q "job $j1 resumes after its last completed boot: $journaled boot(s) journaled" "$reports/logs/job-$j1.log"
+check "both jobs done, exit 0, each with its comparison" \
+	test "$(q "SELECT count(*) FROM jobs WHERE id IN ($j1,$j2) AND state='done' AND exit_status=0 AND comparison_id IS NOT NULL")" -eq 2
+check "two new comparisons, no more" test $(( $(q "SELECT count(*) FROM comparisons") - comparisons_before )) -eq 2
+c1=$(q "SELECT comparison_id FROM jobs WHERE id=$j1")
+check "job $j1: 4 runs, boots 1 to 4 once each" \
+	test "$(q "SELECT count(*) || '/' || count(DISTINCT boot_index) || '/' || min(boot_index) || '/' || max(boot_index) FROM runs WHERE comparison_id=$c1")" = "4/4/1/4"
+check "job $j1: its first boot is the journaled one, not booted again" \
+	test "$(q "SELECT console_log FROM runs WHERE comparison_id=$c1 AND boot_index=1")" = "$first_log"
+check "job $j1: that boot's $first_samples samples are stored once" \
+	test "$(q "SELECT count(*) FROM samples s JOIN runs r ON r.id=s.run_id WHERE r.comparison_id=$c1 AND r.boot_index=1")" -eq "$first_samples"
+check "job $j1: a boot of each kernel per round (2 without, 2 with)" \
+	test "$(q "SELECT group_concat(n) FROM (SELECT count(*) n FROM runs WHERE comparison_id=$c1 GROUP BY side)")" = "2,2"
+check "the journal is empty" test "$(q "SELECT (SELECT count(*) FROM job_boots) + (SELECT count(*) FROM job_samples)")" -eq 0
+check "job $j1's patch page was written, with its plots" grep -q "771-c$c1-" "$reports/771.html"
+pb jobs > "$work/jobs.out" 2>&1
+cat "$work/jobs.out"
+check "perfbot jobs: both done, with what they found" \
+	test "$(grep -Ec "^ +($j1|$j2) done .*measured: comparison [0-9]+, 2 boots per kernel" "$work/jobs.out")" -eq 2
+
+echo "e2e: perfbotd: SIGHUP re-reads config.ini, SIGTERM stops after the current boot"
+# a config.ini of its own, with absolute paths, that the test can change
+sed -E "s#^(dir|fragment|ports|workloads) = ([a-z])#\1 = $top/\2#" "$top/config.ini" > "$work/d.ini"
+"$perfbotd" "${pbd[@]}" -C "$work/d.ini" > "$work/d3.log" 2>&1 &
+dpid=$!
+( sleep 600; kill -KILL "$dpid" 2> /dev/null ) &  # a perfbotd that never stops fails, not hangs
+watchdog=$!
+waitlog() { for _ in $(seq 1 240); do grep -q -- "$1" "$work/d3.log" && return 0; sleep 0.5; done; return 1; }
+waitlog "started (pid $dpid"
+cp "$work/d.ini" "$work/d.ini.good"
+printf '[run]\nboots = many\n' >> "$work/d.ini"
+kill -HUP "$dpid"
+check "SIGHUP with a broken config.ini: says so and keeps the old one" waitlog "SIGHUP: .*keeping the configuration read before"
+sed -E 's/^iterations = .*/iterations = 3/' "$work/d.ini.good" > "$work/d.ini"
+kill -HUP "$dpid"
+check "SIGHUP: re-reads config.ini (now 3 iterations)" waitlog "SIGHUP: re-read $work/d.ini (run.boots 2, run.iterations 3"
+pb submit --patch 771 --workload hugetlb-migrate > "$work/s3.out" 2>&1
+j3=$(sed -n 's/^perfbot: job \([0-9]*\) queued.*/\1/p' "$work/s3.out")
+check "submit while perfbotd runs: it says which perfbotd runs it" grep -q "perfbotd (pid $dpid) runs it" "$work/s3.out"
+for _ in $(seq 1 300); do
+	[ "$(q "SELECT count(*) FROM job_boots WHERE job_id=${j3:-0}")" -ge 1 ] && break
+	sleep 0.5
+done
+kill -TERM "$dpid"
+stop_start=$(date +%s)
+wait "$dpid"
+rc=$?
+stop_took=$(( $(date +%s) - stop_start ))
+cat "$work/d3.log"
+check "SIGTERM: perfbotd exits 0 after the current boot (rc=$rc, ${stop_took}s)" test "$rc" -eq 0
+check "SIGTERM: it said it would stop after the current boot" grep -q "job $j3: stopping after the current boot" "$work/d3.log"
+check "SIGTERM: job $j3 is queued again with 1 to 3 boots journaled" \
+	test "$(q "SELECT state FROM jobs WHERE id=$j3")/$(q "SELECT count(*) BETWEEN 1 AND 3 FROM job_boots WHERE job_id=$j3")" = "queued/1"
+check "SIGTERM: no QEMU runs on" bash -c "! pgrep -f '[q]emu-system.*$reports/logs' > /dev/null"
+kill "$watchdog" 2> /dev/null
+timeout 900 "$perfbotd" "${pbd[@]}" -C "$work/d.ini" --once > "$work/d4.log" 2>&1
+rc=$?
+c3=$(q "SELECT coalesce(comparison_id, 0) FROM jobs WHERE id=$j3")
+check "job $j3 resumed and done (rc=$rc)" \
+	grep -q "job $j3 resumes after its last completed boot" "$reports/logs/job-$j3.log"
+check "job $j3: 4 runs of 3 iterations each (the re-read config)" \
+	test "$(q "SELECT count(*) || '/' || c.iterations FROM runs r JOIN comparisons c ON c.id=r.comparison_id WHERE c.id=$c3")" = "4/3"
+if command -v systemd-analyze > /dev/null; then
+	check "the systemd unit verifies" systemd-analyze verify "$top/build/perfbotd.service"
+fi
+
 pb pair > "$work/pair.out" 2>&1
 check "pair: 772 reverse-applies" grep -Eq "^772 reverse" "$work/pair.out"
 check "pair: 765 has a port" grep -Eq "^765 port" "$work/pair.out"

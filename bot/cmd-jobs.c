@@ -1,0 +1,93 @@
+/* perfbot jobs: perfbotd's queue, oldest first: what each job is, where it
+ * is (queued, running with its journaled boots, done, failed) and what it
+ * found. */
+#include <stdlib.h>
+#include <string.h>
+
+#include "cli.h"
+#include "db.h"
+#include "jobdb.h"
+#include "util.h"
+
+static void usage(FILE *out)
+{
+	fprintf(out, "usage: perfbot jobs [options]\n");
+	cli_common_usage(out);
+}
+
+static void print_jobs(const struct job *j, int n, int daemon, const char *db_path)
+{
+	if (daemon > 0)
+		printf("perfbotd: running (pid %d) on %s\n", daemon, db_path);
+	else
+		printf("perfbotd: not running on %s\n", db_path);
+	if (!n) {
+		printf("no jobs (perfbot submit --patch N adds one)\n");
+		return;
+	}
+	printf("%4s %-8s %-36s %8s %5s %-20s %-20s %s\n", "job", "state", "what", "attempts", "boots",
+	       "submitted", "finished", "result");
+	for (int i = 0; i < n; i++) {
+		char what[128];
+
+		snprintf(what, sizeof(what), "%s --patch %03d%s%s%s", j[i].kind, j[i].patch,
+			 j[i].workloads[0] ? " -w " : "", j[i].workloads, j[i].force ? " -f" : "");
+		printf("%4lld %-8s %-36s %8d %5d %-20s %-20s %s", j[i].id, j[i].state, what,
+		       j[i].attempts, j[i].journaled_boots, j[i].submitted_at,
+		       j[i].finished_at ? j[i].finished_at : "-", j[i].message ? j[i].message : "-");
+		if (j[i].log)
+			printf(" (log %s)", j[i].log);
+		printf("\n");
+	}
+}
+
+int cmd_jobs(int argc, char **argv)
+{
+	static const struct option own[] = { { "help", no_argument, NULL, 'h' }, { 0 } };
+	struct option *opts = cli_options(own);
+	struct cli c = { 0 };
+	struct pb_config cfg;
+	struct job *jobs = NULL;
+	sqlite3 *db = NULL;
+	int opt, n = 0, rc = PB_EXIT_USAGE;
+	pb_err err;
+
+	while ((opt = getopt_long(argc, argv, "hC:c:", opts, NULL)) != -1) {
+		if (cli_common(&c, opt, optarg))
+			continue;
+		if (opt == 'h') {
+			usage(stdout);
+			rc = PB_EXIT_OK;
+		} else {
+			usage(stderr);
+		}
+		goto out;
+	}
+	if (optind < argc) {
+		cli_error("unexpected argument '%s'", argv[optind]);
+		goto out;
+	}
+	rc = PB_EXIT_ERROR;
+	if (!cli_load_config(&c, &cfg, &err)) {
+		cli_error("%s", err.msg);
+		goto out;
+	}
+	/* a database that does not exist yet has no jobs: do not create it */
+	if (!path_exists(cfg.db_path)) {
+		print_jobs(NULL, 0, 0, cfg.db_path);
+		rc = PB_EXIT_OK;
+	} else if (!db_open(cfg.db_path, &db, &err) || !jobdb_list(db, &jobs, &n, &err)) {
+		cli_error("%s", err.msg);
+	} else {
+		print_jobs(jobs, n, jobdb_daemon_pid(cfg.db_path), cfg.db_path);
+		rc = PB_EXIT_OK;
+	}
+	if (db)
+		db_close(db);
+	jobs_free(jobs, n);
+	config_free(&cfg);
+out:
+	free(opts);
+	cli_free(&c);
+	return rc;
+}

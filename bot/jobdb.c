@@ -1,0 +1,403 @@
+#include "jobdb.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/file.h>
+#include <unistd.h>
+
+#include "db.h"
+
+static char *col_text(sqlite3_stmt *st, int i)
+{
+	const unsigned char *t = sqlite3_column_text(st, i);
+
+	return t ? xstrdup((const char *)t) : NULL;
+}
+
+void job_free(struct job *j)
+{
+	free(j->kind);
+	free(j->queue);
+	free(j->workloads);
+	free(j->state);
+	free(j->submitted_at);
+	free(j->started_at);
+	free(j->finished_at);
+	free(j->log);
+	free(j->message);
+	memset(j, 0, sizeof(*j));
+}
+
+void jobs_free(struct job *j, int n)
+{
+	for (int i = 0; i < n; i++)
+		job_free(&j[i]);
+	free(j);
+}
+
+bool jobdb_submit(sqlite3 *db, const char *queue, int patch, const char *workloads, bool force,
+		  long long *id, pb_err *err)
+{
+	char *now = iso_time_now();
+	bool ok = db_run(db, id, err,
+			 "INSERT INTO jobs (kind, queue, patch, workloads, force, state, submitted_at) "
+			 "VALUES ('run', ?, ?, ?, ?, 'queued', ?)",
+			 "sisis", queue, patch, workloads, (int)force, now);
+
+	free(now);
+	return ok;
+}
+
+#define JOB_COLUMNS                                                                               \
+	"id, kind, queue, patch, workloads, force, state, submitted_at, started_at, finished_at, "  \
+	"attempts, coalesce(pid, 0), coalesce(comparison_id, 0), coalesce(exit_status, -1), log, " \
+	"message, (SELECT count(*) FROM job_boots b WHERE b.job_id = jobs.id)"
+
+static void job_from_row(sqlite3_stmt *st, struct job *j)
+{
+	j->id = sqlite3_column_int64(st, 0);
+	j->kind = col_text(st, 1);
+	j->queue = col_text(st, 2);
+	j->patch = sqlite3_column_int(st, 3);
+	j->workloads = col_text(st, 4);
+	j->force = sqlite3_column_int(st, 5) != 0;
+	j->state = col_text(st, 6);
+	j->submitted_at = col_text(st, 7);
+	j->started_at = col_text(st, 8);
+	j->finished_at = col_text(st, 9);
+	j->attempts = sqlite3_column_int(st, 10);
+	j->pid = sqlite3_column_int(st, 11);
+	j->comparison = sqlite3_column_int64(st, 12);
+	j->exit_status = sqlite3_column_int(st, 13);
+	j->log = col_text(st, 14);
+	j->message = col_text(st, 15);
+	j->journaled_boots = sqlite3_column_int(st, 16);
+}
+
+static bool select_jobs(sqlite3 *db, const char *where, long long id, struct job **jobs, int *n,
+			pb_err *err)
+{
+	char *sql = xasprintf("SELECT " JOB_COLUMNS " FROM jobs %s ORDER BY id", where);
+	sqlite3_stmt *st;
+	int rc, cap = 0;
+
+	*jobs = NULL;
+	*n = 0;
+	if (sqlite3_prepare_v2(db, sql, -1, &st, NULL) != SQLITE_OK) {
+		pb_seterr(err, "database: %s", sqlite3_errmsg(db));
+		free(sql);
+		return false;
+	}
+	free(sql);
+	if (sqlite3_bind_parameter_count(st) == 1)
+		sqlite3_bind_int64(st, 1, id);
+	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
+		if (*n == cap) {
+			cap = cap ? 2 * cap : 16;
+			*jobs = xrealloc(*jobs, sizeof(**jobs) * (size_t)cap);
+		}
+		memset(&(*jobs)[*n], 0, sizeof(**jobs));
+		job_from_row(st, &(*jobs)[(*n)++]);
+	}
+	sqlite3_finalize(st);
+	if (rc != SQLITE_DONE) {
+		pb_seterr(err, "database: %s", sqlite3_errmsg(db));
+		jobs_free(*jobs, *n);
+		*jobs = NULL;
+		*n = 0;
+		return false;
+	}
+	return true;
+}
+
+bool jobdb_list(sqlite3 *db, struct job **jobs, int *n, pb_err *err)
+{
+	return select_jobs(db, "", 0, jobs, n, err);
+}
+
+bool jobdb_requeue_orphans(sqlite3 *db, int max_attempts, int *n, pb_err *err)
+{
+	char *now = iso_time_now();
+
+	if (!db_exec(db, "BEGIN IMMEDIATE", err)) {
+		free(now);
+		return false;
+	}
+	if (!db_run(db, NULL, err,
+		    "UPDATE jobs SET state='failed', pid=NULL, finished_at=?, message='its perfbotd "
+		    "died while it ran, ' || attempts || ' times: given up (perfbot submit queues it "
+		    "again)' WHERE state='running' AND attempts >= ?",
+		    "si", now, max_attempts) ||
+	    !db_run(db, NULL, err,
+		    "UPDATE jobs SET state='queued', pid=NULL, message='its perfbotd stopped while it "
+		    "ran: resumes after its last completed boot' WHERE state='running'", "")) {
+		db_exec(db, "ROLLBACK", NULL);
+		free(now);
+		return false;
+	}
+	*n = sqlite3_changes(db);
+	free(now);
+	return db_exec(db, "COMMIT", err);
+}
+
+bool jobdb_claim(sqlite3 *db, int pid, const char *log_dir, struct job *j, bool *found, pb_err *err)
+{
+	struct job *got = NULL;
+	long long id = 0;
+	char *now = NULL;
+	int n = 0;
+	bool ok;
+
+	*found = false;
+	/* one transaction: two daemons never claim the same job */
+	if (!db_exec(db, "BEGIN IMMEDIATE", err))
+		return false;
+	ok = db_run(db, &id, err, "SELECT coalesce(min(id), 0) FROM jobs WHERE state='queued'", "");
+	if (ok && id) {
+		char *log = xasprintf("%s/job-%lld.log", log_dir, id);
+
+		now = iso_time_now();
+		ok = db_run(db, NULL, err,
+			    "UPDATE jobs SET state='running', pid=?, started_at=?, finished_at=NULL, "
+			    "attempts=attempts+1, log=?, message=NULL WHERE id=?",
+			    "issI", pid, now, log, id) &&
+		     select_jobs(db, "WHERE id=?", id, &got, &n, err) && n == 1;
+		free(log);
+	}
+	if (!ok) {
+		db_exec(db, "ROLLBACK", NULL);
+		jobs_free(got, n);
+		free(now);
+		return false;
+	}
+	if (!db_exec(db, "COMMIT", err)) {
+		jobs_free(got, n);
+		free(now);
+		return false;
+	}
+	if (n == 1) {
+		*j = got[0];
+		free(got);
+		*found = true;
+	}
+	free(now);
+	return true;
+}
+
+bool jobdb_finish(sqlite3 *db, long long id, const char *state, int exit_status,
+		  const char *message, pb_err *err)
+{
+	char *now = iso_time_now();
+	bool ok = db_run(db, NULL, err,
+			 "UPDATE jobs SET state=?, exit_status=NULLIF(?, -1), message=?, pid=NULL, "
+			 "finished_at=CASE WHEN ?='queued' THEN NULL ELSE ? END WHERE id=?",
+			 "sisssI", state, exit_status, message, state, now, id);
+
+	free(now);
+	return ok;
+}
+
+bool jobdb_complete(sqlite3 *db, long long id, long long comparison, pb_err *err)
+{
+	return db_run(db, NULL, err, "DELETE FROM job_samples WHERE job_id=?", "I", id) &&
+	       db_run(db, NULL, err, "DELETE FROM job_boots WHERE job_id=?", "I", id) &&
+	       db_run(db, NULL, err,
+		      "UPDATE jobs SET state='done', comparison_id=?, journal_inputs=NULL WHERE id=?",
+		      "II", comparison, id);
+}
+
+static enum boot_outcome outcome_named(const char *name)
+{
+	for (int o = BOOT_OK; o <= BOOT_INCOMPLETE; o++)
+		if (!strcmp(boot_outcome_name((enum boot_outcome)o), name))
+			return (enum boot_outcome)o;
+	return BOOT_INCOMPLETE;
+}
+
+/* The journaled boots, with their samples, appended to cmp->boots. */
+static bool load_boots(sqlite3 *db, long long id, struct comparison *cmp, pb_err *err)
+{
+	sqlite3_stmt *st, *ss;
+	int rc;
+
+	if (sqlite3_prepare_v2(db,
+			       "SELECT boot_index, side, outcome, detail, wall_seconds, qemu_cmdline, "
+			       "console_log, results_log FROM job_boots WHERE job_id=? ORDER BY boot_index",
+			       -1, &st, NULL) != SQLITE_OK ||
+	    sqlite3_prepare_v2(db,
+			       "SELECT workload, metric, iteration, value FROM job_samples WHERE job_id=? "
+			       "AND boot_index=? ORDER BY rowid",
+			       -1, &ss, NULL) != SQLITE_OK) {
+		pb_seterr(err, "database: %s", sqlite3_errmsg(db));
+		sqlite3_finalize(st);
+		return false;
+	}
+	sqlite3_bind_int64(st, 1, id);
+	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
+		struct boot *bt;
+
+		if (sqlite3_column_int(st, 0) != cmp->nboots + 1) {
+			rc = SQLITE_CORRUPT; /* a gap: the journal is not ours to resume */
+			break;
+		}
+		cmp->boots = xrealloc(cmp->boots, sizeof(*cmp->boots) * (size_t)(cmp->nboots + 1));
+		bt = &cmp->boots[cmp->nboots++];
+		memset(bt, 0, sizeof(*bt));
+		bt->side = strcmp((const char *)sqlite3_column_text(st, 1), "with") ? SIDE_WITHOUT
+										      : SIDE_WITH;
+		bt->rec.outcome = outcome_named((const char *)sqlite3_column_text(st, 2));
+		bt->rec.detail = col_text(st, 3);
+		bt->rec.wall_seconds = sqlite3_column_double(st, 4);
+		bt->rec.qemu_cmdline = col_text(st, 5);
+		bt->rec.console_log = col_text(st, 6);
+		bt->rec.results_log = col_text(st, 7);
+		bt->rec.results.done = true;
+		sqlite3_reset(ss);
+		sqlite3_bind_int64(ss, 1, id);
+		sqlite3_bind_int(ss, 2, cmp->nboots);
+		while (sqlite3_step(ss) == SQLITE_ROW) {
+			struct boot_results *r = &bt->rec.results;
+
+			if (r->nsamples == r->samples_cap) {
+				r->samples_cap = r->samples_cap ? 2 * r->samples_cap : 64;
+				r->samples = xrealloc(r->samples, sizeof(*r->samples) * (size_t)r->samples_cap);
+			}
+			r->samples[r->nsamples].workload = col_text(ss, 0);
+			r->samples[r->nsamples].metric = col_text(ss, 1);
+			r->samples[r->nsamples].iteration = sqlite3_column_int(ss, 2);
+			r->samples[r->nsamples].value = sqlite3_column_double(ss, 3);
+			r->nsamples++;
+		}
+	}
+	sqlite3_finalize(st);
+	sqlite3_finalize(ss);
+	if (rc != SQLITE_DONE) {
+		pb_seterr(err, "database: the journal of job %lld cannot be read back (%s)", id,
+			  rc == SQLITE_CORRUPT ? "its boots are not numbered 1, 2, ..." : sqlite3_errmsg(db));
+		return false;
+	}
+	return true;
+}
+
+bool jobdb_journal_open(sqlite3 *db, long long id, const char *inputs, struct comparison *cmp,
+			pb_err *err)
+{
+	sqlite3_stmt *st;
+	char *had = NULL;
+	long long seed = 0;
+	bool same;
+
+	if (sqlite3_prepare_v2(db, "SELECT journal_inputs, coalesce(journal_seed, 0) FROM jobs WHERE id=?",
+			       -1, &st, NULL) != SQLITE_OK) {
+		pb_seterr(err, "database: %s", sqlite3_errmsg(db));
+		return false;
+	}
+	sqlite3_bind_int64(st, 1, id);
+	if (sqlite3_step(st) == SQLITE_ROW) {
+		had = col_text(st, 0);
+		seed = sqlite3_column_int64(st, 1);
+	}
+	sqlite3_finalize(st);
+	same = had && !strcmp(had, inputs) && seed;
+	free(had);
+	if (same) {
+		cmp->seed = (unsigned long)seed;
+		return load_boots(db, id, cmp, err);
+	}
+	/* new, or booted with other kernels or settings: those boots are not this comparison's */
+	if (!db_exec(db, "BEGIN IMMEDIATE", err))
+		return false;
+	if (!db_run(db, NULL, err, "DELETE FROM job_samples WHERE job_id=?", "I", id) ||
+	    !db_run(db, NULL, err, "DELETE FROM job_boots WHERE job_id=?", "I", id) ||
+	    !db_run(db, NULL, err, "UPDATE jobs SET journal_inputs=?, journal_seed=? WHERE id=?", "sII",
+		    inputs, (long long)cmp->seed, id)) {
+		db_exec(db, "ROLLBACK", NULL);
+		return false;
+	}
+	return db_exec(db, "COMMIT", err);
+}
+
+bool jobdb_journal_boot(sqlite3 *db, long long id, const struct comparison *cmp, int b, pb_err *err)
+{
+	const struct boot *bt = &cmp->boots[b];
+
+	if (!db_exec(db, "BEGIN IMMEDIATE", err))
+		return false;
+	if (!db_run(db, NULL, err,
+		    "INSERT INTO job_boots (job_id, boot_index, side, outcome, detail, wall_seconds, "
+		    "qemu_cmdline, console_log, results_log) VALUES (?,?,?,?,?,?,?,?,?)",
+		    "Iisssdsss", id, b + 1, side_name(bt->side), boot_outcome_name(bt->rec.outcome),
+		    bt->rec.detail ? bt->rec.detail : "", bt->rec.wall_seconds,
+		    bt->rec.qemu_cmdline ? bt->rec.qemu_cmdline : "",
+		    bt->rec.console_log ? bt->rec.console_log : "",
+		    bt->rec.results_log ? bt->rec.results_log : ""))
+		goto fail;
+	for (int i = 0; i < bt->rec.results.nsamples; i++) {
+		const struct result_sample *s = &bt->rec.results.samples[i];
+
+		/* a guest that repeats a line: the first value stands, as in samples */
+		if (!db_run(db, NULL, err,
+			    "INSERT OR IGNORE INTO job_samples (job_id, boot_index, workload, metric, "
+			    "iteration, value) VALUES (?,?,?,?,?,?)",
+			    "Iissid", id, b + 1, s->workload, s->metric, s->iteration, s->value))
+			goto fail;
+	}
+	return db_exec(db, "COMMIT", err);
+fail:
+	db_exec(db, "ROLLBACK", NULL);
+	return false;
+}
+
+/* <db>.perfbotd.lock: held by the daemon for its lifetime, with its pid. */
+static char *daemon_lock_path(const char *db_path)
+{
+	return xasprintf("%s.perfbotd.lock", db_path);
+}
+
+bool jobdb_daemon_lock(const char *db_path, pb_err *err)
+{
+	char *path = daemon_lock_path(db_path), note[32];
+	int fd = open(path, O_RDWR | O_CREAT | O_CLOEXEC, 0644);
+
+	if (fd < 0) {
+		pb_seterr(err, "cannot open %s: %s", path, strerror(errno));
+		free(path);
+		return false;
+	}
+	if (flock(fd, LOCK_EX | LOCK_NB) < 0) {
+		int pid = jobdb_daemon_pid(db_path);
+
+		pb_seterr(err, "another perfbotd (pid %d) serves %s", pid, db_path);
+		close(fd);
+		free(path);
+		return false;
+	}
+	snprintf(note, sizeof(note), "%d\n", (int)getpid());
+	if (ftruncate(fd, 0) != 0 || pwrite(fd, note, strlen(note), 0) < 0)
+		(void)0; /* the lock holds without its note */
+	free(path);
+	return true; /* fd stays open, and locked, until the daemon exits */
+}
+
+int jobdb_daemon_pid(const char *db_path)
+{
+	char *path = daemon_lock_path(db_path), note[32] = "";
+	int fd = open(path, O_RDONLY | O_CLOEXEC), pid = 0;
+	ssize_t n;
+
+	free(path);
+	if (fd < 0)
+		return 0;
+	/* a shared lock we can take means nobody holds the exclusive one */
+	if (flock(fd, LOCK_SH | LOCK_NB) == 0) {
+		close(fd);
+		return 0;
+	}
+	n = pread(fd, note, sizeof(note) - 1, 0);
+	note[n > 0 ? n : 0] = '\0';
+	pid = atoi(note);
+	close(fd);
+	return pid > 0 ? pid : -1;
+}

@@ -1,0 +1,413 @@
+/* perfbotd: runs the jobs perfbot submit puts in results.db, one at a time,
+ * each in a child process (a job that crashes is a failed job, not a dead
+ * daemon). A job's boots are journaled as they complete; a job that was
+ * running when perfbotd died is resumed after its last completed boot.
+ * SIGTERM: stop after the current boot (the job stays queued, resumed by the
+ * next perfbotd); SIGHUP: re-read config.ini before the next job. Logs to
+ * stderr with --foreground, to syslog otherwise (or with --syslog). */
+#include <errno.h>
+#include <signal.h>
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/prctl.h>
+#include <sys/wait.h>
+#include <syslog.h>
+#include <time.h>
+#include <fcntl.h>
+#include <unistd.h>
+
+#include "cli.h"
+#include "db.h"
+#include "jobdb.h"
+#include "jobs.h"
+#include "queue.h"
+
+/* A crash that kills perfbotd with it (the OOM killer, a host reboot) is
+ * not retried for ever. */
+#define MAX_ATTEMPTS 3
+
+static volatile sig_atomic_t stop_requested, reload_requested;
+static bool use_syslog;
+
+static void on_stop(int sig)
+{
+	(void)sig;
+	stop_requested = 1;
+}
+
+static void on_reload(int sig)
+{
+	(void)sig;
+	reload_requested = 1;
+}
+
+static void say(int prio, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+static void say(int prio, const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	if (use_syslog) {
+		vsyslog(prio, fmt, ap);
+	} else {
+		char *now = iso_time_now();
+
+		fprintf(stderr, "perfbotd %s: ", now);
+		vfprintf(stderr, fmt, ap);
+		fputc('\n', stderr);
+		free(now);
+	}
+	va_end(ap);
+}
+
+static void handle(int sig, void (*fn)(int))
+{
+	struct sigaction sa = { 0 };
+
+	sa.sa_handler = fn;
+	sigemptyset(&sa.sa_mask);
+	sa.sa_flags = 0; /* no SA_RESTART: waitpid and sleep return, the loop looks at the flags */
+	sigaction(sig, &sa, NULL);
+}
+
+static void usage(FILE *out)
+{
+	fprintf(out, "usage: perfbotd [options]\n"
+		     "  -F, --foreground   stay attached and log to stderr (what systemd and tests use)\n"
+		     "  -s, --syslog       log to syslog even in the foreground\n"
+		     "  -1, --once         exit when no job is queued instead of waiting for one\n"
+		     "  -i, --poll SECS    how often an idle perfbotd looks for a job (default 10)\n");
+	cli_common_usage(out);
+	fprintf(out, "signals: SIGTERM stops after the current boot (the job resumes on the next start),\n"
+		     "         SIGHUP re-reads config.ini before the next job.\n"
+		     "exit status: 0 stopped, 1 cannot start (bad config, another perfbotd, database)\n");
+}
+
+/* The last non-empty line of a job's log, for perfbot jobs. */
+static char *last_line(const char *path)
+{
+	size_t len;
+	pb_err err;
+	char *text = read_file(path, &len, &err), *line, *end;
+
+	if (!text)
+		return xstrdup("(no log)");
+	end = text + len;
+	while (end > text && (end[-1] == '\n' || end[-1] == ' '))
+		end--;
+	*end = '\0';
+	line = strrchr(text, '\n');
+	line = xstrndup(line ? line + 1 : text, 300);
+	free(text);
+	return line;
+}
+
+/* What a job that stored its comparison found, in a line. */
+static char *result_line(sqlite3 *db, long long job)
+{
+	sqlite3_stmt *st;
+	char *line = NULL;
+
+	if (sqlite3_prepare_v2(db,
+			       "SELECT c.id, c.status, coalesce(c.verdict, '-'), coalesce(c.behaviour, '-'), "
+			       "c.boots_per_kernel FROM jobs j JOIN comparisons c ON c.id=j.comparison_id "
+			       "WHERE j.id=? AND j.state='done'",
+			       -1, &st, NULL) != SQLITE_OK)
+		return NULL;
+	sqlite3_bind_int64(st, 1, job);
+	if (sqlite3_step(st) == SQLITE_ROW)
+		line = xasprintf("%s: comparison %lld, %d boots per kernel, timing %s, behaviour %s",
+				 (const char *)sqlite3_column_text(st, 1), sqlite3_column_int64(st, 0),
+				 sqlite3_column_int(st, 4), (const char *)sqlite3_column_text(st, 2),
+				 (const char *)sqlite3_column_text(st, 3));
+	sqlite3_finalize(st);
+	return line;
+}
+
+/* In the child: the job as perfbot run would do it, its output in its log. */
+static void __attribute__((noreturn)) job_child(const struct pb_config *cfg, const struct job *j,
+						pid_t parent)
+{
+	struct pb_queue q;
+	char *only[CLI_MAX_WORKLOADS], *names = xstrdup(j->workloads), *save = NULL;
+	int nonly = 0, fd, rc = PB_EXIT_ERROR;
+	pb_err err;
+
+	cli_program = "perfbot"; /* its log reads as perfbot run's would */
+	/* dies with perfbotd, and so do its QEMU and build (their own PDEATHSIG) */
+	if (prctl(PR_SET_PDEATHSIG, SIGKILL) != 0 || getppid() != parent)
+		_exit(PB_EXIT_ERROR);
+	signal(SIGHUP, SIG_IGN);
+	handle(SIGTERM, on_stop);
+	handle(SIGINT, on_stop);
+	fd = open(j->log, O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0644);
+	if (fd < 0)
+		_exit(PB_EXIT_ERROR);
+	dup2(fd, 1);
+	dup2(fd, 2);
+	close(fd);
+	setvbuf(stdout, NULL, _IOLBF, 0);
+	{
+		char *now = iso_time_now();
+
+		printf("=== perfbotd job %lld, attempt %d, %s: run --patch %03d%s%s%s\n", j->id, j->attempts,
+		       now, j->patch, j->workloads[0] ? " --workload " : "", j->workloads,
+		       j->force ? " --force" : "");
+		free(now);
+	}
+	for (char *w = strtok_r(names, " ", &save); w && nonly < CLI_MAX_WORKLOADS;
+	     w = strtok_r(NULL, " ", &save))
+		only[nonly++] = w;
+	if (!queue_load(j->queue, &q, &err)) {
+		cli_error("%s", err.msg);
+	} else {
+		struct run_request rq = { .number = j->patch, .only = only, .nonly = nonly,
+					  .force = j->force, .job_id = j->id, .stop = &stop_requested };
+
+		rc = job_run_patch(cfg, &q, &rq, NULL);
+		queue_free(&q);
+	}
+	fflush(stdout);
+	fflush(stderr);
+	_exit(rc);
+}
+
+/* Runs one claimed job to its end (or to a stop); records how it ended. */
+static void run_job(sqlite3 *db, const struct pb_config *cfg, struct job *j)
+{
+	pid_t parent = getpid(), child;
+	bool forwarded = false, hup_said = false;
+	char *msg = NULL;
+	const char *state;
+	int st = 0, rc = -1;
+	pb_err err;
+
+	say(LOG_INFO, "job %lld: run --patch %03d%s%s, attempt %d%s; log %s", j->id, j->patch,
+	    j->workloads[0] ? " --workload " : "", j->workloads, j->attempts,
+	    j->journaled_boots ? ", resuming after its journaled boots" : "", j->log);
+	fflush(NULL);
+	child = fork();
+	if (child < 0) {
+		say(LOG_ERR, "job %lld: cannot fork: %s", j->id, strerror(errno));
+		jobdb_finish(db, j->id, "queued", -1, "perfbotd could not start it", &err);
+		sleep(5);
+		return;
+	}
+	if (child == 0)
+		job_child(cfg, j, parent);
+	for (;;) {
+		pid_t w = waitpid(child, &st, 0);
+
+		if (w == child)
+			break;
+		if (w < 0 && errno != EINTR) {
+			say(LOG_ERR, "job %lld: waitpid: %s", j->id, strerror(errno));
+			break;
+		}
+		if (reload_requested && !hup_said) {
+			say(LOG_INFO, "SIGHUP: config.ini is re-read when job %lld ends", j->id);
+			hup_said = true;
+		}
+		if (stop_requested && !forwarded) {
+			say(LOG_NOTICE, "job %lld: stopping after the current boot (SIGTERM)", j->id);
+			kill(child, SIGTERM);
+			forwarded = true;
+		}
+	}
+	if (WIFEXITED(st))
+		rc = WEXITSTATUS(st);
+	if (rc == PB_EXIT_STOPPED) {
+		state = "queued";
+		msg = xasprintf("stopped by SIGTERM: resumes after its last completed boot");
+	} else if ((rc == PB_EXIT_OK || rc == PB_EXIT_KERNEL) && (msg = result_line(db, j->id))) {
+		state = "done";
+	} else if (rc == PB_EXIT_OK) {
+		state = "done"; /* nothing to measure: a patch perfbot run would skip */
+		msg = last_line(j->log);
+	} else if (rc >= 0) {
+		state = "failed";
+		msg = last_line(j->log);
+	} else {
+		state = "failed";
+		msg = xasprintf("perfbot died of signal %d (see its log)",
+				WIFSIGNALED(st) ? WTERMSIG(st) : 0);
+	}
+	if (!jobdb_finish(db, j->id, state, rc, msg, &err))
+		say(LOG_ERR, "job %lld: %s", j->id, err.msg);
+	say(rc == PB_EXIT_OK || rc == PB_EXIT_STOPPED ? LOG_INFO : LOG_WARNING, "job %lld %s (exit %d): %s",
+	    j->id, state, rc, msg);
+	free(msg);
+}
+
+/* SIGHUP: config.ini and the command line's overrides again; a broken file
+ * keeps the configuration in force. */
+static void reload(struct cli *c, struct pb_config *cfg)
+{
+	struct pb_config fresh;
+	pb_err err;
+
+	if (!cli_load_config(c, &fresh, &err)) {
+		say(LOG_ERR, "SIGHUP: %s; keeping the configuration read before", err.msg);
+		return;
+	}
+	if (strcmp(fresh.db_path, cfg->db_path)) {
+		say(LOG_ERR, "SIGHUP: %s names another database (%s); that needs a restart, keeping the "
+			     "configuration read before", fresh.path, fresh.db_path);
+		config_free(&fresh);
+		return;
+	}
+	config_free(cfg);
+	*cfg = fresh;
+	say(LOG_INFO, "SIGHUP: re-read %s (run.boots %d, run.iterations %d, run.max_boots %d)", cfg->path,
+	    cfg->boots, cfg->iterations, cfg->max_boots);
+}
+
+static int serve(struct cli *c, struct pb_config *cfg, bool once, int poll_s)
+{
+	sqlite3 *db = NULL;
+	char *log_dir = xasprintf("%s/logs", cfg->report_dir);
+	int orphans = 0, ran = 0;
+	pb_err err;
+
+	if (!jobdb_daemon_lock(cfg->db_path, &err) || !mkdir_p(log_dir, &err) ||
+	    !db_open(cfg->db_path, &db, &err) || !jobdb_requeue_orphans(db, MAX_ATTEMPTS, &orphans, &err)) {
+		say(LOG_ERR, "%s", err.msg);
+		if (db)
+			db_close(db);
+		free(log_dir);
+		return PB_EXIT_ERROR;
+	}
+	say(LOG_INFO, "started (pid %d, perfbot %s), serving %s%s", (int)getpid(), perfbot_version,
+	    cfg->db_path, once ? " until its queue is empty" : "");
+	if (orphans)
+		say(LOG_NOTICE, "%d job(s) were running when the last perfbotd stopped: queued again, to "
+				"resume after their last completed boot", orphans);
+	while (!stop_requested) {
+		struct job j = { 0 };
+		bool found;
+
+		if (reload_requested) {
+			reload_requested = 0;
+			reload(c, cfg);
+			free(log_dir);
+			log_dir = xasprintf("%s/logs", cfg->report_dir);
+			if (!mkdir_p(log_dir, &err))
+				say(LOG_ERR, "%s", err.msg);
+		}
+		if (!jobdb_claim(db, (int)getpid(), log_dir, &j, &found, &err)) {
+			say(LOG_ERR, "%s", err.msg);
+			sleep((unsigned)poll_s);
+			continue;
+		}
+		if (found) {
+			run_job(db, cfg, &j);
+			job_free(&j);
+			ran++;
+			continue;
+		}
+		if (once)
+			break;
+		sleep((unsigned)poll_s); /* a signal cuts it short */
+	}
+	say(LOG_INFO, "%s after %d job(s)", stop_requested ? "stopped (SIGTERM)" : "queue empty, exiting",
+	    ran);
+	db_close(db);
+	free(log_dir);
+	return PB_EXIT_OK;
+}
+
+int main(int argc, char **argv)
+{
+	static const struct option own[] = { { "foreground", no_argument, NULL, 'F' },
+					     { "syslog", no_argument, NULL, 's' },
+					     { "once", no_argument, NULL, '1' },
+					     { "poll", required_argument, NULL, 'i' },
+					     { "help", no_argument, NULL, 'h' },
+					     { 0 } };
+	struct option *opts = cli_options(own);
+	struct cli c = { 0 };
+	struct pb_config cfg;
+	bool foreground = false, once = false;
+	int opt, rc = PB_EXIT_USAGE, poll_s = 10;
+	char *end;
+	pb_err err;
+
+	setvbuf(stdout, NULL, _IOLBF, 0);
+	cli_program = "perfbotd";
+	while ((opt = getopt_long(argc, argv, "Fs1i:hC:c:", opts, NULL)) != -1) {
+		if (cli_common(&c, opt, optarg))
+			continue;
+		if (opt == 'F') {
+			foreground = true;
+		} else if (opt == 's') {
+			use_syslog = true;
+		} else if (opt == '1') {
+			once = true;
+		} else if (opt == 'i') {
+			long v = strtol(optarg, &end, 10);
+
+			if (!optarg[0] || *end || v < 1 || v > 3600) {
+				cli_error("--poll needs seconds from 1 to 3600, not '%s'", optarg);
+				goto out;
+			}
+			poll_s = (int)v;
+		} else if (opt == 'h') {
+			usage(stdout);
+			rc = PB_EXIT_OK;
+			goto out;
+		} else {
+			usage(stderr);
+			goto out;
+		}
+	}
+	if (optind < argc) {
+		cli_error("unexpected argument '%s'", argv[optind]);
+		goto out;
+	}
+	if (!cli_load_config(&c, &cfg, &err)) {
+		cli_error("%s", err.msg);
+		rc = PB_EXIT_ERROR;
+		goto out;
+	}
+	if (!foreground) {
+		pid_t pid = fork();
+
+		if (pid < 0) {
+			cli_error("cannot fork: %s", strerror(errno));
+			config_free(&cfg);
+			rc = PB_EXIT_ERROR;
+			goto out;
+		}
+		if (pid > 0) {
+			printf("perfbotd: started in the background (pid %d), logging to syslog\n", (int)pid);
+			config_free(&cfg);
+			rc = PB_EXIT_OK;
+			goto out;
+		}
+		setsid();
+		{
+			int fd = open("/dev/null", O_RDWR);
+
+			if (fd >= 0) {
+				dup2(fd, 0);
+				dup2(fd, 1);
+				dup2(fd, 2);
+				if (fd > 2)
+					close(fd);
+			}
+		}
+		use_syslog = true;
+	}
+	if (use_syslog)
+		openlog("perfbotd", LOG_PID, LOG_DAEMON);
+	handle(SIGTERM, on_stop);
+	handle(SIGINT, on_stop);
+	handle(SIGHUP, on_reload);
+	rc = serve(&c, &cfg, once, poll_s);
+	config_free(&cfg);
+out:
+	free(opts);
+	cli_free(&c);
+	return rc;
+}

@@ -1,0 +1,196 @@
+/* perfbotd's queue and boot journal: claims in order, orphans re-queued
+ * (and given up after too many attempts), journaled boots read back as they
+ * were, a journal of other inputs discarded, the job done in the
+ * comparison's own transaction, the daemon's lock. */
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "check.h"
+#include "db.h"
+#include "fixture.h"
+#include "jobdb.h"
+
+#define W "PB1 sample hugetlb-migrate "
+
+static const char *state_of(sqlite3 *db, long long id, char *buf, size_t n)
+{
+	struct job *j = NULL;
+	int nj = 0;
+	pb_err err;
+
+	snprintf(buf, n, "?");
+	if (jobdb_list(db, &j, &nj, &err))
+		for (int i = 0; i < nj; i++)
+			if (j[i].id == id)
+				snprintf(buf, n, "%s", j[i].state);
+	jobs_free(j, nj);
+	return buf;
+}
+
+static void test_journal(sqlite3 *db, struct fixture *f)
+{
+	struct comparison back = { 0 }, other = { 0 };
+	pb_err err = { "" };
+
+	f->cmp.seed = 7;
+	CHECK(jobdb_journal_open(db, 1, "kernels a b", &f->cmp, &err));
+	CHECK_INT(f->cmp.nboots, 4); /* a new journal adds nothing to the comparison */
+	CHECK(jobdb_journal_boot(db, 1, &f->cmp, 0, &err));
+	CHECK(jobdb_journal_boot(db, 1, &f->cmp, 1, &err));
+	CHECK_INT(db_count(db, "SELECT count(*) FROM job_boots WHERE job_id=?", 1), 2);
+	CHECK_INT(db_count(db, "SELECT count(*) FROM job_samples WHERE job_id=?", 1),
+		  f->cmp.boots[0].rec.results.nsamples + f->cmp.boots[1].rec.results.nsamples);
+	/* the same boot twice: refused, nothing counted twice */
+	CHECK(!jobdb_journal_boot(db, 1, &f->cmp, 1, &err));
+	CHECK_INT(db_count(db, "SELECT count(*) FROM job_boots WHERE job_id=?", 1), 2);
+
+	/* read back by the next attempt: the boots as they were, and their seed */
+	back.seed = 99;
+	CHECK(jobdb_journal_open(db, 1, "kernels a b", &back, &err));
+	CHECK_INT(back.nboots, 2);
+	CHECK_INT((long long)back.seed, 7);
+	for (int b = 0; b < back.nboots && b < 2; b++) {
+		const struct boot *a = &f->cmp.boots[b], *r = &back.boots[b];
+
+		CHECK_INT(r->side, a->side);
+		CHECK_INT(r->rec.outcome, a->rec.outcome);
+		CHECK_STR(r->rec.console_log, a->rec.console_log);
+		CHECK_STR(r->rec.qemu_cmdline, a->rec.qemu_cmdline);
+		CHECK_INT(r->rec.results.nsamples, a->rec.results.nsamples);
+		for (int i = 0; i < r->rec.results.nsamples && i < a->rec.results.nsamples; i++) {
+			CHECK_STR(r->rec.results.samples[i].metric, a->rec.results.samples[i].metric);
+			CHECK(r->rec.results.samples[i].value == a->rec.results.samples[i].value);
+		}
+	}
+	comparison_free(&back);
+
+	/* other kernels or settings: the old boots are not this comparison's */
+	other.seed = 11;
+	CHECK(jobdb_journal_open(db, 1, "kernels a c", &other, &err));
+	CHECK_INT(other.nboots, 0);
+	CHECK_INT(db_count(db, "SELECT count(*) FROM job_boots WHERE job_id=?", 1), 0);
+	CHECK_INT(db_count(db, "SELECT count(*) FROM job_samples WHERE job_id=?", 1), 0);
+	CHECK_INT(db_count(db, "SELECT journal_seed FROM jobs WHERE id=?", 1), 11);
+	comparison_free(&other);
+	CHECK(jobdb_journal_boot(db, 1, &f->cmp, 0, &err));
+}
+
+static void test_daemon_lock(const char *path)
+{
+	int go[2], ready[2];
+	pid_t child;
+	pb_err err = { "" };
+	char c = 0;
+
+	CHECK_INT(jobdb_daemon_pid(path), 0);
+	if (pipe(go) || pipe(ready))
+		return;
+	child = fork();
+	if (child == 0) {
+		pb_err e;
+		bool ok = jobdb_daemon_lock(path, &e);
+
+		if (write(ready[1], ok ? "y" : "n", 1) != 1 || read(go[0], &c, 1) < 0)
+			_exit(2);
+		_exit(ok ? 0 : 1);
+	}
+	CHECK(read(ready[0], &c, 1) == 1 && c == 'y');
+	CHECK_INT(jobdb_daemon_pid(path), child);
+	CHECK(!jobdb_daemon_lock(path, &err));
+	CHECK_HAS(err.msg, "another perfbotd (pid");
+	if (write(go[1], "x", 1) != 1)
+		CHECK(false);
+	waitpid(child, NULL, 0);
+	CHECK_INT(jobdb_daemon_pid(path), 0); /* the kernel dropped the dead daemon's lock */
+	close(go[0]);
+	close(go[1]);
+	close(ready[0]);
+	close(ready[1]);
+}
+
+void test_jobdb(void)
+{
+	char *dir = test_tmpdir(), *path = xasprintf("%s/r.db", dir), st[16];
+	struct fixture f;
+	struct job j = { 0 }, *all = NULL;
+	sqlite3 *db;
+	long long id = 0, cid = 0;
+	bool found;
+	int n = 0;
+	pb_err err = { "" };
+
+	CHECK(db_open(path, &db, &err));
+	CHECK(fixture_init(&f, W "1 migrate_ms 1\n" W "1 pages_migrated 0\n",
+			   W "1 migrate_ms 2\n" W "1 pages_migrated 32\n"));
+	CHECK(jobdb_submit(db, "/q", 771, "hugetlb-migrate", false, &id, &err));
+	CHECK_INT(id, 1);
+	CHECK(jobdb_submit(db, "/q", 765, "", true, &id, &err));
+	CHECK_INT(id, 2);
+	CHECK(jobdb_list(db, &all, &n, &err));
+	CHECK_INT(n, 2);
+	if (n == 2) {
+		CHECK_STR(all[0].state, "queued");
+		CHECK_INT(all[1].patch, 765);
+		CHECK(all[1].force);
+		CHECK_INT(all[1].exit_status, -1);
+	}
+	jobs_free(all, n);
+
+	/* the oldest first, once */
+	CHECK(jobdb_claim(db, 4242, "/logs", &j, &found, &err));
+	CHECK(found);
+	CHECK_INT(j.id, 1);
+	CHECK_INT(j.attempts, 1);
+	CHECK_INT(j.pid, 4242);
+	CHECK_STR(j.log, "/logs/job-1.log");
+	CHECK_STR(j.workloads, "hugetlb-migrate");
+	job_free(&j);
+
+	test_journal(db, &f);
+
+	/* perfbotd died: job 1 goes back to the queue, its journal kept */
+	CHECK(jobdb_requeue_orphans(db, 3, &n, &err));
+	CHECK_INT(n, 1);
+	CHECK_STR(state_of(db, 1, st, sizeof(st)), "queued");
+	CHECK_INT(db_count(db, "SELECT count(*) FROM job_boots WHERE job_id=?", 1), 1);
+	CHECK(jobdb_claim(db, 4243, "/logs", &j, &found, &err));
+	CHECK_INT(j.id, 1);
+	CHECK_INT(j.attempts, 2);
+	CHECK_INT(j.journaled_boots, 1);
+	job_free(&j);
+
+	/* a store that fails leaves the job running and its journal whole */
+	f.cmp.job_id = 1;
+	f.cmp.status = NULL;
+	CHECK(!db_store_comparison(db, &f.cmp, "test", &cid, &err));
+	CHECK_STR(state_of(db, 1, st, sizeof(st)), "running");
+	CHECK_INT(db_count(db, "SELECT count(*) FROM job_boots WHERE job_id=?", 1), 1);
+	/* the store that succeeds: job done with its comparison, journal gone, one transaction */
+	f.cmp.status = "measured";
+	CHECK(db_store_comparison(db, &f.cmp, "test", &cid, &err));
+	CHECK_STR(state_of(db, 1, st, sizeof(st)), "done");
+	CHECK_INT(db_count(db, "SELECT comparison_id FROM jobs WHERE id=?", 1), cid);
+	CHECK_INT(db_count(db, "SELECT count(*) FROM job_boots WHERE job_id=?", 1), 0);
+	CHECK_INT(db_count(db, "SELECT count(*) FROM job_samples WHERE job_id=?", 1), 0);
+	CHECK(jobdb_finish(db, 1, "done", 0, "measured", &err));
+	CHECK_INT(db_count(db, "SELECT exit_status FROM jobs WHERE id=? AND finished_at IS NOT NULL", 1), 0);
+
+	/* job 2: its perfbotd keeps dying; the third time it is given up */
+	for (int attempt = 1; attempt <= 3; attempt++) {
+		CHECK(jobdb_claim(db, 1, "/logs", &j, &found, &err));
+		CHECK(found && j.id == 2);
+		job_free(&j);
+		CHECK(jobdb_requeue_orphans(db, 3, &n, &err));
+	}
+	CHECK_STR(state_of(db, 2, st, sizeof(st)), "failed");
+	CHECK(jobdb_claim(db, 1, "/logs", &j, &found, &err));
+	CHECK(!found);
+
+	db_close(db);
+	fixture_free(&f);
+	test_daemon_lock(path);
+	free(path);
+	free(dir);
+}
