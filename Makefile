@@ -19,7 +19,7 @@ WORKLOADS := $(patsubst workloads/%.c,$(BUILD)/workloads/%,$(wildcard workloads/
 
 PATCH ?= 771
 
-.PHONY: all setup run test unit e2e bench clean FORCE
+.PHONY: all setup run test unit bad-input e2e bench clean FORCE
 all: $(BUILD)/perfbot $(BUILD)/perfbotd $(BUILD)/perfbotd.service $(WORKLOADS)
 
 $(BUILD)/obj $(BUILD)/asan $(BUILD)/workloads:
@@ -71,12 +71,17 @@ run: setup all
 unit: $(BUILD)/unit-tests
 	$(BUILD)/unit-tests
 
+# Each case of tests/bad-input/ refused in one line, nothing written.
+bad-input: all
+	tests/bad-input.sh
+
 e2e: all
 	tests/e2e.sh
 
 test:
 	scripts/setup --tests
 	$(MAKE) all unit
+	$(MAKE) bad-input
 	$(MAKE) e2e
 
 # Sensitivity of the verdicts (prints figures, passes or fails nothing):

@@ -24,6 +24,19 @@ static const struct shortcut {
 
 const char *cli_program = "perfbot";
 
+void cli_bad_option(char **argv)
+{
+	const char *opt = optind > 0 ? argv[optind - 1] : "?";
+	bool daemon = strcmp(cli_program, "perfbot") != 0;
+	char *help = daemon ? xasprintf("%s --help", cli_program)
+			    : xasprintf("perfbot %s --help", argv[0]);
+
+	/* opterr is 0: this is the only line a bad option prints */
+	cli_error("%s%sunknown option '%s', or it lacks its value (%s lists the options)",
+		  daemon ? "" : argv[0], daemon ? "" : ": ", opt, help);
+	free(help);
+}
+
 void cli_error(const char *fmt, ...)
 {
 	va_list ap;
@@ -171,7 +184,7 @@ int cli_patch_args(int argc, char **argv, struct cli *c, struct patch_args *a,
 			usage(stdout);
 			rc = PB_EXIT_OK;
 		} else {
-			usage(stderr);
+			cli_bad_option(argv);
 			rc = PB_EXIT_USAGE;
 		}
 	}

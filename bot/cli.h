@@ -77,6 +77,8 @@ int cli_patch_args(int argc, char **argv, struct cli *c, struct patch_args *a,
 
 /* Prints "perfbot: <msg>" on one line (cli_program: perfbotd's own name). */
 extern const char *cli_program;
+/* After getopt_long returned '?': one line naming the bad option. */
+void cli_bad_option(char **argv);
 void cli_error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 
 #endif

@@ -575,7 +575,7 @@ int cmd_bench(int argc, char **argv)
 			rc = PB_EXIT_OK;
 			goto out;
 		} else {
-			usage(stderr);
+			cli_bad_option(argv);
 			goto out;
 		}
 	}

@@ -52,7 +52,7 @@ int cmd_calibrate(int argc, char **argv)
 			rc = PB_EXIT_OK;
 			goto out;
 		} else {
-			usage(stderr);
+			cli_bad_option(argv);
 			goto out;
 		}
 	}

@@ -20,6 +20,7 @@ int cmd_config(int argc, char **argv)
 			cli_common_usage(stdout);
 			goto out;
 		}
+		cli_bad_option(argv);
 		rc = PB_EXIT_USAGE;
 		goto out;
 	}

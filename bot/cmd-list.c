@@ -74,6 +74,7 @@ int cmd_list(int argc, char **argv)
 			cli_common_usage(stdout);
 			goto out;
 		} else {
+			cli_bad_option(argv);
 			rc = PB_EXIT_USAGE;
 			goto out;
 		}

@@ -248,7 +248,7 @@ int cmd_nightly(int argc, char **argv)
 			rc = PB_EXIT_OK;
 			goto out;
 		} else {
-			usage(stderr);
+			cli_bad_option(argv);
 			goto out;
 		}
 	}

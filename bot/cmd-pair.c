@@ -31,6 +31,7 @@ int cmd_pair(int argc, char **argv)
 			rc = PB_EXIT_OK;
 			goto out;
 		} else {
+			cli_bad_option(argv);
 			goto out;
 		}
 	}

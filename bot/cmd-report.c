@@ -32,7 +32,7 @@ int cmd_report(int argc, char **argv)
 			usage(stdout);
 			rc = PB_EXIT_OK;
 		} else {
-			usage(stderr);
+			cli_bad_option(argv);
 		}
 		goto out;
 	}

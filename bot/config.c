@@ -5,6 +5,7 @@
 #include <limits.h>
 #include <stddef.h>
 #include <stdlib.h>
+#include <sys/stat.h>
 #include <string.h>
 #include <unistd.h>
 
@@ -298,6 +299,17 @@ bool config_load(struct pb_config *cfg, const char *path, pb_err *err)
 		pb_seterr(err, "%s: cannot read config: %s", cfg->path, strerror(errno));
 		config_free(cfg);
 		return false;
+	}
+	{
+		struct stat st;
+
+		/* fopen() opens a directory; reading it would give an empty config */
+		if (fstat(fileno(ps.file), &st) != 0 || !S_ISREG(st.st_mode)) {
+			pb_seterr(err, "%s: cannot read config: not a regular file", cfg->path);
+			fclose(ps.file);
+			config_free(cfg);
+			return false;
+		}
 	}
 	line = ini_parse_stream(counting_reader, &ps, ini_handler_cb, &ps);
 	fclose(ps.file);

@@ -161,6 +161,13 @@ bool db_open(const char *path, sqlite3 **out, pb_err *err)
 		sqlite3_close(db);
 		return false;
 	}
+	/* before anything writes to it: a newer perfbot's database stays as it is */
+	if (v > DB_SCHEMA_VERSION) {
+		pb_seterr(err, "database %s has schema version %d; this perfbot knows version %d", path, v,
+			  DB_SCHEMA_VERSION);
+		sqlite3_close(db);
+		return false;
+	}
 	if (!db_exec(db, "PRAGMA journal_mode=WAL; PRAGMA foreign_keys=ON;", err)) {
 		pb_seterr(err, "database %s: cannot switch to WAL: %s", path, sqlite3_errmsg(db));
 		sqlite3_close(db);

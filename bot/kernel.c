@@ -141,6 +141,30 @@ static bool make_work_copy(struct kernel_tree *t, pb_err *err)
 	return ok;
 }
 
+/* Compressed (xz, gzip, bzip2, zstd) or plain tar by its first bytes:
+ * anything else is refused before a cache directory is made for it. */
+static bool tarball_looks_like_one(const char *path, pb_err *err)
+{
+	static const struct {
+		const char *magic;
+		size_t len, at;
+	} kinds[] = { { "\xfd" "7zXZ", 6, 0 }, { "\x1f\x8b", 2, 0 }, { "BZh", 3, 0 },
+		      { "\x28\xb5\x2f\xfd", 4, 0 }, { "ustar", 5, 257 } };
+	unsigned char head[262] = { 0 };
+	FILE *f = fopen(path, "rb");
+	size_t n = f ? fread(head, 1, sizeof(head), f) : 0;
+
+	if (f)
+		fclose(f);
+	for (size_t i = 0; i < PB_ARRAY_SIZE(kinds); i++)
+		if (n >= kinds[i].at + kinds[i].len &&
+		    !memcmp(head + kinds[i].at, kinds[i].magic, kinds[i].len))
+			return true;
+	pb_seterr(err, "kernel source %s is not a tarball (apt-get install --reinstall linux-source-6.1)",
+		  path);
+	return false;
+}
+
 bool tree_prepare(const struct pb_config *cfg, struct kernel_tree *t, pb_err *err)
 {
 	char hex[65];
@@ -154,7 +178,8 @@ bool tree_prepare(const struct pb_config *cfg, struct kernel_tree *t, pb_err *er
 			  cfg->kernel_source);
 		return false;
 	}
-	if (!sha256_file(cfg->kernel_source, hex, err))
+	if (!tarball_looks_like_one(cfg->kernel_source, err) ||
+	    !sha256_file(cfg->kernel_source, hex, err))
 		return false;
 	t->tarball_sha = xstrdup(hex);
 	t->key = xstrndup(hex, 16);

@@ -335,6 +335,7 @@ int main(int argc, char **argv)
 
 	setvbuf(stdout, NULL, _IOLBF, 0);
 	cli_program = "perfbotd";
+	opterr = 0;
 	while ((opt = getopt_long(argc, argv, "Fs1i:hC:c:", opts, NULL)) != -1) {
 		if (cli_common(&c, opt, optarg))
 			continue;
@@ -357,7 +358,7 @@ int main(int argc, char **argv)
 			rc = PB_EXIT_OK;
 			goto out;
 		} else {
-			usage(stderr);
+			cli_bad_option(argv);
 			goto out;
 		}
 	}

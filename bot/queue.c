@@ -175,6 +175,7 @@ bool patch_parse_buffer(const char *name, const char *text, size_t len, struct p
 {
 	char *copy, *line, *next, *subject = NULL, *mail_from = NULL;
 	bool in_headers = true, in_body_from_window = true, ok = false;
+	bool hunk_just_ended = false; /* the line before closed a hunk */
 	long old_left = 0, new_left = 0;
 	struct patch_file_stat *cur = NULL;
 	pb_str subj;
@@ -264,8 +265,18 @@ bool patch_parse_buffer(const char *name, const char *text, size_t len, struct p
 					  cur->path);
 				goto out;
 			}
+			hunk_just_ended = old_left == 0 && new_left == 0;
 			continue;
 		}
+		/* Right after a hunk only another hunk, file or the signature may
+		 * follow: more hunk lines mean its header undercounts them (GNU
+		 * patch would apply a different change than the one parsed). */
+		if (hunk_just_ended && n && strchr("+- ", line[0]) && strcmp(line, "-- ") &&
+		    strcmp(line, "--") && !starts_with(line, "--- ")) {
+			pb_seterr(err, "%s: hunk of %s is longer than its header says", name, cur->path);
+			goto out;
+		}
+		hunk_just_ended = false;
 
 		if (in_body_from_window && !strncmp(line, "From: ", 6) && !p->author) {
 			p->author = xstrdup(trim(line + 6));
