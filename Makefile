@@ -19,7 +19,7 @@ WORKLOADS := $(patsubst workloads/%.c,$(BUILD)/workloads/%,$(wildcard workloads/
 
 PATCH ?= 771
 
-.PHONY: all setup run test unit bad-input e2e bench clean FORCE
+.PHONY: all setup run test unit bad-input fuzz fuzz-smoke e2e bench clean FORCE
 all: $(BUILD)/perfbot $(BUILD)/perfbotd $(BUILD)/perfbotd.service $(WORKLOADS)
 
 $(BUILD)/obj $(BUILD)/asan $(BUILD)/workloads:
@@ -62,6 +62,27 @@ $(BUILD)/asan/schema.o: $(BUILD)/schema.c | $(BUILD)/asan
 $(BUILD)/unit-tests: $(UNIT_SRC) tests/unit/*.h $(SAN_OBJ)
 	$(CC) $(CPPFLAGS) -Itests/unit $(WARN) -O1 -g $(SAN) -o $@ $(UNIT_SRC) $(SAN_OBJ) $(LIBS)
 
+# libFuzzer targets (clang): the patch parser, config.ini, the guest's
+# result lines, over the same sources built with the fuzzer's coverage.
+FUZZ_CC      := clang
+FUZZ_FLAGS   := -O1 -g -fno-omit-frame-pointer -fsanitize=address,undefined -fno-sanitize-recover=all
+FUZZ_TARGETS := $(patsubst tests/fuzz/fuzz-%.c,$(BUILD)/fuzz/fuzz-%,$(wildcard tests/fuzz/fuzz-*.c))
+FUZZ_OBJ     := $(patsubst bot/%.c,$(BUILD)/fuzz/%.o,$(LIB_SRC)) $(BUILD)/asan/schema.o $(BUILD)/asan/version.o
+FUZZ_SECONDS ?= 300
+
+$(BUILD)/fuzz:
+	mkdir -p $@
+$(BUILD)/fuzz/%.o: bot/%.c bot/*.h | $(BUILD)/fuzz
+	$(FUZZ_CC) $(CPPFLAGS) $(WARN) $(FUZZ_FLAGS) -fsanitize=fuzzer-no-link -c -o $@ $<
+$(BUILD)/fuzz/fuzz-%: tests/fuzz/fuzz-%.c $(FUZZ_OBJ)
+	$(FUZZ_CC) $(CPPFLAGS) $(WARN) $(FUZZ_FLAGS) -fsanitize=fuzzer -o $@ $< $(FUZZ_OBJ) $(LIBS)
+
+# make test: a short bounded run of each; make fuzz: FUZZ_SECONDS each.
+fuzz-smoke: $(FUZZ_TARGETS)
+	tests/fuzz/run $(BUILD)/fuzz 20
+fuzz: $(FUZZ_TARGETS)
+	tests/fuzz/run $(BUILD)/fuzz $(FUZZ_SECONDS)
+
 setup:
 	scripts/setup
 
@@ -81,7 +102,7 @@ e2e: all
 test:
 	scripts/setup --tests
 	$(MAKE) all unit
-	$(MAKE) bad-input
+	$(MAKE) bad-input fuzz-smoke
 	$(MAKE) e2e
 
 # Sensitivity of the verdicts (prints figures, passes or fails nothing):
