@@ -4,6 +4,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <math.h>
+#include <signal.h>
 #include <sys/file.h>
 #include <unistd.h>
 #include <stdarg.h>
@@ -447,6 +448,10 @@ bool db_store_comparison(sqlite3 *db, const struct comparison *cmp, const char *
 		db_exec(db, "ROLLBACK", NULL);
 		return false;
 	}
+	/* Fault injection for tests/e2e.sh: die with everything written but
+	 * nothing committed, as a SIGKILL or a power cut would. */
+	if (fault_injected("kill-before-commit"))
+		raise(SIGKILL);
 	return db_exec(db, "COMMIT", err);
 }
 

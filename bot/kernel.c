@@ -3,10 +3,12 @@
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <signal.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/file.h>
 #include <sys/stat.h>
+#include <sys/statvfs.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -688,6 +690,43 @@ static int ncpus(void)
 	return n > 0 ? (int)n : 1;
 }
 
+/* make runs in a process group of its own (spawn_pipe), noted in
+ * <tree>/build.pgid while it runs. The top make dies with perfbot
+ * (PR_SET_PDEATHSIG), but its sub-makes and compilers would go on writing
+ * into the object directory; the next build, under the tree's lock, kills
+ * what is left of that group first. pid 0: the build is over. */
+static void build_group_note(const struct kernel_tree *t, pid_t pid)
+{
+	char *path = xasprintf("%s/build.pgid", t->dir);
+
+	if (pid) {
+		char *s = xasprintf("%d\n", (int)pid);
+
+		write_file_atomic(path, s, strlen(s), NULL);
+		free(s);
+	} else {
+		unlink(path);
+	}
+	free(path);
+}
+
+static void kill_orphaned_build(const struct kernel_tree *t)
+{
+	char *path = xasprintf("%s/build.pgid", t->dir), *text = read_file(path, NULL, NULL);
+	long pgid = text ? strtol(text, NULL, 10) : 0;
+
+	if (pgid > 1 && pgid != getpgrp() && kill((pid_t)-pgid, 0) == 0) {
+		fprintf(stderr, "perfbot: stopping the build (process group %ld) that a perfbot which "
+				"died left running in %s\n", pgid, t->dir);
+		kill((pid_t)-pgid, SIGKILL);
+		for (int i = 0; i < 100 && kill((pid_t)-pgid, 0) == 0; i++)
+			usleep(100 * 1000);
+	}
+	unlink(path);
+	free(text);
+	free(path);
+}
+
 /* make ... bzImage, its output to log, a progress line on the terminal. */
 static int run_make(const struct pb_config *cfg, struct kernel_tree *t, const char *objdir,
 		    const char *log, const char *label)
@@ -718,6 +757,7 @@ static int run_make(const struct pb_config *cfg, struct kernel_tree *t, const ch
 	pid = spawn_pipe(argv, t->work, env, &fd);
 	if (pid < 0)
 		goto fail;
+	build_group_note(t, pid);
 	in = fdopen(fd, "r");
 	progress_init(&pr);
 	while (getline(&line, &cap, in) > 0) {
@@ -742,6 +782,7 @@ static int run_make(const struct pb_config *cfg, struct kernel_tree *t, const ch
 	fclose(in);
 	while (waitpid(pid, &st, 0) < 0 && errno == EINTR)
 		;
+	build_group_note(t, 0);
 	fclose(out);
 	if (WIFEXITED(st) && WEXITSTATUS(st) == 0 && steps > expected) {
 		/* Remember a cold build's size so the next one can show how far it is. */
@@ -780,6 +821,55 @@ static bool write_info(const char *path, const struct kernel_tree *t, const stru
 	return ok;
 }
 
+/* "<name>.tmp.<pid>" entries of dir whose perfbot died mid-way (SIGKILL,
+ * power): removed, so that a killed build leaves no debris behind. A live
+ * perfbot's are left alone. */
+static void remove_stale_tmp(const char *dir)
+{
+	DIR *d = opendir(dir);
+	struct dirent *e;
+
+	if (!d)
+		return;
+	while ((e = readdir(d))) {
+		const char *at = strstr(e->d_name, ".tmp."), *digits = at ? at + 5 : NULL;
+		char *end;
+		long pid = digits ? strtol(digits, &end, 10) : 0;
+
+		/* alive (kill works, or EPERM: someone else's), or not ours to judge */
+		if (!at || !*digits || *end || pid <= 0 || pid == getpid() || kill((pid_t)pid, 0) == 0 ||
+		    errno != ESRCH)
+			continue;
+		{
+			char *path = xasprintf("%s/%s", dir, e->d_name);
+
+			fprintf(stderr, "perfbot: removing %s, left by perfbot pid %ld that died\n", path,
+				pid);
+			rm_rf(path);
+			free(path);
+		}
+	}
+	closedir(d);
+}
+
+/* A make that failed for want of space: the machine's problem, not the
+ * kernel's, so not a build-failed result. */
+static bool out_of_space(const char *log, const char *objdir, pb_err *err)
+{
+	struct statvfs vfs;
+	char *text = read_file(log, NULL, NULL);
+	bool full = text && strstr(text, "No space left on device");
+	unsigned long long free_mb = 0;
+
+	if (statvfs(objdir, &vfs) == 0)
+		free_mb = (unsigned long long)vfs.f_bavail * vfs.f_frsize >> 20;
+	free(text);
+	if (full)
+		pb_seterr(err, "disk full while building in %s (%llu MiB free): no space left on device; "
+			       "nothing was marked built", objdir, free_mb);
+	return full;
+}
+
 bool kernel_build(const struct pb_config *cfg, struct kernel_tree *t,
 		  const struct kernel_config *kc, const struct kernel_change *change,
 		  struct kernel_image *img, pb_err *err)
@@ -810,6 +900,14 @@ bool kernel_build(const struct pb_config *cfg, struct kernel_tree *t,
 	}
 
 	lock = tree_lock(t);
+	{
+		char *kernels = xasprintf("%s/kernels", cfg->cache_dir);
+
+		kill_orphaned_build(t);
+		remove_stale_tmp(kernels);
+		remove_stale_tmp(t->dir);
+		free(kernels);
+	}
 	objdir = xasprintf("%s/obj-%.16s", t->dir, kc->sha256);
 	objcfg = xasprintf("%s/.config", objdir);
 	tmp = xasprintf("%s.tmp.%d", dir, (int)getpid());
@@ -860,6 +958,10 @@ bool kernel_build(const struct pb_config *cfg, struct kernel_tree *t,
 		img->build_seconds = now_seconds() - start;
 		if (rc < 0) {
 			pb_seterr(err, "cannot run make");
+			free(built);
+			goto out;
+		}
+		if (rc != 0 && out_of_space(log, objdir, err)) {
 			free(built);
 			goto out;
 		}

@@ -658,3 +658,14 @@ void progress_done(struct progress *p)
 	if (p->tty)
 		fputc('\n', stderr);
 }
+
+bool fault_injected(const char *name)
+{
+	const char *list = getenv("PERFBOT_FAULT");
+	size_t n = strlen(name);
+
+	for (const char *at = list; at && (at = strstr(at, name)); at += n)
+		if ((at == list || at[-1] == ',') && (at[n] == '\0' || at[n] == ','))
+			return true;
+	return false;
+}

@@ -105,6 +105,10 @@ bool spawn_capture(char *const argv[], const char *cwd, bool merge, pb_str *out,
 pid_t spawn_pipe(char *const argv[], const char *cwd, char *const *env_add, int *fd);
 bool program_in_path(const char *name);
 
+/* $PERFBOT_FAULT names a fault the tests inject (a comma-separated list):
+ * true if it names this one. */
+bool fault_injected(const char *name);
+
 /* Progress line on stderr: rewritten in place on a terminal, printed every
  * interval seconds otherwise (cron logs stay short). */
 struct progress {

@@ -404,17 +404,35 @@ static void add_arg(char ***argv, int *n, const char *s)
 }
 
 /* The panic line and what the kernel said just before it. */
+/* The panic and what led to it: from the start of the last oops or BUG
+ * report before "Kernel panic" (where the culprit is named), or the 25 lines
+ * before it, to the panic line. */
 static char *panic_text(const char *console)
 {
+	static const char *const starts[] = { "------------[ cut here ]", "kernel BUG at", "BUG: ",
+					      "Oops: " };
 	const char *hit = strstr(console, "Kernel panic - not syncing");
-	const char *start, *end;
+	const char *start = NULL, *end;
 	int lines = 0;
 
 	if (!hit)
 		return NULL;
-	for (start = hit; start > console && lines < 25; start--)
-		if (start[-1] == '\n')
-			lines++;
+	/* each marker's last appearance in the 16 KiB before the panic; the
+	 * earliest of those opens the report */
+	for (size_t i = 0; i < PB_ARRAY_SIZE(starts); i++) {
+		const char *from = hit - console > 16384 ? hit - 16384 : console, *last = NULL;
+
+		for (const char *at = strstr(from, starts[i]); at && at < hit; at = strstr(at + 1, starts[i]))
+			last = at;
+		if (last && (!start || last < start))
+			start = last;
+	}
+	if (!start)
+		for (start = hit; start > console && lines < 25; start--)
+			if (start[-1] == '\n')
+				lines++;
+	while (start > console && start[-1] != '\n')
+		start--;
 	end = strchr(hit, '\n');
 	if (!end)
 		end = hit + strlen(hit);
@@ -472,7 +490,11 @@ void boot_classify(struct boot_record *br, const struct guest_plan *gp, const ch
 	} else if (qemu_status != 0) {
 		br->outcome = BOOT_QEMU_ERROR;
 		tail = tail_text(qemu_log, 600);
-		br->detail = xasprintf("qemu exit %d: %s", qemu_status, tail);
+		if (qemu_status > 128)
+			br->detail = xasprintf("QEMU was killed by signal %d: %s", qemu_status - 128,
+					       tail[0] ? tail : "(no output)");
+		else
+			br->detail = xasprintf("qemu exit %d: %s", qemu_status, tail);
 		free(tail);
 	} else {
 		br->outcome = BOOT_INCOMPLETE;

@@ -270,6 +270,128 @@ check "a patch that breaks the build: the report shows the error" \
 check "a patch that breaks the build: no kernel is marked built for it" \
 	test "$(q "SELECT count(*) FROM kernels WHERE label='base+patch' AND build_status='built'")" -eq 0
 
+echo "e2e: fault matrix"
+counts() { q "SELECT (SELECT count(*) FROM comparisons) || '/' || (SELECT count(*) FROM runs) || '/' ||
+	(SELECT count(*) FROM samples) || '/' || (SELECT count(*) FROM results) || '/' ||
+	(SELECT count(*) FROM kernels WHERE build_status='built')"; }
+marked_built_without_image() { # kernel directories that claim to be built but are not
+	local n=0 d
+	for d in "$cache"/kernels/*/; do
+		case $d in *.tmp.*) continue ;; esac
+		[ -f "$d/info" ] && [ -f "$d/bzImage" ] || n=$((n + 1))
+	done
+	echo "$n"
+}
+wait_for() { # wait_for seconds command...: until the command succeeds
+	local t=$(( $1 * 5 )); shift
+	while [ "$t" -gt 0 ]; do "$@" && return 0; sleep 0.2; t=$((t - 1)); done
+	return 1
+}
+qemu_of() { pgrep -f "[q]emu-system.*$reports/logs/$1-" > /dev/null; }
+one_boot=(--boots 1 -c run.max_boots=1)
+# what pb passes, for runs in the background: "$perfbot" ... & is perfbot's own pid
+pbargs=(--cache-dir "$cache" --db "$db" --report-dir "$reports" -c cache.ccache="$ccache_dir")
+panicq=$top/tests/data/panics-at-boot
+
+# perfbot killed (SIGKILL) while it builds a kernel
+before=$(counts)
+"$perfbot" run "${pbargs[@]}" --patch 997 --queue "$panicq" "${one_boot[@]}" --iterations 1 > "$work/k1.out" 2> "$work/k1.err" &
+pid=$!
+wait_for 300 grep -q "building base+patch kernel" "$work/k1.err"
+sleep 3
+kill -KILL "$pid"
+wait "$pid" 2> /dev/null
+sleep 1
+check "SIGKILL during a build: it was building" grep -q "building base+patch kernel" "$work/k1.err"
+check "SIGKILL during a build: the top make died with perfbot" bash -c "! pgrep -f '[m]ake O=$cache' > /dev/null"
+check "SIGKILL during a build: nothing stored" test "$(counts)" = "$before"
+check "SIGKILL during a build: no kernel is marked built that is not" test "$(marked_built_without_image)" -eq 0
+check "SIGKILL during a build: its half-built kernel is only in a .tmp.$pid directory" \
+	bash -c "ls -d '$cache'/kernels/*.tmp.$pid > /dev/null 2>&1"
+# the next run cleans up, builds it and boots it: a kernel that BUG()s in mm init
+pb run --patch 997 --queue "$panicq" "${one_boot[@]}" --iterations 1 > "$work/k2.out" 2> "$work/k2.err"
+rc=$?
+check "the next run removes the killed build's debris" grep -q "removing .*\.tmp\.$pid, left by perfbot pid $pid that died" "$work/k2.err"
+make_group=$(sed -n 's/.*stopping the build (process group \([0-9]*\)).*/\1/p' "$work/k2.err")
+check "the next run stopped the sub-makes the killed one left${make_group:+ (group $make_group)}, or they had ended" \
+	bash -c "{ [ -z '$make_group' ] || ! pgrep -g '$make_group' > /dev/null; } && ! pgrep -f '[m]ake -f .*Makefile.build' > /dev/null"
+check "a kernel that BUG()s in mm init: exit 3 (rc=$rc)" test "$rc" -eq 3
+c997=$(q "SELECT max(id) FROM comparisons")
+check "BUG() in mm init: stored as boot-panic, with the BUG and the panic" \
+	test "$(q "SELECT count(*) FROM runs WHERE comparison_id=$c997 AND side='with' AND outcome='boot-panic' AND detail LIKE '%kernel BUG at %mm/vmscan.c:%' AND detail LIKE '%Kernel panic - not syncing%'")" -eq 1
+check "BUG() in mm init: the kernel without it booted ok" \
+	test "$(q "SELECT outcome FROM runs WHERE comparison_id=$c997 AND side='without'")" = "ok"
+check "BUG() in mm init: the comparison is boot-failed" test "$(q "SELECT status FROM comparisons WHERE id=$c997")" = "boot-failed"
+check "BUG() in mm init: the report shows the panic text" grep -Eq "kernel BUG at [./a-z]*mm/vmscan.c" "$reports/997.html"
+check "no kernel is marked built that is not" test "$(marked_built_without_image)" -eq 0
+
+# QEMU killed in the middle of a boot: a qemu-error result
+"$perfbot" run "${pbargs[@]}" --patch 771 --workload hugetlb-migrate "${one_boot[@]}" > "$work/q.out" 2>&1 &
+pid=$!
+wait_for 300 qemu_of 771
+sleep 1
+pkill -KILL -f "[q]emu-system.*$reports/logs/771-"
+wait "$pid"
+rc=$?
+cq=$(q "SELECT max(id) FROM comparisons")
+check "QEMU killed mid-boot: exit 3 (rc=$rc)" test "$rc" -eq 3
+check "QEMU killed mid-boot: that boot is stored as qemu-error, killed by signal 9" \
+	test "$(q "SELECT count(*) FROM runs WHERE comparison_id=$cq AND outcome='qemu-error' AND detail LIKE 'QEMU was killed by signal 9%'")" -eq 1
+check "QEMU killed mid-boot: the other kernel's boot still ran" \
+	test "$(q "SELECT count(*) FROM runs WHERE comparison_id=$cq AND outcome='ok'")" -eq 1
+
+# perfbot killed during a boot: its QEMU goes too, nothing is stored
+before=$(counts)
+"$perfbot" run "${pbargs[@]}" --patch 771 --workload hugetlb-migrate "${one_boot[@]}" > "$work/b.out" 2>&1 &
+pid=$!
+wait_for 300 qemu_of 771
+kill -KILL "$pid"
+wait "$pid" 2> /dev/null
+check "SIGKILL during a boot: QEMU died with perfbot" wait_for 5 bash -c "! pgrep -f '[q]emu-system.*$reports/logs/771-' > /dev/null"
+check "SIGKILL during a boot: nothing stored" test "$(counts)" = "$before"
+
+# perfbot killed in its database write, after every row, before the commit
+PERFBOT_FAULT=kill-before-commit pb run --patch 771 --workload hugetlb-migrate "${one_boot[@]}" > "$work/w.out" 2>&1
+rc=$?
+check "SIGKILL in the database write: it died of it (rc=$rc)" test "$rc" -eq 137
+check "SIGKILL in the database write: not one of its rows is there" test "$(counts)" = "$before"
+check "SIGKILL in the database write: the database is intact" test "$(q 'PRAGMA integrity_check')" = "ok"
+pb run --patch 771 --workload hugetlb-migrate "${one_boot[@]}" > "$work/w2.out" 2>&1
+check "the next run stores its comparison" test "$(q "SELECT count(*) FROM comparisons")" -eq $(( ${before%%/*} + 1 ))
+
+# the disk fills while a kernel builds: the tree fits in a small tmpfs, the objects do not
+tree_key=$(ls "$cache/trees" | head -n 1)
+full=$work/full
+mkdir -p "$full/trees/$tree_key"
+need=$(du -sm "$cache/trees/$tree_key/pristine" "$cache/trees/$tree_key/work" | awk '{ s += $1 } END { print s + 80 }')
+if mount -t tmpfs -o size="${need}m" perfbot-e2e-full "$full" 2> "$work/mount.err"; then
+	mkdir -p "$full/trees/$tree_key"
+	cp -a "$cache/trees/$tree_key/pristine" "$cache/trees/$tree_key/work" "$full/trees/$tree_key/"
+	before=$(counts)
+	"$perfbot" run --patch 771 --cache-dir "$full" --db "$db" --report-dir "$reports" \
+		-c cache.ccache="$ccache_dir" "${one_boot[@]}" > "$work/full.out" 2> "$work/full.err"
+	rc=$?
+	grep -v '^  build' "$work/full.err" | tail -n 3
+	check "disk full while building: exit 1 (rc=$rc)" test "$rc" -eq 1
+	check "disk full while building: the error says so" grep -qi "space left on device" "$work/full.err"
+	check "disk full while building: nothing stored" test "$(counts)" = "$before"
+	check "disk full while building: no kernel marked built" \
+		test "$(find "$full/kernels" -name bzImage 2> /dev/null | wc -l)" -eq 0
+	umount "$full"
+else
+	fail "disk full: cannot mount a tmpfs ($(cat "$work/mount.err"))"
+fi
+
+echo "e2e: one full perfbot run under valgrind"
+valgrind --error-exitcode=99 --leak-check=full --show-leak-kinds=definite,indirect \
+	--errors-for-leak-kinds=definite,indirect --log-file="$work/valgrind.log" \
+	"$perfbot" run "${pbargs[@]}" --patch 771 "${one_boot[@]}" > "$work/vg.out" 2>&1
+rc=$?
+grep -E "ERROR SUMMARY|definitely lost|in use at exit" "$work/valgrind.log"
+check "valgrind: perfbot run --patch 771 exits 0 with no memory error and no leak (rc=$rc)" \
+	bash -c "[ $rc -eq 0 ] && grep -q 'ERROR SUMMARY: 0 errors' '$work/valgrind.log'"
+check "valgrind: that run measured and stored its comparison" grep -q "^perfbot: measured; comparison" "$work/vg.out"
+
 echo "e2e: perfbotd: two jobs, SIGKILL during the first, a restart"
 # perfbotd takes the same options as perfbot; two boots a kernel, no extra rounds
 # (an array, not a function: "$perfbotd" "${pbd[@]}" & gives perfbotd's own pid)

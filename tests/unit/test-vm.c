@@ -45,6 +45,26 @@ void test_vm(void)
 			   false, 0, &d), BOOT_PANIC);
 	CHECK_HAS(d, "Unable to mount root fs");
 	free(d);
+	{
+		/* a BUG() report 40 lines above the panic: the culprit is in the detail */
+		pb_str con;
+
+		str_init(&con);
+		str_add(&con, "[ 0.1] booting\n[ 0.9] ------------[ cut here ]------------\n"
+			      "[ 0.9] kernel BUG at mm/vmscan.c:7563!\n");
+		for (int i = 0; i < 40; i++)
+			str_addf(&con, "[ 0.9]  ? trace line %d\n", i);
+		str_add(&con, "[ 1.0] Kernel panic - not syncing: Fatal exception\n[ 1.0] end\n");
+		CHECK_INT(classify(&gp, con.buf, "", false, 0, &d), BOOT_PANIC);
+		CHECK_HAS(d, "kernel BUG at mm/vmscan.c:7563!");
+		CHECK_HAS(d, "Fatal exception");
+		CHECK(!strstr(d, "booting") && !strstr(d, "end"));
+		free(d);
+		str_free(&con);
+	}
+	CHECK_INT(classify(&gp, "", "", false, 137, &d), BOOT_QEMU_ERROR);
+	CHECK_HAS(d, "QEMU was killed by signal 9");
+	free(d);
 	CHECK_INT(classify(&gp, "[ 0.5] still booting", "PB1 begin hugetlb-migrate\n", true, 137, &d),
 		  BOOT_TIMEOUT);
 	CHECK_HAS(d, "within 300 s");
