@@ -359,6 +359,18 @@ check "SIGKILL in the database write: the database is intact" test "$(q 'PRAGMA 
 pb run --patch 771 --workload hugetlb-migrate "${one_boot[@]}" > "$work/w2.out" 2>&1
 check "the next run stores its comparison" test "$(q "SELECT count(*) FROM comparisons")" -eq $(( ${before%%/*} + 1 ))
 
+# two perfbot runs at once on one database: the second refuses, the first finishes
+"$perfbot" run "${pbargs[@]}" --patch 771 --workload hugetlb-migrate "${one_boot[@]}" > "$work/a.out" 2>&1 &
+pid=$!
+wait_for 300 qemu_of 771
+one_line_error "a second perfbot run while one runs" 1 "another perfbot is working on" \
+	pb run --patch 765 --workload hugetlb-migrate "${one_boot[@]}"
+check "a second perfbot run while one runs: it names the first (pid $pid)" grep -q "pid $pid" "$work/err"
+pb report > "$work/r.out" 2>&1
+check "perfbot report while a run writes: reads what is committed (rc=$?)" grep -q "index.html" "$work/r.out"
+wait "$pid"
+check "the first run finishes as if alone (rc=$?)" grep -q "^perfbot: measured; comparison" "$work/a.out"
+
 # the disk fills while a kernel builds: the tree fits in a small tmpfs, the objects do not
 tree_key=$(ls "$cache/trees" | head -n 1)
 full=$work/full
