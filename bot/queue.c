@@ -61,6 +61,13 @@ static bool path_is_safe(const char *p)
 	return true;
 }
 
+static void no_control_chars(char *s)
+{
+	for (; s && *s; s++)
+		if ((unsigned char)*s < 0x20 || *s == 0x7f)
+			*s = '?';
+}
+
 static bool is_hex40(const char *s)
 {
 	for (int i = 0; i < 40; i++)
@@ -351,6 +358,11 @@ bool patch_parse_buffer(const char *name, const char *text, size_t len, struct p
 	}
 	if (!p->author)
 		p->author = xstrdup(mail_from ? mail_from : "");
+	/* printed on terminals, in logs and syslog: no escape sequences */
+	no_control_chars(p->subject);
+	no_control_chars(p->author);
+	for (int i = 0; i < p->nfixes; i++)
+		no_control_chars(p->fixes[i]);
 
 	{
 		pb_str why;

@@ -202,6 +202,35 @@ char *read_file(const char *path, size_t *len, pb_err *err)
 	return str_steal(&s);
 }
 
+char *read_file_tail(const char *path, size_t max, size_t *len)
+{
+	FILE *f = fopen(path, "rb");
+	char *buf;
+	size_t n;
+	off_t size;
+
+	if (!f)
+		return NULL;
+	if (fseeko(f, 0, SEEK_END) != 0 || (size = ftello(f)) < 0) {
+		fclose(f);
+		return NULL;
+	}
+	if ((size_t)size > max)
+		fseeko(f, size - (off_t)max, SEEK_SET);
+	else
+		fseeko(f, 0, SEEK_SET);
+	buf = xmalloc(max < (size_t)size ? max + 1 : (size_t)size + 1);
+	n = fread(buf, 1, max < (size_t)size ? max : (size_t)size, f);
+	fclose(f);
+	buf[n] = '\0';
+	for (size_t i = 0; i < n; i++)
+		if (!buf[i])
+			buf[i] = '?';
+	if (len)
+		*len = n;
+	return buf;
+}
+
 bool write_file_atomic(const char *path, const char *data, size_t len, pb_err *err)
 {
 	char *tmp = xasprintf("%s.tmp.%d", path, (int)getpid());

@@ -55,6 +55,10 @@ char *trim(char *s);
 /* Files. read_file() returns NULL and sets err on failure. */
 char *read_file(const char *path, size_t *len, pb_err *err);
 /* Writes via a temporary file and rename(), so readers never see half a file. */
+/* For files a guest or QEMU wrote: at most max bytes (the end of a longer
+ * file), NUL bytes turned into '?' so that string searches see all of it.
+ * NULL if it cannot be read. */
+char *read_file_tail(const char *path, size_t max, size_t *len);
 bool write_file_atomic(const char *path, const char *data, size_t len, pb_err *err);
 bool copy_file(const char *from, const char *to, pb_err *err);
 bool mkdir_p(const char *path, pb_err *err);

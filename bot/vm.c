@@ -9,6 +9,10 @@
 
 #define QEMU "qemu-system-x86_64"
 #define BUSYBOX "/bin/busybox"
+/* What perfbot reads of files a guest wrote: a console's last 8 MiB (the
+ * panic is at its end); a results port larger than 32 MiB is a flood. */
+#define VM_CONSOLE_MAX (8 << 20)
+#define VM_RESULTS_MAX (32 << 20)
 
 const char *boot_outcome_name(enum boot_outcome o)
 {
@@ -74,7 +78,7 @@ static bool kvm_probe_boot(const struct pb_config *cfg, const char *kernel, cons
 	unlink(console);
 	spawn_wait(argv, &o, &r);
 	*seconds = r.seconds;
-	text = read_file(console, NULL, NULL);
+	text = read_file_tail(console, VM_CONSOLE_MAX, NULL);
 	ok = text && strstr(text, "Linux version");
 	free(text);
 	free(console);
@@ -516,6 +520,7 @@ bool vm_boot(const struct pb_config *cfg, const struct accel *a, const struct gu
 	struct spawn_result r;
 	pb_str line;
 	size_t rlen = 0;
+	bool flooded;
 
 	memset(br, 0, sizeof(*br));
 	br->console_log = xasprintf("%s.console.log", log_prefix);
@@ -616,9 +621,16 @@ bool vm_boot(const struct pb_config *cfg, const struct accel *a, const struct gu
 	}
 	br->wall_seconds = r.seconds;
 
-	console = read_file(br->console_log, NULL, NULL);
-	results = read_file(br->results_log, &rlen, NULL);
-	qlog = read_file(qemu_log, NULL, NULL);
+	/* The kernel under test wrote these: bounded, whatever it printed. The
+	 * results port is read whole up to a limit results_parse refuses. */
+	console = read_file_tail(br->console_log, VM_CONSOLE_MAX, NULL);
+	{
+		struct stat st;
+
+		flooded = stat(br->results_log, &st) == 0 && st.st_size > VM_RESULTS_MAX;
+		results = flooded ? NULL : read_file(br->results_log, &rlen, NULL);
+	}
+	qlog = read_file_tail(qemu_log, 1 << 20, NULL);
 	/* The images are scratch space: the guest writes only there. */
 	for (int d = 0; d < gp->ndisks; d++) {
 		char *img = xasprintf("%s.disk-%s.img", log_prefix, gp->disks[d].def->name);
@@ -626,8 +638,13 @@ bool vm_boot(const struct pb_config *cfg, const struct accel *a, const struct gu
 		unlink(img);
 		free(img);
 	}
-	boot_classify(br, gp, console ? console : "", results ? results : "", results ? rlen : 0,
-		      qlog ? qlog : "", r.timed_out, r.status, cfg->boot_timeout);
+	if (flooded) {
+		br->outcome = BOOT_INVALID;
+		br->detail = xasprintf("results port: the guest wrote more than %d MiB", VM_RESULTS_MAX >> 20);
+	} else {
+		boot_classify(br, gp, console ? console : "", results ? results : "", results ? rlen : 0,
+			      qlog ? qlog : "", r.timed_out, r.status, cfg->boot_timeout);
+	}
 	for (int i = 0; i < n; i++)
 		free(argv[i]);
 	free(argv);

@@ -118,6 +118,22 @@ static void malformed(void)
 	patch_free(&p);
 	free(text);
 
+	/* terminal escapes in a subject or author are made harmless */
+	text = xasprintf("From: Eve \x1b[2J<eve@x.org>\nSubject: [PATCH 5.13 7/9] mm: \x1b]0;owned\x07x\n\n"
+			 "diff --git a/mm/x.c b/mm/x.c\n--- a/mm/x.c\n+++ b/mm/x.c\n"
+			 "@@ -1,1 +1,1 @@\n-b\n+c\n");
+	CHECK(parse(text, &p, &err));
+	CHECK_STR(p.subject, "mm: ?]0;owned?x");
+	CHECK_STR(p.author, "Eve ?[2J<eve@x.org>");
+	patch_free(&p);
+	free(text);
+	/* more hunk lines than the header counts */
+	text = xasprintf("%sdiff --git a/mm/x.c b/mm/x.c\n--- a/mm/x.c\n+++ b/mm/x.c\n"
+			 "@@ -1,1 +1,1 @@\n-b\n+c\n+d\n", good_head);
+	CHECK(!parse(text, &p, &err));
+	CHECK_HAS(err.msg, "longer than its header says");
+	free(text);
+
 	expect_error("", "empty file");
 	{
 		static const char nul[] = "Subject: [PATCH 1/1] x\n\0junk";

@@ -1,5 +1,6 @@
 /* Boot outcomes from what a boot left behind, and the guest plan. */
 #include <stdlib.h>
+#include <unistd.h>
 
 #include "check.h"
 #include "vm.h"
@@ -61,6 +62,25 @@ void test_vm(void)
 		CHECK(!strstr(d, "booting") && !strstr(d, "end"));
 		free(d);
 		str_free(&con);
+	}
+	{
+		/* a guest's console is read bounded, its NUL bytes visible to searches */
+		char *dir = test_tmpdir(), *path = xasprintf("%s/console.log", dir), *got;
+		FILE *f = fopen(path, "wb");
+		size_t n = 0;
+
+		fputs("early junk that falls off\n", f);
+		fputc('\0', f);
+		fputs("Kernel panic - not syncing: x\n", f);
+		fclose(f);
+		got = read_file_tail(path, 31, &n);
+		CHECK_INT((long long)n, 31);
+		CHECK_STR(got, "?Kernel panic - not syncing: x\n");
+		free(got);
+		CHECK(read_file_tail("/nonexistent", 10, NULL) == NULL);
+		unlink(path);
+		free(path);
+		free(dir);
 	}
 	CHECK_INT(classify(&gp, "", "", false, 137, &d), BOOT_QEMU_ERROR);
 	CHECK_HAS(d, "QEMU was killed by signal 9");
