@@ -407,7 +407,6 @@ static void add_arg(char ***argv, int *n, const char *s)
 	(*argv)[*n] = NULL;
 }
 
-/* The panic line and what the kernel said just before it. */
 /* The panic and what led to it: from the start of the last oops or BUG
  * report before "Kernel panic" (where the culprit is named), or the 25 lines
  * before it, to the panic line. */
