@@ -178,7 +178,7 @@ static bool param_value_ok(const char *v)
 	if (!*v || strlen(v) > 64)
 		return false;
 	for (; *v; v++)
-		if (!isalnum((unsigned char)*v) && !strchr("._-/", *v))
+		if (!isalnum((unsigned char)*v) && !strchr("._-/,", *v))
 			return false;
 	return true;
 }

@@ -3,6 +3,7 @@
  * guest's pieces (initramfs, accelerator) that every subcommand that boots
  * prepares the same way. */
 #include "host.h"
+#include "selftests.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -102,6 +103,15 @@ bool host_workloads_named(const struct workload_set *set, char **names, int n,
 			return false;
 		}
 	}
+	return true;
+}
+
+bool host_selftests(const struct pb_config *cfg, const struct kernel_tree *t, struct guest_plan *gp,
+		    pb_err *err)
+{
+	for (int i = 0; i < gp->nworkloads; i++)
+		if (gp->workloads[i]->selftests_vm)
+			return gp->selftests_dir || selftests_build(cfg, t, &gp->selftests_dir, err);
 	return true;
 }
 

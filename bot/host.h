@@ -3,6 +3,7 @@
 #ifndef PERFBOT_HOST_H
 #define PERFBOT_HOST_H
 
+#include "kernel.h"
 #include "vm.h"
 #include "workload.h"
 
@@ -16,6 +17,11 @@ bool host_workloads_named(const struct workload_set *set, char **names, int n,
 
 /* "20261203T101500Z": for log directories. */
 char *host_timestamp(void);
+
+/* The tree's vm selftests, built (or found cached) when a workload of gp
+ * declares selftests = vm. */
+bool host_selftests(const struct pb_config *cfg, const struct kernel_tree *t, struct guest_plan *gp,
+		    pb_err *err);
 
 /* Makes log_dir, writes the initramfs (*initrd, in log_dir) and chooses the
  * accelerator, probing KVM with probe_kernel. */

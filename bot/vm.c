@@ -198,6 +198,7 @@ bool guest_plan_init(struct guest_plan *gp, const struct pb_config *cfg,
 
 void guest_plan_free(struct guest_plan *gp)
 {
+	free(gp->selftests_dir);
 	for (int i = 0; gp->args && i < gp->nworkloads; i++)
 		free(gp->args[i]);
 	free(gp->args);
@@ -284,6 +285,30 @@ static char *expand_disks(const struct guest_plan *gp, const struct workload *w,
 	return str_steal(&s);
 }
 
+/* Every program of the built selftests into /selftests. */
+static bool stage_selftests(const char *from_dir, const char *stage, pb_err *err)
+{
+	static const char *const any[] = { "", NULL };
+	char *to_dir = xasprintf("%s/selftests", stage);
+	int n = 0;
+	char **names = mkdir_p(to_dir, err) ? dir_names(from_dir, any, &n) : NULL;
+	bool ok = names != NULL;
+
+	for (int i = 0; ok && i < n; i++) {
+		char *from = xasprintf("%s/%s", from_dir, names[i]), *to = xasprintf("%s/%s", to_dir, names[i]);
+
+		if (names[i][0] != '.' && access(from, X_OK) == 0 && !is_dir(from))
+			ok = stage_file(from, to, 0755, err);
+		free(from);
+		free(to);
+	}
+	if (!names && !err->msg[0])
+		pb_seterr(err, "%s: cannot read the built selftests", from_dir);
+	names_free(names, n);
+	free(to_dir);
+	return ok;
+}
+
 bool initramfs_build(const struct guest_plan *gp, const char *init_script, const char *bin_dir,
 		     const char *out, pb_err *err)
 {
@@ -343,6 +368,8 @@ bool initramfs_build(const struct guest_plan *gp, const char *init_script, const
 		free(from);
 		free(to);
 	}
+	if (ok && gp->selftests_dir)
+		ok = stage_selftests(gp->selftests_dir, stage, err);
 	if (!ok)
 		goto out;
 	p = xasprintf("%s/perfbot/setup", stage);

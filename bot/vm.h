@@ -47,6 +47,7 @@ struct guest_plan {
 	char **args;           /* each workload's arguments, parameters filled in */
 	struct guest_disk disks[GUEST_MAX_DISKS];
 	int ndisks;
+	char *selftests_dir;   /* built vm selftests for /selftests, NULL if none is wanted */
 };
 
 /* Fails (err set) when the configuration gives a workload a parameter it

@@ -130,6 +130,12 @@ static int wl_handler(void *user, const char *section, const char *name, const c
 			free(w->perf_events);
 			w->perf_events = xstrdup(value);
 			ps->cur = NULL; /* metrics may have moved */
+		} else if (!strcmp(name, "selftests")) {
+			if (strcmp(value, "vm")) {
+				snprintf(ps->error, sizeof(ps->error), "selftests: '%.40s': only vm is known", value);
+				return 0;
+			}
+			w->selftests_vm = true;
 		} else if (!strcmp(name, "host_package")) {
 			free(w->host_package);
 			w->host_package = xstrdup(value);

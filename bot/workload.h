@@ -44,6 +44,7 @@ struct workload {
 	int nhost_binaries;
 	char *host_package;     /* the Debian package that brings them */
 	char *perf_events;      /* software events perf stat counts around the run, or NULL */
+	bool selftests_vm;      /* the tree's tools/testing/selftests/vm go into /selftests */
 	struct metric_def *metrics;
 	int nmetrics;
 };
