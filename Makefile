@@ -52,7 +52,7 @@ $(BUILD)/perfbotd.service: scripts/perfbotd.service.in | $(BUILD)/obj
 	sed 's|@TOP@|$(abspath .)|g' $< > $@
 
 # Guest programs: static, so the initramfs needs no libraries.
-$(BUILD)/workloads/%: workloads/%.c workloads/workload.h | $(BUILD)/workloads
+$(BUILD)/workloads/%: workloads/%.c workloads/*.h | $(BUILD)/workloads
 	$(CC) -std=gnu11 -Wall -Wextra -Werror -O2 -static -o $@ $<
 
 $(BUILD)/asan/%.o: bot/%.c bot/*.h | $(BUILD)/asan

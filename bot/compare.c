@@ -27,7 +27,9 @@
  * Behaviour metrics (counters, smaps values, errnos) that were the same in
  * every boot of each side are compared exactly: any difference is a
  * behaviour change. Those that vary between boots go through the test above,
- * a flag then counting as a behaviour change. When a workload's behaviour
+ * a flag then counting as a behaviour change; one that varied between the
+ * boots of an A/A calibration is "flaky" and never a change on its own
+ * (a selftest that fails now and then). When a workload's behaviour
  * changed, its times are "not comparable": the kernels did different work. */
 #include "compare.h"
 
@@ -380,6 +382,17 @@ static void judge(const struct comparison *cmp, struct metric_result *m, const s
 		m->verdict = "behaviour change";
 		m->regime = "exact values";
 		return;
+	}
+	if (m->def->kind == METRIC_BEHAVIOUR) {
+		const struct noise_floor *nf = noise_lookup(cmp, m->workload, m->def->name);
+
+		/* a result that already differed between boots of one kernel (a
+		 * flaky selftest, say) is no behaviour change on its own */
+		if (nf && !nf->deterministic && nf->boots >= 2) {
+			m->verdict = m->values_differ ? "flaky" : "same";
+			m->regime = "varied in A/A calibration";
+			return;
+		}
 	}
 	if (m->def->kind == METRIC_BEHAVIOUR && m->deterministic) {
 		m->verdict = m->values_differ ? "behaviour change" : "same";

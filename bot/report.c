@@ -530,7 +530,7 @@ out:
 /* Verdicts by how much they ask of a reader, for a workload's summary. */
 static int attention(const char *v)
 {
-	static const char *const order[] = { "no data", "same", "no change", "not comparable",
+	static const char *const order[] = { "no data", "same", "flaky", "no change", "not comparable",
 					     "improvement", "inconclusive", "behaviour change",
 					     "regression" };
 

@@ -4,6 +4,27 @@
 #include <string.h>
 #include <unistd.h>
 
+/* What the built set depends on besides the tree: the compiler, and the
+ * static libraries some tests need (a test that lacked one was left out, so
+ * installing it later must rebuild the set). */
+static char *build_inputs(void)
+{
+	static const char *const libs[] = { "/usr/lib/x86_64-linux-gnu/libnuma.a",
+					    "/usr/lib/x86_64-linux-gnu/libcap.a" };
+	char *argv[] = { "gcc", "--version", NULL };
+	pb_str in, out;
+	int st;
+
+	str_init(&in);
+	str_init(&out);
+	if (spawn_capture(argv, NULL, false, &out, &st) && st == 0)
+		str_addf(&in, "%.*s\n", (int)strcspn(out.buf, "\n"), out.buf);
+	for (size_t i = 0; i < PB_ARRAY_SIZE(libs); i++)
+		str_addf(&in, "%s %s\n", libs[i], path_exists(libs[i]) ? "present" : "absent");
+	str_free(&out);
+	return str_steal(&in);
+}
+
 bool selftests_build(const struct pb_config *cfg, const struct kernel_tree *t, char **dir,
 		     pb_err *err)
 {
@@ -12,9 +33,11 @@ bool selftests_build(const struct pb_config *cfg, const struct kernel_tree *t, c
 	char *hdr = NULL, *obj = NULL, *out = NULL, *log = NULL, *src = NULL;
 	bool ok = false;
 
+	char *inputs = build_inputs(), *had = read_file(stamp, NULL, NULL);
+
 	(void)cfg;
 	*dir = NULL;
-	if (path_exists(stamp)) {
+	if (had && !strcmp(had, inputs)) {
 		*dir = bin;
 		bin = NULL;
 		ok = true;
@@ -59,11 +82,13 @@ bool selftests_build(const struct pb_config *cfg, const struct kernel_tree *t, c
 	{
 		char *s = xasprintf("%s/.built", out);
 
-		ok = write_file_atomic(s, "", 0, err);
+		ok = write_file_atomic(s, inputs, strlen(inputs), err);
 		free(s);
 	}
 	rm_rf(obj);
 	/* The rename is what marks them built; a perfbot that lost the race keeps the other's. */
+	if (ok && had)
+		rm_rf(top); /* built with other inputs */
 	if (ok && rename(tmp, top) != 0 && !path_exists(stamp)) {
 		pb_seterr(err, "%s: cannot put the built selftests in place", top);
 		ok = false;
@@ -74,6 +99,8 @@ bool selftests_build(const struct pb_config *cfg, const struct kernel_tree *t, c
 	}
 out:
 	rm_rf(tmp);
+	free(inputs);
+	free(had);
 	free(top);
 	free(tmp);
 	free(bin);

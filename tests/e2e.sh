@@ -26,8 +26,11 @@ check() { # check "what" command...
 }
 q() { sqlite3 "$db" "$1"; }
 # perfbot takes its options after the subcommand
+# The kernel's vm selftests run for 771 and 765 (kselftest-vm): the e2e runs
+# three of them (about 10 s a boot) instead of the set (about 27 s).
+kst=khugepaged,migration,hugepage-vmemmap
 pb() { local cmd=$1; shift; "$perfbot" "$cmd" --cache-dir "$cache" --db "$db" \
-	--report-dir "$reports" -c cache.ccache="$ccache_dir" "$@"; }
+	--report-dir "$reports" -c cache.ccache="$ccache_dir" -c workload.kselftest-vm.only=$kst "$@"; }
 
 rm -rf "$cache"
 mkdir -p "$cache" "$ccache_dir"
@@ -45,6 +48,22 @@ check "both kernels were built now" test "$(grep -c '(built now)' "$work/run1.er
 check "4 runs stored, all ok" test "$(q "SELECT count(*) FROM runs WHERE outcome='ok'")" -eq 4
 check "runs record the accelerator" test "$(q "SELECT count(*) FROM runs WHERE accel='tcg-icount' AND accel_reason LIKE '%vmx/svm%'")" -eq 4
 check "every run has samples" test "$(q "SELECT count(*) FROM runs r WHERE (SELECT count(*) FROM samples s WHERE s.run_id=r.id) < 30")" -eq 0
+kst_results() { # kst_results comparison -> "metric=without/with ..." of the selftests
+	q "SELECT group_concat(metric || '=' || w || '/' || x, ' ') FROM (SELECT s.metric,
+	   group_concat(DISTINCT CASE WHEN r.side='without' THEN s.value END) w,
+	   group_concat(DISTINCT CASE WHEN r.side='with' THEN s.value END) x
+	   FROM samples s JOIN runs r ON r.id=s.run_id WHERE r.comparison_id=$1 AND s.workload='kselftest-vm'
+	   GROUP BY s.metric ORDER BY s.metric)"
+}
+check "771: its paths chose the kernel's vm selftests too" grep -q "workloads: hugetlb-migrate, kselftest-vm (chosen by the paths" "$work/run1.out"
+echo "e2e: vm selftests of 771 (0 pass, 1 fail, 2 skip; without/with): $(kst_results 1)"
+check "771: khugepaged, migration and hugepage-vmemmap gave a result in all 4 boots" \
+	test "$(q "SELECT count(*) FROM samples WHERE workload='kselftest-vm' AND metric IN ('khugepaged_result','migration_result','hugepage_vmemmap_result') AND value IN (0,1,2)")" -eq 12
+check "771: the selftests ran (not all skipped): hugepage-vmemmap passed on both kernels" \
+	test "$(q "SELECT count(*) FROM samples WHERE metric='hugepage_vmemmap_result' AND value=0")" -eq 4
+check "771: every selftest result is in the table with its verdict" \
+	test "$(q "SELECT count(*) FROM results WHERE comparison_id=1 AND workload='kselftest-vm' AND kind='behaviour' AND verdict IN ('same','behaviour change','flaky')")" -eq 3
+check "771: the selftests' output is in the console log" grep -q "kselftest-vm: hugepage-vmemmap: pass" "$(q "SELECT console_log FROM runs WHERE comparison_id=1 LIMIT 1")"
 migrated() { # migrated side case -> min,max of pages_migrated per round trip
 	q "SELECT min(value) || ',' || max(value) FROM samples s JOIN runs r ON r.id=s.run_id
 	   WHERE r.side='$1' AND s.metric='$2_pages_migrated'"
@@ -142,7 +161,7 @@ echo "e2e: patch 765 (read-only file THP on ext4)"
 run_pair 765 765 2
 c765=$cid
 check "765: thp-anon and thp-file-ro chosen by its paths" \
-	grep -q "workloads: thp-anon, thp-file-ro (chosen by the paths" "$work/765.out"
+	grep -q "workloads: kselftest-vm, thp-anon, thp-file-ro (chosen by the paths" "$work/765.out"
 check "765: THPs were allocated at fault time on both kernels" \
 	test "$(q "SELECT count(*) FROM samples s JOIN runs r ON r.id=s.run_id WHERE r.comparison_id=$c765 AND s.metric='thp_fault_alloc_madvise' AND s.value = 16 AND NOT s.warmup")" -eq 4
 check "765: MADV_COLLAPSE and khugepaged made 32 MiB of AnonHugePages" \
@@ -290,7 +309,8 @@ wait_for() { # wait_for seconds command...: until the command succeeds
 qemu_of() { pgrep -f "[q]emu-system.*$reports/logs/$1-" > /dev/null; }
 one_boot=(--boots 1 -c run.max_boots=1)
 # what pb passes, for runs in the background: "$perfbot" ... & is perfbot's own pid
-pbargs=(--cache-dir "$cache" --db "$db" --report-dir "$reports" -c cache.ccache="$ccache_dir")
+pbargs=(--cache-dir "$cache" --db "$db" --report-dir "$reports" -c cache.ccache="$ccache_dir"
+	-c workload.kselftest-vm.only=$kst)
 panicq=$top/tests/data/panics-at-boot
 
 # perfbot killed (SIGKILL) while it builds a kernel
@@ -408,7 +428,7 @@ echo "e2e: perfbotd: two jobs, SIGKILL during the first, a restart"
 # perfbotd takes the same options as perfbot; two boots a kernel, no extra rounds
 # (an array, not a function: "$perfbotd" "${pbd[@]}" & gives perfbotd's own pid)
 perfbotd=$top/build/perfbotd
-pbd=(--foreground --poll 1 --cache-dir "$cache" --db "$db" --report-dir "$reports"
+pbd=(--foreground --poll 1 --cache-dir "$cache" --db "$db" --report-dir "$reports" -c workload.kselftest-vm.only=$kst
 	-c cache.ccache="$ccache_dir" -c run.boots=2 -c run.max_boots=2)
 jobs_before=$(q "SELECT count(*) FROM jobs")
 one_line_error "submit of a patch not in the queue" 1 "patch 999 is not in the queue" pb submit --patch 999

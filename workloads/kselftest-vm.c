@@ -27,8 +27,7 @@
 #define NAME "kselftest-vm"
 #include "workload.h"
 
-#define KSFT_SKIP 4
-enum result { PASS = 0, FAIL = 1, SKIP = 2 };
+#include "kselftest.h"
 
 /* The tests, with the arguments run_vmtests.sh gives them; "@" is the
  * hugetlbfs mount. */
@@ -56,19 +55,6 @@ static const struct test {
 	{ "ksm_tests", "ksm_tests_merge_result", { "-M", "-p", "10", NULL }, 0 },
 };
 
-static const char *result_name(enum result r)
-{
-	return r == PASS ? "pass" : r == SKIP ? "skip" : "fail";
-}
-
-/* kselftest's exit codes: 0 pass, 4 skip, anything else a failure. */
-static enum result from_status(int status, int timed_out)
-{
-	if (timed_out || !WIFEXITED(status))
-		return FAIL;
-	return WEXITSTATUS(status) == 0 ? PASS : WEXITSTATUS(status) == KSFT_SKIP ? SKIP : FAIL;
-}
-
 static volatile sig_atomic_t alarmed;
 static void on_alarm(int sig)
 {
@@ -76,40 +62,7 @@ static void on_alarm(int sig)
 	alarmed = 1;
 }
 
-/* What a test's output says beyond its exit code: a kselftest summary
- * ("# Totals: pass:0 fail:0 xfail:0 xpass:0 skip:3 error:0") or a TAP plan
- * of nothing ("1..0 # SKIP ...") means every case skipped itself. */
-struct output_scan {
-	char line[512];
-	size_t len;
-	int only_skips;
-};
-
-static void scan_line(const char *line, struct output_scan *sc)
-{
-	int pass, fail, xfail, xpass, skip, error;
-
-	if (sscanf(line, "# Totals: pass:%d fail:%d xfail:%d xpass:%d skip:%d error:%d", &pass, &fail,
-		   &xfail, &xpass, &skip, &error) == 6)
-		sc->only_skips = pass + fail + xfail + xpass + error == 0 && skip > 0;
-	else if (!strncmp(line, "1..0 # SKIP", 11))
-		sc->only_skips = 1;
-}
-
-static void scan_output(const char *buf, size_t n, struct output_scan *sc)
-{
-	for (size_t i = 0; i < n; i++) {
-		if (buf[i] == '\n') {
-			sc->line[sc->len] = '\0';
-			scan_line(sc->line, sc);
-			sc->len = 0;
-		} else if (sc->len + 1 < sizeof(sc->line)) {
-			sc->line[sc->len++] = buf[i];
-		}
-	}
-}
-
-static enum result run_one(const struct test *t, const char *dir, const char *mnt, int timeout,
+static enum kst_result run_one(const struct test *t, const char *dir, const char *mnt, int timeout,
 			   double *seconds)
 {
 	char path[512], argbuf[6][256], parent[256], buf[4096];
@@ -117,7 +70,7 @@ static enum result run_one(const struct test *t, const char *dir, const char *mn
 	int n = 0, status = 0, fds[2];
 	pid_t pid;
 	double start = pb_now_ms();
-	struct output_scan scan = { .len = 0 };
+	struct kst_scan scan = { .len = 0 };
 
 	snprintf(parent, sizeof(parent), "%s", mnt);
 	slash = strrchr(parent, '/');
@@ -129,7 +82,7 @@ static enum result run_one(const struct test *t, const char *dir, const char *mn
 	if (access(path, X_OK) != 0) {
 		fprintf(stderr, "kselftest-vm: %s: not built (see the tree's selftests-vm build log)\n",
 			t->name);
-		return SKIP;
+		return KST_SKIP;
 	}
 	argv[n++] = path;
 	for (int i = 0; t->args[i] && n < 7; i++, n++) {
@@ -145,10 +98,10 @@ static enum result run_one(const struct test *t, const char *dir, const char *mn
 	fprintf(stderr, "kselftest-vm: ---- %s ----\n", t->name);
 	fflush(stderr);
 	if (pipe(fds) != 0)
-		return FAIL;
+		return KST_FAIL;
 	pid = fork();
 	if (pid < 0)
-		return FAIL;
+		return KST_FAIL;
 	if (pid == 0) {
 		/* its output goes through us to the console, next to the kernel's */
 		dup2(fds[1], 1);
@@ -171,7 +124,7 @@ static enum result run_one(const struct test *t, const char *dir, const char *mn
 		if (got > 0) {
 			if (write(2, buf, (size_t)got) < 0)
 				break;
-			scan_output(buf, (size_t)got, &scan);
+			kst_scan_output(buf, (size_t)got, &scan);
 		} else if (got == 0 || errno != EINTR || alarmed) {
 			break;
 		}
@@ -190,12 +143,9 @@ static enum result run_one(const struct test *t, const char *dir, const char *mn
 	alarm(0);
 	*seconds = (pb_now_ms() - start) / 1e3;
 	{
-		enum result r = from_status(status, alarmed);
+		enum kst_result r = kst_result_of(status, alarmed, scan.only_skips);
 
-		/* the kselftest harness exits 0 when every case skipped itself */
-		if (r == PASS && scan.only_skips)
-			r = SKIP;
-		fprintf(stderr, "kselftest-vm: %s: %s (%s %d%s, %.1f s)\n", t->name, result_name(r),
+		fprintf(stderr, "kselftest-vm: %s: %s (%s %d%s, %.1f s)\n", t->name, kst_result_name(r),
 			alarmed ? "past its limit of" : WIFEXITED(status) ? "exit" : "signal",
 			alarmed ? timeout : WIFEXITED(status) ? WEXITSTATUS(status) : WTERMSIG(status),
 			scan.only_skips ? ", every case skipped" : "", *seconds);
@@ -239,7 +189,7 @@ int main(int argc, char **argv)
 	sigaction(SIGALRM, &sa, NULL);
 	for (size_t i = 0; i < sizeof(tests) / sizeof(tests[0]); i++) {
 		double seconds;
-		enum result r;
+		enum kst_result r;
 
 		if (!wanted(only, tests[i].name))
 			continue;
@@ -252,15 +202,19 @@ int main(int argc, char **argv)
 			    !pb_write_str("/proc/sys/vm/nr_hugepages", pool))
 				fprintf(stderr, "kselftest-vm: cannot set nr_hugepages to %s\n", pool);
 		}
+		/* every test from the same state, whatever ran before it in this
+		 * boot: caches dropped, memory compacted (THP tests need order-9) */
+		pb_write_str("/proc/sys/vm/drop_caches", "3");
+		pb_write_str("/proc/sys/vm/compact_memory", "1");
 		r = run_one(&tests[i], dir, mnt, timeout, &seconds);
 		counted[r]++;
-		ran += r != SKIP;
+		ran += r != KST_SKIP;
 		pb_sample(1, tests[i].metric, r);
 		fflush(stdout);
 	}
 	if (!ran)
-		return pb_invalid("no vm selftest ran: %d skipped (are they in %s?)", counted[SKIP], dir);
-	printf("PB1 check " NAME " ok %d passed, %d failed, %d skipped\n", counted[PASS], counted[FAIL],
-	       counted[SKIP]);
+		return pb_invalid("no vm selftest ran: %d skipped (are they in %s?)", counted[KST_SKIP], dir);
+	printf("PB1 check " NAME " ok %d passed, %d failed, %d skipped\n", counted[KST_PASS], counted[KST_FAIL],
+	       counted[KST_SKIP]);
 	return 0;
 }

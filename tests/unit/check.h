@@ -60,6 +60,7 @@ void test_config(void);
 void test_db(void);
 void test_jobdb(void);
 void test_hostile(void);
+void test_kselftest(void);
 void test_stats(void);
 void test_results(void);
 void test_kernel(void);

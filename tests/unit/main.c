@@ -31,7 +31,7 @@ static const struct {
 	const char *name;
 	void (*fn)(void);
 } suites[] = {
-	{ "queue", test_queue },     { "config", test_config },   { "db", test_db },     { "jobdb", test_jobdb },   { "hostile", test_hostile },
+	{ "queue", test_queue },     { "config", test_config },   { "db", test_db },     { "jobdb", test_jobdb },   { "hostile", test_hostile }, { "kselftest", test_kselftest },
 	{ "results", test_results }, { "kernel", test_kernel },   { "compare", test_compare },
 	{ "workload", test_workload }, { "vm", test_vm },         { "stats", test_stats },
 };

@@ -65,8 +65,8 @@ void test_workload(void)
 			bool fallback;
 		} want[] = {
 			{ 31, "boot stress-ng-mm thp-anon", false },
-			{ 765, "thp-anon thp-file-ro", false },
-			{ 771, "hugetlb-migrate", false },
+			{ 765, "kselftest-vm thp-anon thp-file-ro", false },
+			{ 771, "hugetlb-migrate kselftest-vm", false },
 			{ 772, "zswap", false },
 			/* the seven that are not mm get the fallback set, should --force run them */
 			{ 146, "stress-ng-mm thp-anon", true },
