@@ -244,8 +244,8 @@ grep '^perfbot nightly' "$work/n1.out"
 check "nightly: exit 0 (rc=$rc)" test "$rc" -eq 0
 check "nightly: 771 measured, 188 skipped with the reason" \
 	bash -c "grep -q '^perfbot nightly: 771 measured: ' '$work/n1.out' && grep -q '^perfbot nightly: 188 skipped: not an mm patch' '$work/n1.out'"
-check "nightly: a comparison and a calibration of hugetlb-migrate" \
-	test "$(( $(q "SELECT count(*) FROM comparisons") - before_n ))/$(q "SELECT workloads FROM comparisons WHERE kind='calibration' ORDER BY id DESC LIMIT 1")" = "2/hugetlb-migrate"
+check "nightly: a comparison and a calibration of 771's workloads (hugetlb-migrate, the vm selftests)" \
+	test "$(( $(q "SELECT count(*) FROM comparisons") - before_n ))/$(q "SELECT workloads FROM comparisons WHERE kind='calibration' ORDER BY id DESC LIMIT 1")" = "2/hugetlb-migrate kselftest-vm"
 check "nightly: its summary is stored" \
 	test "$(q "SELECT patches_run || '/' || patches_skipped || '/' || (calibration_id IS NOT NULL) FROM nightly")" = "1/1/1"
 check "nightly: it wrote the report of its queue" grep -q "2 patches: 1 measured, 1 skipped" "$work/nightly/index.html"
