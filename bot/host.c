@@ -106,12 +106,11 @@ bool host_workloads_named(const struct workload_set *set, char **names, int n,
 	return true;
 }
 
-bool host_selftests(const struct pb_config *cfg, const struct kernel_tree *t, struct guest_plan *gp,
-		    pb_err *err)
+bool host_selftests(const struct kernel_tree *t, struct guest_plan *gp, pb_err *err)
 {
 	for (int i = 0; i < gp->nworkloads; i++)
 		if (gp->workloads[i]->selftests_vm)
-			return gp->selftests_dir || selftests_build(cfg, t, &gp->selftests_dir, err);
+			return gp->selftests_dir || selftests_build(t, &gp->selftests_dir, err);
 	return true;
 }
 

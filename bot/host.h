@@ -20,8 +20,7 @@ char *host_timestamp(void);
 
 /* The tree's vm selftests, built (or found cached) when a workload of gp
  * declares selftests = vm. */
-bool host_selftests(const struct pb_config *cfg, const struct kernel_tree *t, struct guest_plan *gp,
-		    pb_err *err);
+bool host_selftests(const struct kernel_tree *t, struct guest_plan *gp, pb_err *err);
 
 /* Makes log_dir, writes the initramfs (*initrd, in log_dir) and chooses the
  * accelerator, probing KVM with probe_kernel. */

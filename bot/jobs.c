@@ -133,7 +133,7 @@ int job_run_patch(const struct pb_config *cfg, const struct pb_queue *q,
 	printf("perfbot: patch %03d/%d %s\n", p->number, p->total, p->subject);
 
 	if (!tree_prepare(cfg, &tree, &err) || !pair_decide(cfg, &tree, p, &plan, &err) ||
-	    !host_selftests(cfg, &tree, &gp, &err))
+	    !host_selftests(&tree, &gp, &err))
 		goto fail;
 	printf("perfbot: pair formed by %s: %s\n", pair_method_name(plan.method), plan.detail);
 	if (!kernel_config_prepare(cfg, &tree, &kc, &err))
@@ -390,7 +390,7 @@ int job_calibrate(const struct pb_config *cfg, const struct pb_queue *q, char **
 	}
 	if (!host_check_requirements(chosen, nchosen, &err) ||
 	    !guest_plan_init(&gp, cfg, chosen, nchosen, &err) || !tree_prepare(cfg, &tree, &err) ||
-	    !host_selftests(cfg, &tree, &gp, &err) ||
+	    !host_selftests(&tree, &gp, &err) ||
 	    !kernel_config_prepare(cfg, &tree, &kc, &err) || !db_lock(cfg->db_path, &err) ||
 	    !db_open(cfg->db_path, &db, &err))
 		goto fail;

@@ -25,17 +25,14 @@ static char *build_inputs(void)
 	return str_steal(&in);
 }
 
-bool selftests_build(const struct pb_config *cfg, const struct kernel_tree *t, char **dir,
-		     pb_err *err)
+bool selftests_build(const struct kernel_tree *t, char **dir, pb_err *err)
 {
 	char *top = xasprintf("%s/selftests-vm", t->dir), *tmp = xasprintf("%s.tmp.%d", top, (int)getpid());
 	char *bin = xasprintf("%s/bin", top), *stamp = xasprintf("%s/.built", bin);
-	char *hdr = NULL, *obj = NULL, *out = NULL, *log = NULL, *src = NULL;
+	char *log = xasprintf("%s.build.log", top), *inputs = build_inputs();
+	char *had = read_file(stamp, NULL, NULL), *hdr = NULL, *obj = NULL, *out = NULL, *src = NULL;
 	bool ok = false;
 
-	char *inputs = build_inputs(), *had = read_file(stamp, NULL, NULL);
-
-	(void)cfg;
 	*dir = NULL;
 	if (had && !strcmp(had, inputs)) {
 		*dir = bin;
@@ -46,7 +43,6 @@ bool selftests_build(const struct pb_config *cfg, const struct kernel_tree *t, c
 	hdr = xasprintf("%s/hdr", tmp);
 	obj = xasprintf("%s/obj", tmp);
 	out = xasprintf("%s/bin", tmp);
-	log = xasprintf("%s/build.log", tmp);
 	src = xasprintf("%s/tools/testing/selftests/vm", t->pristine);
 	rm_rf(tmp);
 	if (!mkdir_p(out, err) || !mkdir_p(obj, err))

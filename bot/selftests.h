@@ -4,14 +4,12 @@
 #ifndef PERFBOT_SELFTESTS_H
 #define PERFBOT_SELFTESTS_H
 
-#include "config.h"
 #include "kernel.h"
 
 /* <tree>/selftests-vm/bin: every test program that builds (static) here,
- * built once per tree and compiler; *dir is that directory. Tests that do
- * not build (a missing -dev package) are left out, and listed in
- * <tree>/selftests-vm/build.log. */
-bool selftests_build(const struct pb_config *cfg, const struct kernel_tree *t, char **dir,
-		     pb_err *err);
+ * built once per tree, compiler and set of static libraries; *dir is that
+ * directory. Tests that do not build (a missing -dev package) are left out;
+ * <tree>/selftests-vm.build.log says why. */
+bool selftests_build(const struct kernel_tree *t, char **dir, pb_err *err);
 
 #endif

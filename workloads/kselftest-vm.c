@@ -80,7 +80,7 @@ static enum kst_result run_one(const struct test *t, const char *dir, const char
 	snprintf(path, sizeof(path), "%s/%s", dir, t->name);
 	*seconds = 0;
 	if (access(path, X_OK) != 0) {
-		fprintf(stderr, "kselftest-vm: %s: not built (see the tree's selftests-vm build log)\n",
+		fprintf(stderr, "kselftest-vm: %s: not built (see selftests-vm.build.log beside the tree in perfbot's cache)\n",
 			t->name);
 		return KST_SKIP;
 	}
