@@ -76,6 +76,25 @@ static const char *const upgrade_1_to_2_tail =
 	"ALTER TABLE results ADD COLUMN regime TEXT;"
 	"PRAGMA user_version = 2;";
 
+/* One upgrade from version from, sql its whole work (ending in the new
+ * user_version), all or nothing; a database another perfbot upgraded
+ * meanwhile is left as it is. */
+static bool upgrade_step(sqlite3 *db, int from, const char *sql, pb_err *err)
+{
+	bool ok = db_exec(db, "BEGIN IMMEDIATE", err);
+
+	if (ok && user_version(db) == from) {
+		ok = db_exec(db, sql, err);
+		if (!ok)
+			db_exec(db, "ROLLBACK", NULL);
+		else
+			ok = db_exec(db, "COMMIT", err);
+	} else if (ok) {
+		ok = db_exec(db, "COMMIT", err); /* another perfbot upgraded it meanwhile */
+	}
+	return ok;
+}
+
 /* Version 1 (issue 2's database) to 2: comparisons gain a kind and may have
  * no patch (calibrations), so that table is rebuilt; the others gain
  * columns. All or nothing, in one transaction. */
@@ -93,16 +112,7 @@ static bool upgrade_1_to_2(sqlite3 *db, pb_err *err)
 	/* comparisons_new: the same definition, under the name it starts with */
 	sql = xasprintf("CREATE TABLE comparisons_new%s;%s;%s", cmp + strlen("CREATE TABLE comparisons"),
 			noise, upgrade_1_to_2_tail);
-	ok = db_exec(db, "PRAGMA foreign_keys=OFF", err) && db_exec(db, "BEGIN IMMEDIATE", err);
-	if (ok && user_version(db) == 1) {
-		ok = db_exec(db, sql, err);
-		if (!ok)
-			db_exec(db, "ROLLBACK", NULL);
-		else
-			ok = db_exec(db, "COMMIT", err);
-	} else if (ok) {
-		ok = db_exec(db, "COMMIT", err); /* another perfbot upgraded it meanwhile */
-	}
+	ok = db_exec(db, "PRAGMA foreign_keys=OFF", err) && upgrade_step(db, 1, sql, err);
 	db_exec(db, "PRAGMA foreign_keys=ON", NULL);
 	free(sql);
 	free(cmp);
@@ -130,16 +140,7 @@ static bool upgrade_add_tables(sqlite3 *db, int from, const char *const *names, 
 		free(t);
 	}
 	str_addf(&sql, "PRAGMA user_version = %d;", from + 1);
-	ok = db_exec(db, "BEGIN IMMEDIATE", err);
-	if (ok && user_version(db) == from) {
-		ok = db_exec(db, sql.buf, err);
-		if (!ok)
-			db_exec(db, "ROLLBACK", NULL);
-		else
-			ok = db_exec(db, "COMMIT", err);
-	} else if (ok) {
-		ok = db_exec(db, "COMMIT", err); /* another perfbot upgraded it meanwhile */
-	}
+	ok = upgrade_step(db, from, sql.buf, err);
 	str_free(&sql);
 	return ok;
 }
