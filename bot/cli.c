@@ -199,6 +199,31 @@ int cli_patch_args(int argc, char **argv, struct cli *c, struct patch_args *a,
 	return rc;
 }
 
+int cli_no_args(int argc, char **argv, struct cli *c, void (*usage)(FILE *out))
+{
+	static const struct option own[] = { { "help", no_argument, NULL, 'h' }, { 0 } };
+	struct option *opts = cli_options(own);
+	int opt, rc = -1;
+
+	while (rc < 0 && (opt = getopt_long(argc, argv, "hC:c:", opts, NULL)) != -1) {
+		if (cli_common(c, opt, optarg))
+			continue;
+		if (opt == 'h') {
+			usage(stdout);
+			rc = PB_EXIT_OK;
+		} else {
+			cli_bad_option(argv);
+			rc = PB_EXIT_USAGE;
+		}
+	}
+	if (rc < 0 && optind < argc) {
+		cli_error("unexpected argument '%s'", argv[optind]);
+		rc = PB_EXIT_USAGE;
+	}
+	free(opts);
+	return rc;
+}
+
 bool cli_load_config_queue(struct cli *c, struct pb_config *cfg, struct pb_queue *q)
 {
 	pb_err err;

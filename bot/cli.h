@@ -75,6 +75,11 @@ struct patch_args {
 int cli_patch_args(int argc, char **argv, struct cli *c, struct patch_args *a,
 		   void (*usage)(FILE *out));
 
+/* The options of a command that has none of its own: -h and the common
+ * ones (into c), no arguments. -1 to go on, else the exit status to return
+ * (the error or the usage printed). */
+int cli_no_args(int argc, char **argv, struct cli *c, void (*usage)(FILE *out));
+
 /* Prints "perfbot: <msg>" on one line (cli_program: perfbotd's own name). */
 extern const char *cli_program;
 /* After getopt_long returned '?': one line naming the bad option. */

@@ -43,30 +43,15 @@ static void print_jobs(const struct job *j, int n, int daemon, const char *db_pa
 
 int cmd_jobs(int argc, char **argv)
 {
-	static const struct option own[] = { { "help", no_argument, NULL, 'h' }, { 0 } };
-	struct option *opts = cli_options(own);
 	struct cli c = { 0 };
 	struct pb_config cfg;
 	struct job *jobs = NULL;
 	sqlite3 *db = NULL;
-	int opt, n = 0, rc = PB_EXIT_USAGE;
+	int n = 0, rc = cli_no_args(argc, argv, &c, usage);
 	pb_err err;
 
-	while ((opt = getopt_long(argc, argv, "hC:c:", opts, NULL)) != -1) {
-		if (cli_common(&c, opt, optarg))
-			continue;
-		if (opt == 'h') {
-			usage(stdout);
-			rc = PB_EXIT_OK;
-		} else {
-			cli_bad_option(argv);
-		}
+	if (rc >= 0)
 		goto out;
-	}
-	if (optind < argc) {
-		cli_error("unexpected argument '%s'", argv[optind]);
-		goto out;
-	}
 	rc = PB_EXIT_ERROR;
 	if (!cli_load_config(&c, &cfg, &err)) {
 		cli_error("%s", err.msg);
@@ -87,7 +72,6 @@ int cmd_jobs(int argc, char **argv)
 	jobs_free(jobs, n);
 	config_free(&cfg);
 out:
-	free(opts);
 	cli_free(&c);
 	return rc;
 }

@@ -16,30 +16,15 @@ static void usage(FILE *out)
 
 int cmd_report(int argc, char **argv)
 {
-	static const struct option own[] = { { "help", no_argument, NULL, 'h' }, { 0 } };
-	struct option *opts = cli_options(own);
 	struct cli c = { 0 };
 	struct pb_config cfg;
 	struct pb_queue q;
 	sqlite3 *db = NULL;
-	int opt, rc = PB_EXIT_USAGE, pages = 0;
+	int rc = cli_no_args(argc, argv, &c, usage), pages = 0;
 	pb_err err;
 
-	while ((opt = getopt_long(argc, argv, "hC:c:", opts, NULL)) != -1) {
-		if (cli_common(&c, opt, optarg))
-			continue;
-		if (opt == 'h') {
-			usage(stdout);
-			rc = PB_EXIT_OK;
-		} else {
-			cli_bad_option(argv);
-		}
+	if (rc >= 0)
 		goto out;
-	}
-	if (optind < argc) {
-		cli_error("unexpected argument '%s'", argv[optind]);
-		goto out;
-	}
 	if (!cli_load_config_queue(&c, &cfg, &q)) {
 		rc = PB_EXIT_ERROR;
 		goto out;
@@ -59,7 +44,6 @@ int cmd_report(int argc, char **argv)
 	queue_free(&q);
 	config_free(&cfg);
 out:
-	free(opts);
 	cli_free(&c);
 	return rc;
 }
