@@ -107,6 +107,25 @@ static double boot_seconds(const struct comparison *cmp)
 	return t;
 }
 
+/* Under tcg-icount a guest's run is a function of its kernel and inputs: a
+ * kernel that panicked, hung or reset without reporting will do it again
+ * at every boot, so it is booted once, not first_rounds times (a hang costs
+ * the whole boot timeout). In wall-clock modes a failure may be a race
+ * that the next boot does not hit: those keep their rounds. */
+static bool kernel_failed_for_good(const struct comparison *cmp)
+{
+	if (strcmp(cmp->accel.name, "tcg-icount"))
+		return false;
+	for (int b = 0; b < cmp->nboots; b++) {
+		enum boot_outcome o = cmp->boots[b].rec.outcome;
+
+		if ((o == BOOT_PANIC || o == BOOT_TIMEOUT || o == BOOT_INCOMPLETE) &&
+		    !measure_ok_boots(cmp, cmp->boots[b].side))
+			return true;
+	}
+	return false;
+}
+
 bool measure_boots(const struct pb_config *cfg, struct comparison *cmp,
 		   const struct measure_plan *mp, pb_err *err)
 {
@@ -119,6 +138,11 @@ bool measure_boots(const struct pb_config *cfg, struct comparison *cmp,
 	while (ok && !cmp->interrupted && rounds < mp->first_rounds) {
 		ok = round_of_boots(cfg, cmp, mp, order, rounds, 2 * mp->first_rounds, err);
 		rounds++;
+		if (ok && !cmp->interrupted && rounds < mp->first_rounds && kernel_failed_for_good(cmp)) {
+			fprintf(stderr, "perfbot: a kernel failed under tcg-icount, where every boot of it "
+					"would fail alike: not booted again\n");
+			break;
+		}
 	}
 	cmp->boots_per_kernel = rounds;
 	if (ok && !cmp->interrupted)

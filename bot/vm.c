@@ -159,8 +159,11 @@ bool guest_plan_init(struct guest_plan *gp, const struct pb_config *cfg,
 	gp->nworkloads = n;
 	gp->numa_nodes = cfg->numa_nodes;
 	str_init(&cmd);
-	/* panic=-1 with -no-reboot turns a panic into QEMU exiting, never a hang. */
-	str_add(&cmd, "console=ttyS0 panic=-1 oops=panic quiet rdinit=/init");
+	/* panic=-1 with -no-reboot turns a panic into QEMU exiting, never a hang
+	 * (CONFIG_PANIC_TIMEOUT=-1 does it before panic= is parsed); earlyprintk
+	 * shows what the kernel printed before the serial console came up. */
+	str_add(&cmd, "console=ttyS0 earlyprintk=serial,ttyS0,115200 panic=-1 oops=panic quiet "
+		      "rdinit=/init");
 	for (int i = 0; i < n; i++) {
 		char *copy = xstrdup(w[i]->kernel_cmdline), *tok, *save = NULL;
 
@@ -526,6 +529,14 @@ void boot_classify(struct boot_record *br, const struct guest_plan *gp, const ch
 		else
 			br->detail = xasprintf("qemu exit %d: %s", qemu_status, tail);
 		free(tail);
+	} else if (!console[strspn(console, " \t\r\n")]) {
+		/* QEMU ended by itself and the kernel printed nothing, not even
+		 * to the early console: it reset the machine (a panic, with
+		 * CONFIG_PANIC_TIMEOUT=-1, or a triple fault) before that console
+		 * was up. */
+		br->outcome = BOOT_PANIC;
+		br->detail = xstrdup("the kernel reset the machine before it printed a line: it died "
+				     "before its early console (decompressor or early setup_arch)");
 	} else {
 		br->outcome = BOOT_INCOMPLETE;
 		tail = tail_text(console, 600);

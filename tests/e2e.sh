@@ -343,6 +343,22 @@ check "BUG() in mm init: the kernel without it booted ok" \
 	test "$(q "SELECT outcome FROM runs WHERE comparison_id=$c997 AND side='without'")" = "ok"
 check "BUG() in mm init: the comparison is boot-failed" test "$(q "SELECT status FROM comparisons WHERE id=$c997")" = "boot-failed"
 check "BUG() in mm init: the report shows the panic text" grep -Eq "kernel BUG at [./a-z]*mm/vmscan.c" "$reports/997.html"
+
+# a kernel that panics in setup_arch(), before panic=-1 is parsed and before
+# the serial console is up: CONFIG_PANIC_TIMEOUT ends the boot at once and
+# the early console shows why; under tcg-icount it is booted only once
+pb run --patch 996 --queue "$panicq" --workload hugetlb-migrate --iterations 1 > "$work/e1.out" 2> "$work/e1.err"
+rc=$?
+c996=$(q "SELECT max(id) FROM comparisons")
+check "an early-boot panic: exit 3 (rc=$rc)" test "$rc" -eq 3
+check "an early-boot panic: stored as boot-panic with its message" \
+	test "$(q "SELECT count(*) FROM runs WHERE comparison_id=$c996 AND side='with' AND outcome='boot-panic' AND detail LIKE '%Kernel panic - not syncing: perfbot test: no memory map in free_area_init%'")" -eq 1
+check "an early-boot panic: it ended in seconds, not at the boot timeout" \
+	test "$(q "SELECT count(*) FROM runs WHERE comparison_id=$c996 AND side='with' AND wall_seconds < 60")" -eq 1
+check "an early-boot panic: the broken kernel is booted once under tcg-icount, the pair once each" \
+	test "$(q "SELECT group_concat(side || ':' || outcome, ' ') FROM (SELECT side, outcome FROM runs WHERE comparison_id=$c996 ORDER BY side)")" = "with:boot-panic without:ok"
+check "an early-boot panic: the run says why it booted no more" grep -q "not booted again" "$work/e1.err"
+check "an early-boot panic: the comparison is boot-failed" test "$(q "SELECT status FROM comparisons WHERE id=$c996")" = "boot-failed"
 check "no kernel is marked built that is not" test "$(marked_built_without_image)" -eq 0
 
 # QEMU killed in the middle of a boot: a qemu-error result

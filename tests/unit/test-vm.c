@@ -38,6 +38,7 @@ void test_vm(void)
 	CHECK_INT(gp.numa_nodes, 2); /* the workload asks for two */
 	CHECK_HAS(gp.kernel_cmdline, "panic=-1");
 	CHECK_HAS(gp.kernel_cmdline, "console=ttyS0");
+	CHECK_HAS(gp.kernel_cmdline, "earlyprintk=serial,ttyS0");
 	CHECK_HAS(gp.kernel_cmdline, " hugetlb_free_vmemmap=on");
 
 	CHECK_INT(classify(&gp, "", ok, false, 0, &d), BOOT_OK);
@@ -95,6 +96,20 @@ void test_vm(void)
 	free(d);
 	CHECK_INT(classify(&gp, "reboot: Power down\n", "PB1 begin hugetlb-migrate\n", false, 0, &d),
 		  BOOT_INCOMPLETE);
+	free(d);
+	/* QEMU ended by itself with not a byte on the console: the kernel reset
+	 * the machine before its early console was up, a failed boot at once */
+	CHECK_INT(classify(&gp, "", "", false, 0, &d), BOOT_PANIC);
+	CHECK_HAS(d, "before it printed a line");
+	free(d);
+	CHECK_INT(classify(&gp, " \r\n", "", false, 0, &d), BOOT_PANIC);
+	free(d);
+	/* what the early console shows of a panic in setup_arch(): no
+	 * timestamps before the clock is set up, no oops above it */
+	CHECK_INT(classify(&gp, "Linux version 6.1.0 (gcc)\nKernel panic - not syncing: perfbot test: "
+				"no memory map in free_area_init\nCPU: 0 PID: 0 Comm: swapper\n",
+			   "", false, 0, &d), BOOT_PANIC);
+	CHECK_HAS(d, "no memory map in free_area_init");
 	free(d);
 	CHECK_INT(classify(&gp, "", "PB1 begin hugetlb-migrate\nPB1 check hugetlb-migrate invalid no node 1\n"
 				    "PB1 end hugetlb-migrate 1\nPB1 done\n", false, 0, &d), BOOT_INVALID);
