@@ -527,7 +527,14 @@ static bool run_logged(char *const argv[], const char *cwd, const char *log, pb_
 	struct spawn_result r;
 
 	if (!spawn_wait(argv, &o, &r) || r.status != 0) {
-		pb_seterr(err, "kernel config: %s failed (exit %d), see %s", what, r.status, log);
+		char *lacks = log_missing_program(log);
+
+		if (lacks)
+			pb_seterr(err, "kernel config: %s failed: %s (run scripts/setup; see %s)", what,
+				  lacks, log);
+		else
+			pb_seterr(err, "kernel config: %s failed (exit %d), see %s", what, r.status, log);
+		free(lacks);
 		return false;
 	}
 	return true;
@@ -964,6 +971,19 @@ bool kernel_build(const struct pb_config *cfg, struct kernel_tree *t,
 		if (rc != 0 && out_of_space(log, objdir, err)) {
 			free(built);
 			goto out;
+		}
+		if (rc != 0) {
+			/* a program the machine lacks fails every kernel alike: the
+			 * machine's fault, not the patch's result */
+			char *lacks = log_missing_program(log);
+
+			if (lacks) {
+				pb_seterr(err, "the %s kernel cannot be built here: %s (run scripts/setup); "
+					       "nothing was marked built", change->label, lacks);
+				free(lacks);
+				free(built);
+				goto out;
+			}
 		}
 		if (rc != 0 || !path_exists(built)) {
 			/* A result, not a perfbot error: keep the log where the report finds it. */

@@ -60,7 +60,14 @@ bool selftests_build(const struct kernel_tree *t, char **dir, pb_err *err)
 		free(o);
 		free(ih);
 		if (!ok) {
-			pb_seterr(err, "make headers_install failed for the vm selftests (see %s)", log);
+			char *lacks = log_missing_program(log);
+
+			if (lacks)
+				pb_seterr(err, "make headers_install failed for the vm selftests: %s (run "
+					       "scripts/setup; see %s)", lacks, log);
+			else
+				pb_seterr(err, "make headers_install failed for the vm selftests (see %s)", log);
+			free(lacks);
 			goto out;
 		}
 	}

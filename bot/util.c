@@ -231,6 +231,40 @@ char *read_file_tail(const char *path, size_t max, size_t *len)
 	return buf;
 }
 
+/* How a shell, make or bash says it could not run a program:
+ * "/bin/sh: 1: rsync: not found", "make[2]: flex: No such file or directory",
+ * "bash: line 1: bc: command not found". */
+char *log_missing_program(const char *log)
+{
+	static const char *const says[] = { ": not found", ": command not found", ": Command not found",
+					    ": No such file or directory" };
+	char *text = read_file_tail(log, 65536, NULL), *found = NULL;
+
+	for (char *line = text, *next; line && *line && !found; line = next) {
+		next = line + strcspn(line, "\n");
+		if (*next)
+			*next++ = '\0';
+		for (size_t i = 0; i < PB_ARRAY_SIZE(says) && !found; i++) {
+			size_t n = strlen(line), m = strlen(says[i]);
+			char *prog;
+
+			if (n <= m || strcmp(line + n - m, says[i]))
+				continue;
+			/* make's "No such file" is about a program only when it
+			 * failed to exec one, not a "*** target" or a header */
+			if (i == 3 && (!starts_with(line, "make") || strstr(line, "***")))
+				continue;
+			line[n - m] = '\0';
+			prog = strrchr(line, ' ');
+			prog = prog ? prog + 1 : line;
+			if (*prog && !strchr(prog, ':') && strlen(prog) < 64)
+				found = xasprintf("%s: not found", prog);
+		}
+	}
+	free(text);
+	return found;
+}
+
 bool write_file_atomic(const char *path, const char *data, size_t len, pb_err *err)
 {
 	char *tmp = xasprintf("%s.tmp.%d", path, (int)getpid());

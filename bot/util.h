@@ -59,6 +59,9 @@ char *read_file(const char *path, size_t *len, pb_err *err);
  * file), NUL bytes turned into '?' so that string searches see all of it.
  * NULL if it cannot be read. */
 char *read_file_tail(const char *path, size_t max, size_t *len);
+/* "rsync: not found" where a log says a program could not be run, or NULL:
+ * what a failed step lacked from the machine, for its one-line error. */
+char *log_missing_program(const char *log);
 bool write_file_atomic(const char *path, const char *data, size_t len, pb_err *err);
 bool copy_file(const char *from, const char *to, pb_err *err);
 bool mkdir_p(const char *path, pb_err *err);

@@ -36,7 +36,41 @@ void test_kernel(void)
 		CHECK_HAS(text, "CONFIG_HUGETLB_PAGE_OPTIMIZE_VMEMMAP=y");
 		CHECK_HAS(text, "CONFIG_VM_EVENT_COUNTERS=y");
 		CHECK_HAS(text, "CONFIG_ADVISE_SYSCALLS=y");
+		/* a panic before panic= is parsed must still end the boot */
+		CHECK_HAS(text, "CONFIG_PANIC_TIMEOUT=-1");
+		CHECK_HAS(text, "CONFIG_EARLY_PRINTK=y");
 		free(text);
+	}
+	/* a failed step names the program the machine lacks, from its log */
+	{
+		static const struct { const char *log, *want; } logs[] = {
+			{ "  INSTALL headers\n/bin/sh: 1: rsync: not found\nmake[1]: *** [Makefile:1] Error 127\n",
+			  "rsync: not found" },
+			{ "  LEX scripts/kconfig/lexer.lex.c\nmake[2]: flex: No such file or directory\n",
+			  "flex: not found" },
+			{ "bash: line 1: bc: command not found\n", "bc: not found" },
+			{ "make[3]: bison: Command not found\n", "bison: not found" },
+			/* a missing header, a missing target, a failed compile: no program */
+			{ "foo.c:1:10: fatal error: gelf.h: No such file or directory\n", NULL },
+			{ "make[1]: *** No rule to make target 'x'.  Stop.\nmake: *** [Makefile:2] Error 2: No such file or directory\n",
+			  NULL },
+			{ "mm/x.c:3: error: 'y' undeclared\n", NULL },
+		};
+		char *dir = test_tmpdir();
+
+		for (size_t i = 0; i < PB_ARRAY_SIZE(logs); i++) {
+			char *path = test_write(dir, "build.log", logs[i].log), *got = log_missing_program(path);
+
+			if (logs[i].want)
+				CHECK_STR(got ? got : "(none)", logs[i].want);
+			else
+				CHECK(got == NULL);
+			free(got);
+			free(path);
+		}
+		CHECK(log_missing_program("/nonexistent/build.log") == NULL);
+		rm_rf(dir);
+		free(dir);
 	}
 	CHECK_STR(pair_method_name(PAIR_FORWARD), "forward");
 	CHECK_STR(pair_method_name(PAIR_REVERSE), "reverse");
