@@ -19,7 +19,7 @@ WORKLOADS := $(patsubst workloads/%.c,$(BUILD)/workloads/%,$(wildcard workloads/
 
 PATCH ?= 771
 
-.PHONY: all setup run test unit bad-input fuzz fuzz-smoke e2e bench clean FORCE
+.PHONY: all setup run test unit bad-input fuzz fuzz-smoke e2e bench fresh-test clean FORCE
 all: $(BUILD)/perfbot $(BUILD)/perfbotd $(BUILD)/perfbotd.service $(WORKLOADS)
 
 $(BUILD)/obj $(BUILD)/asan $(BUILD)/workloads:
@@ -104,6 +104,10 @@ test:
 	$(MAKE) all unit
 	$(MAKE) bad-input fuzz-smoke
 	$(MAKE) e2e
+
+# The README's two commands in a fresh debootstrap root (about an hour).
+fresh-test:
+	tests/fresh-machine.sh
 
 # Sensitivity of the verdicts (prints figures, passes or fails nothing):
 # about 25 minutes on 2 cores with the defaults; BENCH='--pool 4' is quicker.

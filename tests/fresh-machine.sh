@@ -1,0 +1,122 @@
+#!/bin/bash
+# The README's two set-up commands on a truly fresh Debian 12: a minimal
+# root made by debootstrap (--variant=minbase, from this machine's own apt
+# mirror), a clean clone of this repository's HEAD copied in, and each
+# command run in it with chroot as root, the way a new user would. Prints
+# what each command installed and how long it took. Slow (two cold kernel
+# builds, the whole e2e): `make fresh-test`, not part of `make test`.
+#
+#   PERFBOT_FRESH_ROOT  where the root goes (default /var/tmp/perfbot-fresh;
+#                       it needs about 20 GB)
+#   PERFBOT_FRESH_KEEP  1: keep the root afterwards, to look inside
+#   PERFBOT_FRESH_ONLY  run or test: only that one of the two commands
+set -euo pipefail
+cd "$(dirname "$0")/.."
+top=$PWD
+root=${PERFBOT_FRESH_ROOT:-/var/tmp/perfbot-fresh}
+only=${PERFBOT_FRESH_ONLY:-}
+logs=$root.logs
+
+say() { echo "fresh-machine: $*"; }
+die() { echo "fresh-machine: $*" >&2; exit 1; }
+
+[ "$(id -u)" -eq 0 ] || die "needs root (debootstrap, mount, chroot)"
+git diff --quiet HEAD 2> /dev/null || say "note: the work tree has uncommitted changes; this tests HEAD ($(git rev-parse --short HEAD))"
+
+# The README's two commands: the indented lines of its Set-up section.
+mapfile -t readme_cmds < <(awk '/^## Set-up/ { on = 1; next } /^## / { on = 0 }
+	on && /^    [^ ]/ { sub(/^    /, ""); print }' README.md)
+[ "${#readme_cmds[@]}" -eq 2 ] || die "README.md's Set-up section has ${#readme_cmds[@]} commands, not 2"
+names=(run test)
+
+if ! command -v debootstrap > /dev/null; then
+	say "installing debootstrap"
+	DEBIAN_FRONTEND=noninteractive apt-get install -y -q debootstrap > /dev/null ||
+		{ apt-get update -q > /dev/null && DEBIAN_FRONTEND=noninteractive apt-get install -y -q debootstrap > /dev/null; } ||
+		die "cannot install debootstrap"
+fi
+# This machine's configured mirror for bookworm, as apt itself resolves it.
+mirror=$(apt-get indextargets --format '$(REPO_URI) $(RELEASE)' 2> /dev/null |
+	awk '$2 == "bookworm" { print $1; exit }')
+[ -n "$mirror" ] || mirror=http://deb.debian.org/debian/
+say "mirror $mirror"
+
+unmount_all() {
+	for m in dev/pts dev sys proc; do
+		mountpoint -q "$root/$m" 2> /dev/null && umount -l "$root/$m"
+	done
+	return 0
+}
+cleanup() {
+	# what the commands left running inside (QEMU, make) ends with them
+	for pid in $(ls /proc | grep -E '^[0-9]+$'); do
+		[ "$(readlink "/proc/$pid/root" 2> /dev/null)" = "$root" ] && kill -KILL "$pid" 2> /dev/null
+	done
+	unmount_all
+	if [ "${PERFBOT_FRESH_KEEP:-0}" != 1 ]; then rm -rf --one-file-system "$root"; fi
+}
+unmount_all
+rm -rf --one-file-system "$root"
+mkdir -p "$root" "$logs"
+trap cleanup EXIT
+
+t0=$(date +%s)
+say "debootstrap --variant=minbase bookworm $root (log: $logs/debootstrap.log)"
+debootstrap --variant=minbase bookworm "$root" "$mirror" > "$logs/debootstrap.log" 2>&1 ||
+	die "debootstrap failed: $(tail -n 1 "$logs/debootstrap.log")"
+t_boot=$(( $(date +%s) - t0 ))
+# the machine's own apt sources and its Acquire settings (a snapshot
+# mirror's Release may be past Valid-Until): configuration, not packages
+rm -f "$root/etc/apt/sources.list"
+cp /etc/apt/sources.list.d/*.sources "$root/etc/apt/sources.list.d/" 2> /dev/null || true
+[ -f /etc/apt/sources.list ] && cp /etc/apt/sources.list "$root/etc/apt/"
+apt-config dump | grep -E '^Acquire::(Check-Valid-Until|Check-Date|http::Proxy|https::Proxy) ' \
+	> "$root/etc/apt/apt.conf.d/99fresh-machine" || true
+cp /etc/resolv.conf "$root/etc/resolv.conf" 2> /dev/null || true
+
+mount --bind /proc "$root/proc"
+mount --bind /sys "$root/sys"
+mount --bind /dev "$root/dev"
+mount --bind /dev/pts "$root/dev/pts"
+
+git clone -q --no-hardlinks "$top" "$root/root/perfbot"
+say "a clean clone of $(git rev-parse --short HEAD) in /root/perfbot; $(chroot "$root" dpkg-query -W -f '.\n' | wc -l) packages before"
+
+in_root() { chroot "$root" /usr/bin/env -i HOME=/root TERM=dumb LANG=C.UTF-8 \
+	PATH=/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin /bin/bash -c "$1"; }
+packages() { chroot "$root" dpkg-query -W -f '${Package}\n' | sort; }
+
+summary=()
+status=0
+for i in 0 1; do
+	[ -n "$only" ] && [ "$only" != "${names[$i]}" ] && continue
+	cmd=${readme_cmds[$i]}
+	log=$logs/${names[$i]}.log
+	packages > "$logs/before-${names[$i]}.txt"
+	say "README command $((i + 1)): $cmd (log: $log)"
+	start=$(date +%s)
+	set +e
+	in_root "cd /root/perfbot && $cmd" < /dev/null > "$log" 2>&1
+	rc=$?
+	set -e
+	took=$(( $(date +%s) - start ))
+	packages > "$logs/after-${names[$i]}.txt"
+	new=$(comm -13 "$logs/before-${names[$i]}.txt" "$logs/after-${names[$i]}.txt")
+	nnew=$(printf '%s' "$new" | grep -c . || true)
+	# the test runners' closing lines: "unit: N passed, N failed", ...
+	closing=$(grep -E '^[a-z0-9-]+: [0-9]+ (cases, [0-9]+ )?passed, [0-9]+ failed' "$log" | tr '\n' ';' | sed 's/;$//; s/;/; /g')
+	line="${names[$i]}: '$cmd' exit $rc in $((took / 60)) min $((took % 60)) s; installed $nnew packages"
+	[ -n "$closing" ] && line="$line; $closing"
+	summary+=("$line")
+	say "$line"
+	say "installed: $(echo $new)"
+	if [ "$rc" -ne 0 ]; then
+		status=1
+		say "it failed; the log's last lines:"
+		tail -n 15 "$log" | sed 's/^/    /'
+	fi
+done
+
+echo "fresh-machine: summary (debootstrap $((t_boot / 60)) min $((t_boot % 60)) s, logs in $logs)"
+for line in "${summary[@]}"; do echo "  $line"; done
+exit $status
