@@ -216,12 +216,18 @@ int cli_no_args(int argc, char **argv, struct cli *c, void (*usage)(FILE *out))
 			rc = PB_EXIT_USAGE;
 		}
 	}
-	if (rc < 0 && optind < argc) {
-		cli_error("unexpected argument '%s'", argv[optind]);
+	if (rc < 0 && cli_extra_argument(argc, argv))
 		rc = PB_EXIT_USAGE;
-	}
 	free(opts);
 	return rc;
+}
+
+bool cli_extra_argument(int argc, char **argv)
+{
+	if (optind >= argc)
+		return false;
+	cli_error("unexpected argument '%s'", argv[optind]);
+	return true;
 }
 
 bool cli_load_config_queue(struct cli *c, struct pb_config *cfg, struct pb_queue *q)

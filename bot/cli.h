@@ -80,6 +80,10 @@ int cli_patch_args(int argc, char **argv, struct cli *c, struct patch_args *a,
  * (the error or the usage printed). */
 int cli_no_args(int argc, char **argv, struct cli *c, void (*usage)(FILE *out));
 
+/* After a command's getopt_long loop: true, with the error printed, if an
+ * argument that is no option is left (no command takes one). */
+bool cli_extra_argument(int argc, char **argv);
+
 /* Prints "perfbot: <msg>" on one line (cli_program: perfbotd's own name). */
 extern const char *cli_program;
 /* After getopt_long returned '?': one line naming the bad option. */

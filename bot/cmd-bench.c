@@ -579,10 +579,8 @@ int cmd_bench(int argc, char **argv)
 			goto out;
 		}
 	}
-	if (optind < argc) {
-		cli_error("unexpected argument '%s'", argv[optind]);
+	if (cli_extra_argument(argc, argv))
 		goto out;
-	}
 	if (!cli_load_config_queue(&c, &cfg, &q)) {
 		rc = PB_EXIT_ERROR;
 		goto out;

@@ -24,6 +24,10 @@ int cmd_config(int argc, char **argv)
 		rc = PB_EXIT_USAGE;
 		goto out;
 	}
+	if (cli_extra_argument(argc, argv)) {
+		rc = PB_EXIT_USAGE;
+		goto out;
+	}
 	if (!cli_load_config(&c, &cfg, &err)) {
 		cli_error("%s", err.msg);
 		rc = PB_EXIT_ERROR;

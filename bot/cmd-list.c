@@ -79,6 +79,10 @@ int cmd_list(int argc, char **argv)
 			goto out;
 		}
 	}
+	if (cli_extra_argument(argc, argv)) {
+		rc = PB_EXIT_USAGE;
+		goto out;
+	}
 	if (!cli_load_config_queue(&c, &cfg, &q)) {
 		rc = PB_EXIT_ERROR;
 		goto out;

@@ -35,6 +35,8 @@ int cmd_pair(int argc, char **argv)
 			goto out;
 		}
 	}
+	if (cli_extra_argument(argc, argv))
+		goto out;
 	rc = PB_EXIT_ERROR;
 	if (!cli_load_config_queue(&c, &cfg, &q))
 		goto out;
