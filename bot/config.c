@@ -183,19 +183,30 @@ static bool param_value_ok(const char *v)
 	return true;
 }
 
+static struct workload_param *find_param(struct pb_config *cfg, const char *workload,
+					 const char *key)
+{
+	for (int i = 0; i < cfg->nparams; i++)
+		if (!strcmp(cfg->params[i].workload, workload) && !strcmp(cfg->params[i].key, key))
+			return &cfg->params[i];
+	return NULL;
+}
+
+/* The file gives a key once; -c overrides it (or an earlier -c). */
 static bool set_param(struct pb_config *cfg, const char *workload, const char *key,
 		      const char *value, char *why, size_t whylen)
 {
+	struct workload_param *wp = find_param(cfg, workload, key);
+
 	if (!param_value_ok(value)) {
 		snprintf(why, whylen, "'%.60s' is not one plain word (letters, digits, . _ - /)", value);
 		return false;
 	}
-	for (int i = 0; i < cfg->nparams; i++)
-		if (!strcmp(cfg->params[i].workload, workload) && !strcmp(cfg->params[i].key, key)) {
-			free(cfg->params[i].value);
-			cfg->params[i].value = xstrdup(value);
-			return true;
-		}
+	if (wp) {
+		free(wp->value);
+		wp->value = xstrdup(value);
+		return true;
+	}
 	cfg->params = xrealloc(cfg->params, sizeof(*cfg->params) * (size_t)(cfg->nparams + 1));
 	cfg->params[cfg->nparams++] = (struct workload_param){ xstrdup(workload), xstrdup(key),
 							       xstrdup(value) };
@@ -212,6 +223,12 @@ static int ini_handler_cb(void *user, const char *section, const char *name, con
 		return 0; /* only the first error is reported; later lines are not judged */
 	ps->error_line = ps->lineno;
 	if (starts_with(section, "workload ") && section[9]) {
+		if (find_param(ps->cfg, section + 9, name)) {
+			snprintf(ps->first_error, sizeof(ps->first_error),
+				 "[%.60s] %.60s: given twice (or continued on an indented line)",
+				 section, name);
+			return 0;
+		}
 		/* checked against the workload's placeholders when it runs */
 		if (!set_param(ps->cfg, section + 9, name, value, why, sizeof(why))) {
 			snprintf(ps->first_error, sizeof(ps->first_error), "[%.60s] %.60s: %s", section,

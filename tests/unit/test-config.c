@@ -65,6 +65,11 @@ void test_config(void)
 	CHECK_INT(cfg.nparams, 2);
 	CHECK_STR(cfg.params[1].value, "64");
 	CHECK_STR(cfg.params[0].workload, "zswap");
+	/* the command line overrides the file's [workload zswap] size_mb, and itself */
+	CHECK(config_override(&cfg, "workload.zswap.size_mb=32", &err));
+	CHECK(config_override(&cfg, "workload.zswap.size_mb=24", &err));
+	CHECK_INT(cfg.nparams, 2);
+	CHECK_STR(cfg.params[0].value, "24");
 	CHECK(!config_override(&cfg, "workload.zswap.size_mb=1;reboot", &err));
 	CHECK_HAS(err.msg, "one plain word");
 	CHECK(!config_override(&cfg, "qemu.accel=xen", &err));
@@ -80,6 +85,10 @@ void test_config(void)
 	expect_bad(dir, "[qemu]\nmemory_mb = 99999999999\n", ":2:", "memory_mb");
 	expect_bad(dir, "[qemu]\naccel = fast\n", ":2:", "[qemu] accel: 'fast' is not one of");
 	expect_bad(dir, "[run]\nboots = 2\nboots = 3\n", ":3:", "given twice");
+	expect_bad(dir, "[workload thp-anon]\nsize_mb = 16\nsize_mb = 64\n", ":3:",
+		   "[workload thp-anon] size_mb: given twice");
+	expect_bad(dir, "[workload zswap]\nsize_mb = 16\n[run]\nboots = 2\n[workload zswap]\nsize_mb = 8\n",
+		   ":6:", "[workload zswap] size_mb: given twice");
 	expect_bad(dir, "[run]\nthis line has no equals sign\n", ":2:", "syntax error");
 	expect_bad(dir, "[run\nboots = 2\n", ":1:", "syntax error");
 	expect_bad(dir, "boots = 2\n", ":1:", "unknown section []");
