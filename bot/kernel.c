@@ -66,25 +66,50 @@ static char *read_makefile_var(const char *makefile, const char *var)
 	return val;
 }
 
+static void remove_stale_tmp(const char *dir);
+
+/* The first line tar (or its decompressor) wrote to path, or "". */
+static char *first_line_of(const char *path)
+{
+	char *text = read_file(path, NULL, NULL);
+	char *line = xstrndup(text ? text : "", text ? strcspn(text, "\n") : 0);
+
+	free(text);
+	return line;
+}
+
+/* Extracts the tarball beside t->dir, in <key>.tmp.<pid>, and renames its
+ * top directory into place as t->dir/pristine, creating t->dir only then:
+ * a tarball tar cannot read (truncated, corrupt) or that is no kernel
+ * leaves nothing behind but what was there before. */
 static bool extract_tarball(const struct pb_config *cfg, struct kernel_tree *t, pb_err *err)
 {
-	char *tmp = xasprintf("%s/extract.%d", t->dir, (int)getpid());
+	char *tmp = xasprintf("%s.tmp.%d", t->dir, (int)getpid());
+	char *errors = xasprintf("%s/.tar-errors", tmp);
 	char *argv[] = { "tar", "-C", tmp, "-xf", cfg->kernel_source, NULL };
-	struct spawn_opts o = { .stdout_path = "", .stderr_path = "" };
+	struct spawn_opts o = { .stdout_path = "", .stderr_path = errors };
 	struct spawn_result r;
 	DIR *d;
 	struct dirent *de;
-	char *top = NULL;
-	bool ok = false;
+	char *top = NULL, *trees = xstrndup(t->dir, (size_t)(strrchr(t->dir, '/') - t->dir));
+	bool ok = false, tty = isatty(2), made_dir = false;
 
+	remove_stale_tmp(trees);
 	rm_rf(tmp);
+	free(trees);
 	if (!mkdir_p(tmp, err))
 		goto out;
-	fprintf(stderr, "perfbot: extracting %s into %s (once per tarball)\n", cfg->kernel_source,
-		t->pristine);
+	/* on a terminal, a line the result replaces; elsewhere (logs) the
+	 * result's line alone, so that a failure is one line */
+	if (tty)
+		fprintf(stderr, "perfbot: extracting %s into %s (once per tarball)", cfg->kernel_source,
+			t->pristine);
 	if (!spawn_wait(argv, &o, &r) || r.status != 0) {
-		pb_seterr(err, "%s: tar could not extract it (exit %d; disk full?)", cfg->kernel_source,
-			  r.status);
+		char *said = first_line_of(errors);
+
+		pb_seterr(err, "%s: tar could not extract it (exit %d%s%.200s; truncated, corrupt or the "
+			       "disk full?)", cfg->kernel_source, r.status, said[0] ? ": " : "", said);
+		free(said);
 		goto out;
 	}
 	d = opendir(tmp);
@@ -110,15 +135,29 @@ static bool extract_tarball(const struct pb_config *cfg, struct kernel_tree *t, 
 			goto out;
 		}
 	}
+	if (mkdir(t->dir, 0755) == 0) {
+		made_dir = true;
+	} else if (errno != EEXIST) {
+		pb_seterr(err, "%s: %s", t->dir, strerror(errno));
+		goto out;
+	}
 	/* The rename is what marks the tree complete. */
 	if (rename(top, t->pristine) != 0) {
 		pb_seterr(err, "%s: %s", t->pristine, strerror(errno));
+		if (made_dir)
+			rmdir(t->dir);
 		goto out;
 	}
 	ok = true;
 out:
+	if (tty)
+		fprintf(stderr, "\r\033[K");
+	if (ok)
+		fprintf(stderr, "perfbot: extracted %s into %s (once per tarball)\n", cfg->kernel_source,
+			t->pristine);
 	rm_rf(tmp);
 	free(tmp);
+	free(errors);
 	free(top);
 	return ok;
 }
@@ -170,9 +209,9 @@ static bool tarball_looks_like_one(const char *path, pb_err *err)
 bool tree_prepare(const struct pb_config *cfg, struct kernel_tree *t, pb_err *err)
 {
 	char hex[65];
-	char *mk, *v, *p, *s;
+	char *mk, *v, *p, *s, *trees, *lock_path;
 	int lock;
-	bool ok = true;
+	bool ok = true, had_cache, had_trees, had_lock;
 
 	memset(t, 0, sizeof(*t));
 	if (!path_exists(cfg->kernel_source)) {
@@ -189,16 +228,32 @@ bool tree_prepare(const struct pb_config *cfg, struct kernel_tree *t, pb_err *er
 	t->dir = xasprintf("%s/trees/%s", cfg->cache_dir, t->key);
 	t->pristine = xasprintf("%s/pristine", t->dir);
 	t->work = xasprintf("%s/work", t->dir);
-	if (!mkdir_p(t->dir, err)) {
-		tree_free(t);
-		return false;
+	/* t->dir itself only once its tree is extracted (extract_tarball) */
+	trees = xasprintf("%s/trees", cfg->cache_dir);
+	had_cache = is_dir(cfg->cache_dir);
+	had_trees = is_dir(trees);
+	lock_path = xasprintf("%s.lock", t->dir);
+	had_lock = path_exists(lock_path);
+	if (!mkdir_p(trees, err)) {
+		ok = false;
+	} else {
+		lock = tree_lock(t);
+		if (!is_dir(t->pristine)) {
+			ok = extract_tarball(cfg, t, err);
+			/* a tarball that never extracted leaves no trace in the cache */
+			if (!ok && !had_lock)
+				unlink(lock_path);
+		}
+		if (ok && !is_dir(t->work))
+			ok = make_work_copy(t, err);
+		tree_unlock(lock);
 	}
-	lock = tree_lock(t);
-	if (!is_dir(t->pristine))
-		ok = extract_tarball(cfg, t, err);
-	if (ok && !is_dir(t->work))
-		ok = make_work_copy(t, err);
-	tree_unlock(lock);
+	if (!ok && !had_trees)
+		rmdir(trees); /* only if empty: another tree may have come meanwhile */
+	if (!ok && !had_cache)
+		rmdir(cfg->cache_dir);
+	free(trees);
+	free(lock_path);
 	if (!ok) {
 		tree_free(t);
 		return false;
