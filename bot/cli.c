@@ -37,15 +37,21 @@ void cli_bad_option(char **argv)
 	free(help);
 }
 
+/* One line, whatever the arguments held (a newline in --patch, an escape
+ * sequence from a patch): see visible(). */
 void cli_error(const char *fmt, ...)
 {
 	va_list ap;
+	char *raw, *line;
 
-	fprintf(stderr, "%s: ", cli_program);
 	va_start(ap, fmt);
-	vfprintf(stderr, fmt, ap);
+	if (vasprintf(&raw, fmt, ap) < 0)
+		raw = NULL;
 	va_end(ap);
-	fputc('\n', stderr);
+	line = visible(raw ? raw : "out of memory");
+	fprintf(stderr, "%s: %s\n", cli_program, line);
+	free(line);
+	free(raw);
 }
 
 struct option *cli_options(const struct option *own)

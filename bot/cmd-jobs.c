@@ -15,12 +15,17 @@ static void usage(FILE *out)
 	cli_common_usage(out);
 }
 
+/* Every string of a row comes from the database: made visible(), so that
+ * none can forge a row or reach the terminal as an escape sequence. */
 static void print_jobs(const struct job *j, int n, int daemon, const char *db_path)
 {
+	char *path = visible(db_path);
+
 	if (daemon > 0)
-		printf("perfbotd: running (pid %d) on %s\n", daemon, db_path);
+		printf("perfbotd: running (pid %d) on %s\n", daemon, path);
 	else
-		printf("perfbotd: not running on %s\n", db_path);
+		printf("perfbotd: not running on %s\n", path);
+	free(path);
 	if (!n) {
 		printf("no jobs (perfbot submit --patch N adds one)\n");
 		return;
@@ -28,16 +33,29 @@ static void print_jobs(const struct job *j, int n, int daemon, const char *db_pa
 	printf("%4s %-8s %-36s %8s %5s %-20s %-20s %s\n", "job", "state", "what", "attempts", "boots",
 	       "submitted", "finished", "result");
 	for (int i = 0; i < n; i++) {
-		char what[128];
+		char *what, *kind = visible(j[i].kind), *workloads = visible(j[i].workloads);
+		char *state = visible(j[i].state), *submitted = visible(j[i].submitted_at);
+		char *finished = visible(j[i].finished_at ? j[i].finished_at : "-");
+		char *message = visible(j[i].message ? j[i].message : "-");
 
-		snprintf(what, sizeof(what), "%s --patch %03d%s%s%s", j[i].kind, j[i].patch,
-			 j[i].workloads[0] ? " -w " : "", j[i].workloads, j[i].force ? " -f" : "");
-		printf("%4lld %-8s %-36s %8d %5d %-20s %-20s %s", j[i].id, j[i].state, what,
-		       j[i].attempts, j[i].journaled_boots, j[i].submitted_at,
-		       j[i].finished_at ? j[i].finished_at : "-", j[i].message ? j[i].message : "-");
-		if (j[i].log)
-			printf(" (log %s)", j[i].log);
+		what = xasprintf("%s --patch %03d%s%s%s", kind, j[i].patch, workloads[0] ? " -w " : "",
+				 workloads, j[i].force ? " -f" : "");
+		printf("%4lld %-8s %-36.127s %8d %5d %-20s %-20s %s", j[i].id, state, what,
+		       j[i].attempts, j[i].journaled_boots, submitted, finished, message);
+		if (j[i].log) {
+			char *log = visible(j[i].log);
+
+			printf(" (log %s)", log);
+			free(log);
+		}
 		printf("\n");
+		free(what);
+		free(kind);
+		free(workloads);
+		free(state);
+		free(submitted);
+		free(finished);
+		free(message);
 	}
 }
 

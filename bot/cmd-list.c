@@ -20,10 +20,19 @@ static void author_name(const char *author, char *out, size_t width)
 	out[n] = '\0';
 }
 
+/* Prints fmt with text, which came from the patch, made visible(). */
+static void print_text(const char *fmt, const char *text)
+{
+	char *v = visible(text);
+
+	printf(fmt, "", v);
+	free(v);
+}
+
 static void print_row(const struct pb_patch *p, bool lng)
 {
 	int added = 0, removed = 0;
-	char files[32], num[24], author[24];
+	char files[32], num[24], author[24], *upstream, *name, *subject;
 
 	for (int i = 0; i < p->nfiles; i++) {
 		added += p->files[i].added;
@@ -32,18 +41,27 @@ static void print_row(const struct pb_patch *p, bool lng)
 	snprintf(files, sizeof(files), "%d +%d/-%d", p->nfiles, added, removed);
 	snprintf(num, sizeof(num), "%03d/%d", p->number, p->total);
 	author_name(p->author, author, 22);
+	upstream = visible(p->upstream[0] ? p->upstream : "?");
+	name = visible(author);
+	subject = visible(p->subject);
 	printf("%-9s %-3s %-7s %-12.12s %-14s %-22s %s\n", num, p->is_mm ? "mm" : "-",
-	       p->cc_stable ? "Cc" : "picked", p->upstream[0] ? p->upstream : "?", files, author,
-	       p->subject);
+	       p->cc_stable ? "Cc" : "picked", upstream, files, name, subject);
+	free(upstream);
+	free(name);
+	free(subject);
 	if (!lng)
 		return;
-	printf("%10s%s: %s\n", "", p->is_mm ? "mm because" : "not mm", p->mm_reason);
+	print_text(p->is_mm ? "%10smm because: %s\n" : "%10snot mm: %s\n", p->mm_reason);
 	for (int i = 0; i < p->nfixes; i++)
-		printf("%10sFixes: %s\n", "", p->fixes[i]);
-	for (int i = 0; i < p->nfiles; i++)
-		printf("%10s%s +%d -%d\n", "", p->files[i].path, p->files[i].added, p->files[i].removed);
+		print_text("%10sFixes: %s\n", p->fixes[i]);
+	for (int i = 0; i < p->nfiles; i++) {
+		char *path = visible(p->files[i].path);
+
+		printf("%10s%s +%d -%d\n", "", path, p->files[i].added, p->files[i].removed);
+		free(path);
+	}
 	for (int i = 0; i < p->nsignoffs; i++)
-		printf("%10sSigned-off-by: %s\n", "", p->signoffs[i]);
+		print_text("%10sSigned-off-by: %s\n", p->signoffs[i]);
 	printf("\n");
 }
 
@@ -95,8 +113,13 @@ int cmd_list(int argc, char **argv)
 		if (!mm_only || q.patches[i].is_mm)
 			print_row(&q.patches[i], lng);
 	}
-	printf("%d patches in %s: %d mm, %d with an explicit Cc: stable tag, %d picked without one\n",
-	       q.npatches, q.dir, nmm, ncc, q.npatches - ncc);
+	{
+		char *dir = visible(q.dir);
+
+		printf("%d patches in %s: %d mm, %d with an explicit Cc: stable tag, %d picked without one\n",
+		       q.npatches, dir, nmm, ncc, q.npatches - ncc);
+		free(dir);
+	}
 	queue_free(&q);
 	config_free(&cfg);
 out:

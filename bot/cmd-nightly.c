@@ -57,10 +57,15 @@ struct tally {
 	pb_str lines;
 };
 
+/* what may quote the patch (why it is not mm) and the job: made visible(),
+ * so each note is one line, in the log and in the nightly's summary. */
 static void note(struct tally *t, const struct pb_patch *p, const char *what)
 {
-	str_addf(&t->lines, "%03d %s\n", p->number, what);
-	printf("perfbot nightly: %03d %s\n", p->number, what);
+	char *v = visible(what);
+
+	str_addf(&t->lines, "%03d %s\n", p->number, v);
+	printf("perfbot nightly: %03d %s\n", p->number, v);
+	free(v);
 }
 
 /* The workloads of the patches that run tonight, each once, for the
@@ -109,8 +114,14 @@ static int nightly(const struct pb_config *cfg, const struct pb_queue *q, bool a
 	    !tree_prepare(cfg, &tree, &err) || !kernel_config_prepare(cfg, &tree, &kc, &err) ||
 	    !db_open(cfg->db_path, &db, &err))
 		goto fail;
-	printf("perfbot nightly: queue %s, base %s, config %.16s, perfbot %s%s\n", q->dir, tree.version,
-	       kc.sha256, perfbot_version, all ? ", every mm patch (--all)" : "");
+	{
+		char *dir = visible(q->dir), *version = visible(tree.version);
+
+		printf("perfbot nightly: queue %s, base %s, config %.16s, perfbot %s%s\n", dir, version,
+		       kc.sha256, perfbot_version, all ? ", every mm patch (--all)" : "");
+		free(dir);
+		free(version);
+	}
 	/* the calibration first: tonight's runs then use tonight's noise floor */
 	nnames = queue_workloads(&wset, q, names, CLI_MAX_WORKLOADS);
 	if (calibrate && nnames) {

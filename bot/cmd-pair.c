@@ -54,17 +54,27 @@ int cmd_pair(int argc, char **argv)
 				continue;
 			tried++;
 			if (pair_decide(&cfg, &tree, p, &plan, &err)) {
+				/* the detail may quote patch(1) on the patch's own file names */
+				char *without = visible(plan.without.label), *with = visible(plan.with.label);
+				char *detail = visible(plan.detail);
+
 				printf("%03d %-8s without: %-10s with: %-10s %s\n", p->number,
-				       pair_method_name(plan.method), plan.without.label, plan.with.label,
-				       plan.detail);
+				       pair_method_name(plan.method), without, with, detail);
+				free(without);
+				free(with);
+				free(detail);
 				pair_plan_free(&plan);
 			} else {
 				printf("%03d %-8s %s\n", p->number, "none", err.msg);
 				rc = PB_EXIT_ERROR;
 			}
 		}
-		if (!tried)
-			printf("no mm patch in %s\n", q.dir);
+		if (!tried) {
+			char *dir = visible(q.dir);
+
+			printf("no mm patch in %s\n", dir);
+			free(dir);
+		}
 		tree_free(&tree);
 	}
 	queue_free(&q);

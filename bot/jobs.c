@@ -110,10 +110,14 @@ int job_run_patch(const struct pb_config *cfg, const struct pb_queue *q,
 	if (jo)
 		memset(jo, 0, sizeof(*jo));
 	if (!p->is_mm && !force) {
+		char *subject = visible(p->subject), *reason = visible(p->mm_reason);
+
 		if (jo)
 			jo->skipped = true;
 		printf("perfbot: patch %03d (%s) is not an mm patch (%s): nothing to measure "
-		       "(--force measures it anyway)\n", p->number, p->subject, p->mm_reason);
+		       "(--force measures it anyway)\n", p->number, subject, reason);
+		free(subject);
+		free(reason);
 		return PB_EXIT_OK;
 	}
 	if (!workloads_load(cfg->workloads_dir, &wset, &err))
@@ -130,12 +134,22 @@ int job_run_patch(const struct pb_config *cfg, const struct pb_queue *q,
 	if (!host_check_requirements(chosen, nchosen, &err) ||
 	    !guest_plan_init(&gp, cfg, chosen, nchosen, &err))
 		goto fail;
-	printf("perfbot: patch %03d/%d %s\n", p->number, p->total, p->subject);
+	{
+		char *subject = visible(p->subject);
+
+		printf("perfbot: patch %03d/%d %s\n", p->number, p->total, subject);
+		free(subject);
+	}
 
 	if (!tree_prepare(cfg, &tree, &err) || !pair_decide(cfg, &tree, p, &plan, &err) ||
 	    !host_selftests(&tree, &gp, &err))
 		goto fail;
-	printf("perfbot: pair formed by %s: %s\n", pair_method_name(plan.method), plan.detail);
+	{
+		char *detail = visible(plan.detail);
+
+		printf("perfbot: pair formed by %s: %s\n", pair_method_name(plan.method), detail);
+		free(detail);
+	}
 	if (!kernel_config_prepare(cfg, &tree, &kc, &err))
 		goto fail;
 	/* Opened only now: bad input above never creates or touches the database.
@@ -256,14 +270,23 @@ int job_run_patch(const struct pb_config *cfg, const struct pb_queue *q,
 		goto fail;
 	if (cmp.nresults)
 		compare_print(&cmp, stdout);
+	/* what the guest's console and the compiler said: their lines, made visible() */
 	for (int b = 0; b < cmp.nboots; b++)
-		if (cmp.boots[b].rec.outcome != BOOT_OK)
+		if (cmp.boots[b].rec.outcome != BOOT_OK) {
+			char *detail = visible_lines(cmp.boots[b].rec.detail);
+
 			printf("boot %d (%s the fix): %s: %s\n", b + 1, side_name(cmp.boots[b].side),
-			       boot_outcome_name(cmp.boots[b].rec.outcome), cmp.boots[b].rec.detail);
+			       boot_outcome_name(cmp.boots[b].rec.outcome), detail);
+			free(detail);
+		}
 	for (int s = 0; s < 2; s++)
-		if (cmp.image[s].failure)
+		if (cmp.image[s].failure) {
+			char *failure = visible_lines(cmp.image[s].failure);
+
 			printf("the kernel %s the fix failed to build:\n%s\n", side_name((enum side)s),
-			       cmp.image[s].failure);
+			       failure);
+			free(failure);
+		}
 	if (!report_write_patch(db, cid, cfg->report_dir, &report, &err) ||
 	    !report_write_index(db, q, cfg->report_dir, &err) ||
 	    !report_write_trend(db, cfg->report_dir, &err))
@@ -428,7 +451,10 @@ int job_calibrate(const struct pb_config *cfg, const struct pb_queue *q, char **
 			goto fail;
 	if (!cmp.image[0].built) {
 		cmp.status = "build-failed";
-		printf("the base kernel failed to build:\n%s\n", cmp.image[0].failure);
+		char *failure = visible_lines(cmp.image[0].failure);
+
+		printf("the base kernel failed to build:\n%s\n", failure);
+		free(failure);
 	} else {
 		stamp = host_timestamp();
 		log_dir = xasprintf("%s/logs/calibrate-%s", cfg->report_dir, stamp);
@@ -468,9 +494,13 @@ int job_calibrate(const struct pb_config *cfg, const struct pb_queue *q, char **
 	if (cmp.nmeasured_noise)
 		print_noise(&cmp, flags, cfg->boots, stdout);
 	for (int b = 0; b < cmp.nboots; b++)
-		if (cmp.boots[b].rec.outcome != BOOT_OK)
+		if (cmp.boots[b].rec.outcome != BOOT_OK) {
+			char *detail = visible_lines(cmp.boots[b].rec.detail);
+
 			printf("boot %d: %s: %s\n", b + 1, boot_outcome_name(cmp.boots[b].rec.outcome),
-			       cmp.boots[b].rec.detail);
+			       detail);
+			free(detail);
+		}
 	printf("perfbot: calibration %s; stored as comparison %lld in %s (accel %s, seed %lu, %.0f s); "
 	       "runs under %s now use its noise floor\n",
 	       cmp.status, cid, cfg->db_path, cmp.booted ? cmp.accel.name : "-", cmp.seed,

@@ -20,15 +20,111 @@
 
 extern char **environ;
 
+/* Length of the UTF-8 character at s if it is one a terminal shows as
+ * text (not a C1 control, not overlong, no surrogate), else 0. */
+static size_t utf8_printable(const unsigned char *s)
+{
+	if (s[0] >= 0x20 && s[0] < 0x7f)
+		return 1;
+	if (s[0] >= 0xc2 && s[0] <= 0xdf)
+		return (s[1] & 0xc0) == 0x80 && !(s[0] == 0xc2 && s[1] < 0xa0) ? 2 : 0;
+	if (s[0] >= 0xe0 && s[0] <= 0xef) {
+		if ((s[1] & 0xc0) != 0x80 || (s[2] & 0xc0) != 0x80)
+			return 0;
+		if ((s[0] == 0xe0 && s[1] < 0xa0) || (s[0] == 0xed && s[1] > 0x9f))
+			return 0;
+		return 3;
+	}
+	if (s[0] >= 0xf0 && s[0] <= 0xf4) {
+		if ((s[1] & 0xc0) != 0x80 || (s[2] & 0xc0) != 0x80 || (s[3] & 0xc0) != 0x80)
+			return 0;
+		if ((s[0] == 0xf0 && s[1] < 0x90) || (s[0] == 0xf4 && s[1] > 0x8f))
+			return 0;
+		return 4;
+	}
+	return 0;
+}
+
+/* The next character of *in as it is shown: into out (at most 4 bytes
+ * and a NUL); returns its length and advances *in. */
+static size_t visible_char(const char **in, char out[5], bool lines)
+{
+	const unsigned char *s = (const unsigned char *)*in;
+	size_t n = utf8_printable(s);
+
+	if (!n && lines && (s[0] == '\n' || s[0] == '\t'))
+		n = 1;
+	if (n) {
+		memcpy(out, s, n);
+		out[n] = '\0';
+		*in += n;
+		return n;
+	}
+	snprintf(out, 5, "\\x%02x", s[0]);
+	*in += 1;
+	return 4;
+}
+
+void str_add_visible(pb_str *s, const char *text, bool lines)
+{
+	char c[5];
+
+	while (text && *text) {
+		size_t n = visible_char(&text, c, lines);
+
+		str_addn(s, c, n);
+	}
+}
+
+char *visible(const char *text)
+{
+	pb_str s;
+
+	str_init(&s);
+	str_add_visible(&s, text, false);
+	return str_steal(&s);
+}
+
+char *visible_lines(const char *text)
+{
+	pb_str s;
+
+	str_init(&s);
+	str_add_visible(&s, text, true);
+	return str_steal(&s);
+}
+
+void visible_into(char *out, size_t size, const char *text)
+{
+	size_t len = 0;
+	char c[5];
+
+	if (!size)
+		return;
+	while (text && *text) {
+		size_t n = visible_char(&text, c, false);
+
+		if (len + n >= size)
+			break;
+		memcpy(out + len, c, n);
+		len += n;
+	}
+	out[len] = '\0';
+}
+
+/* The message is one line of visible text whatever its arguments held (a
+ * newline in --patch, an escape sequence from a patch). */
 void pb_seterr(pb_err *err, const char *fmt, ...)
 {
+	char raw[sizeof(err->msg)];
 	va_list ap;
 
 	if (!err)
 		return;
 	va_start(ap, fmt);
-	vsnprintf(err->msg, sizeof(err->msg), fmt, ap);
+	vsnprintf(raw, sizeof(raw), fmt, ap);
 	va_end(ap);
+	visible_into(err->msg, sizeof(err->msg), raw);
 }
 
 static void oom(void)

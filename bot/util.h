@@ -41,6 +41,20 @@ void str_addf(pb_str *s, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));
 char *str_steal(pb_str *s);
 
+/* Text perfbot did not write (from a patch, a guest, the database, the
+ * command line) made harmless on a terminal: control characters (C0, DEL,
+ * the C1 range U+0080-U+009F, so ESC and CSI too) and bytes that are not
+ * UTF-8 become a visible \xNN; other text, UTF-8 included, is unchanged.
+ * With lines, '\n' and '\t' are kept (a compiler's error, a panic). */
+void str_add_visible(pb_str *s, const char *text, bool lines);
+/* The one-line form, to be freed (NULL reads as ""). */
+char *visible(const char *text);
+/* The form that keeps '\n' and '\t', to be freed. */
+char *visible_lines(const char *text);
+/* The one-line form into out (size bytes, NUL-terminated), cut before a
+ * character or an escape that does not fit. */
+void visible_into(char *out, size_t size, const char *text);
+
 void *xmalloc(size_t n);
 void *xcalloc(size_t n, size_t size);
 void *xrealloc(void *p, size_t n);
