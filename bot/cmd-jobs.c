@@ -79,7 +79,7 @@ int cmd_jobs(int argc, char **argv)
 	if (!path_exists(cfg.db_path)) {
 		print_jobs(NULL, 0, 0, cfg.db_path);
 		rc = PB_EXIT_OK;
-	} else if (!db_open(cfg.db_path, &db, &err) || !jobdb_list(db, &jobs, &n, &err)) {
+	} else if (!db_open_readonly(cfg.db_path, &db, &err) || !jobdb_list(db, &jobs, &n, &err)) {
 		cli_error("%s", err.msg);
 	} else {
 		print_jobs(jobs, n, jobdb_daemon_pid(cfg.db_path), cfg.db_path);

@@ -32,7 +32,7 @@ int cmd_report(int argc, char **argv)
 	rc = PB_EXIT_ERROR;
 	if (!path_exists(cfg.db_path))
 		pb_seterr(&err, "no database %s yet: perfbot run measures first", cfg.db_path);
-	else if (db_open(cfg.db_path, &db, &err) && report_write_all(db, &q, cfg.report_dir, &pages, &err))
+	else if (db_open_readonly(cfg.db_path, &db, &err) && report_write_all(db, &q, cfg.report_dir, &pages, &err))
 		rc = PB_EXIT_OK;
 	if (rc == PB_EXIT_OK)
 		printf("perfbot: report %s/index.html: %d patch page(s), the trend page\n", cfg.report_dir,

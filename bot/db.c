@@ -6,6 +6,7 @@
 #include <math.h>
 #include <signal.h>
 #include <sys/file.h>
+#include <sys/stat.h>
 #include <unistd.h>
 #include <stdarg.h>
 #include <stdlib.h>
@@ -26,17 +27,27 @@ bool db_exec(sqlite3 *db, const char *sql, pb_err *err)
 	return true;
 }
 
-static int user_version(sqlite3 *db)
+/* PRAGMA user_version; false (and SQLite's error code in *rc) if it cannot
+ * be read: not a database, or one SQLite cannot read. */
+static bool read_user_version(sqlite3 *db, int *v, int *rc)
 {
 	sqlite3_stmt *st;
-	int v = -1;
 
-	if (sqlite3_prepare_v2(db, "PRAGMA user_version", -1, &st, NULL) != SQLITE_OK)
-		return -1;
-	if (sqlite3_step(st) == SQLITE_ROW)
-		v = sqlite3_column_int(st, 0);
+	*rc = sqlite3_prepare_v2(db, "PRAGMA user_version", -1, &st, NULL);
+	if (*rc != SQLITE_OK)
+		return false;
+	*rc = sqlite3_step(st);
+	if (*rc == SQLITE_ROW)
+		*v = sqlite3_column_int(st, 0);
 	sqlite3_finalize(st);
-	return v;
+	return *rc == SQLITE_ROW;
+}
+
+static int user_version(sqlite3 *db)
+{
+	int v = -1, rc;
+
+	return read_user_version(db, &v, &rc) ? v : -1;
 }
 
 /* One CREATE TABLE statement of the current schema, so that the upgrade
@@ -145,38 +156,243 @@ static bool upgrade_add_tables(sqlite3 *db, int from, const char *const *names, 
 	return ok;
 }
 
-bool db_open(const char *path, sqlite3 **out, pb_err *err)
+/* How a perfbot database is recognised: its user_version is a schema
+ * version perfbot has had (1 to DB_SCHEMA_VERSION; newer ones are refused
+ * as a newer perfbot's) and it has every table that version has (tables of
+ * its own besides are left alone). Nothing else is perfbot's: a database
+ * of other tables, or of none, is refused before a byte is written. The
+ * only files a writing command initialises are a missing one and an empty
+ * (0-byte) one. */
+static const char *const tables_v1[] = { "patches", "kernels", "comparisons", "runs", "samples",
+					 "results", NULL };
+static const char *const tables_v2[] = { "noise", NULL };
+static const char *const tables_v3[] = { "nightly", NULL };
+static const char *const tables_v4[] = { "jobs", "job_boots", "job_samples", NULL };
+
+/* The tables a database of version v has, by the version that added them. */
+static const char *const *const tables_since[] = { NULL, tables_v1, tables_v2, tables_v3,
+						   tables_v4 };
+
+static bool has_table(sqlite3 *db, const char *name)
 {
+	sqlite3_stmt *st;
+	bool found = false;
+
+	if (sqlite3_prepare_v2(db, "SELECT 1 FROM sqlite_master WHERE type='table' AND name=?", -1,
+			       &st, NULL) != SQLITE_OK)
+		return false;
+	sqlite3_bind_text(st, 1, name, -1, SQLITE_STATIC);
+	found = sqlite3_step(st) == SQLITE_ROW;
+	sqlite3_finalize(st);
+	return found;
+}
+
+/* Up to three of the tables of a foreign database, for its error line. */
+static void some_tables(sqlite3 *db, char *out, size_t len)
+{
+	sqlite3_stmt *st;
+	int n = 0;
+	size_t at = 0;
+
+	out[0] = '\0';
+	if (sqlite3_prepare_v2(db, "SELECT name FROM sqlite_master WHERE type='table' ORDER BY name",
+			       -1, &st, NULL) != SQLITE_OK)
+		return;
+	while (sqlite3_step(st) == SQLITE_ROW && at < len) {
+		const char *name = (const char *)sqlite3_column_text(st, 0);
+
+		if (n++ == 3) {
+			snprintf(out + at, len - at, ", ...");
+			break;
+		}
+		at += (size_t)snprintf(out + at, len - at, "%s%.40s", n > 1 ? ", " : "", name ? name : "");
+	}
+	sqlite3_finalize(st);
+}
+
+/* The file at path, before SQLite opens it: absent or empty (*fresh), or a
+ * regular file; a read-only one is refused for writing. */
+static bool check_file(const char *path, enum db_mode mode, bool *fresh, pb_err *err)
+{
+	struct stat sb;
+
+	*fresh = false;
+	if (stat(path, &sb) < 0) {
+		if (errno != ENOENT) {
+			pb_seterr(err, "database %s: %s", path, strerror(errno));
+			return false;
+		}
+		if (mode == DB_READ_ONLY) {
+			pb_seterr(err, "database %s does not exist", path);
+			return false;
+		}
+		*fresh = true;
+		return true;
+	}
+	if (!S_ISREG(sb.st_mode)) {
+		pb_seterr(err, "database %s is not a regular file (%s)", path,
+			  S_ISDIR(sb.st_mode) ? "a directory" :
+			  S_ISCHR(sb.st_mode) ? "a character device" :
+			  S_ISBLK(sb.st_mode) ? "a block device" :
+			  S_ISFIFO(sb.st_mode) ? "a FIFO" : S_ISSOCK(sb.st_mode) ? "a socket" : "not a file");
+		return false;
+	}
+	if (mode == DB_READ_WRITE && access(path, W_OK) < 0) {
+		pb_seterr(err, "database %s is read-only (%s)", path, strerror(errno));
+		return false;
+	}
+	if (sb.st_size == 0) {
+		if (mode == DB_READ_ONLY) {
+			pb_seterr(err, "database %s is empty: no perfbot database yet (perfbot run or "
+				       "submit creates one)", path);
+			return false;
+		}
+		*fresh = true;
+	}
+	return true;
+}
+
+/* Whether the open db is perfbot's (see above); *version its schema version,
+ * *fresh if it is still empty (a writing command creates the schema). */
+static bool recognise(sqlite3 *db, const char *path, enum db_mode mode, int *version, bool *fresh,
+		      pb_err *err)
+{
+	struct stat sb;
+	int v = 0, rc;
+
+	if (!read_user_version(db, &v, &rc)) {
+		if ((rc & 0xff) == SQLITE_READONLY || (rc & 0xff) == SQLITE_CANTOPEN)
+			pb_seterr(err, "database %s is read-only: SQLite cannot use it or its -wal/-shm "
+				       "files (%s)", path, sqlite3_errmsg(db));
+		else if ((rc & 0xff) == SQLITE_NOTADB)
+			pb_seterr(err, "database %s: not an SQLite database (%s)", path, sqlite3_errmsg(db));
+		else
+			pb_seterr(err, "database %s cannot be read: %s", path, sqlite3_errmsg(db));
+		return false;
+	}
+	*version = v;
+	/* reading it rolled back any transaction a dead perfbot left: still empty? */
+	if (*fresh || (v == 0 && stat(path, &sb) == 0 && sb.st_size == 0)) {
+		*fresh = true;
+		if (mode == DB_READ_ONLY) {
+			pb_seterr(err, "database %s is empty: no perfbot database yet", path);
+			return false;
+		}
+		return true;
+	}
+	if (v > DB_SCHEMA_VERSION) {
+		pb_seterr(err, "database %s has schema version %d; this perfbot knows version %d", path, v,
+			  DB_SCHEMA_VERSION);
+		return false;
+	}
+	if (v < 0) {
+		pb_seterr(err, "database %s has schema version %d, not one perfbot knows (1 to %d)", path,
+			  v, DB_SCHEMA_VERSION);
+		return false;
+	}
+	if (v == 0) {
+		char some[160];
+
+		some_tables(db, some, sizeof(some));
+		pb_seterr(err, "database %s is not a perfbot database (no perfbot schema version%s%s)",
+			  path, some[0] ? "; its tables: " : ", no tables", some);
+		return false;
+	}
+	for (int since = 1; since <= v && since < (int)PB_ARRAY_SIZE(tables_since); since++)
+		for (const char *const *t = tables_since[since]; *t; t++)
+			if (!has_table(db, *t)) {
+				pb_seterr(err, "database %s is not a perfbot database (schema version %d "
+					       "without the table %s)", path, v, *t);
+				return false;
+			}
+	if (mode == DB_READ_ONLY && v < DB_SCHEMA_VERSION) {
+		pb_seterr(err, "database %s has schema version %d, older than this perfbot's %d: a "
+			       "command that writes (run, submit, nightly, perfbotd) upgrades it; this "
+			       "one only reads", path, v, DB_SCHEMA_VERSION);
+		return false;
+	}
+	return true;
+}
+
+/* Opens path with the mode's flags after the checks above; *version and
+ * *fresh as recognise() says. */
+static bool open_checked(const char *path, enum db_mode mode, sqlite3 **out, int *version,
+			 bool *fresh, pb_err *err)
+{
+	int flags = mode == DB_READ_ONLY ? SQLITE_OPEN_READONLY
+					 : SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE;
 	sqlite3 *db = NULL;
-	int v;
 
 	*out = NULL;
-	if (sqlite3_open_v2(path, &db, SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE, NULL) != SQLITE_OK) {
+	if (!check_file(path, mode, fresh, err))
+		return false;
+	if (sqlite3_open_v2(path, &db, flags, NULL) != SQLITE_OK) {
 		pb_seterr(err, "database %s: %s", path, db ? sqlite3_errmsg(db) : "cannot open");
 		sqlite3_close(db);
 		return false;
 	}
 	sqlite3_busy_timeout(db, 30000);
-	v = user_version(db);
-	if (v < 0) {
-		pb_seterr(err, "database %s: not an SQLite database (%s)", path, sqlite3_errmsg(db));
+	/* a file SQLite could open for reading only (an immutable one, as root) */
+	if (mode == DB_READ_WRITE && sqlite3_db_readonly(db, "main") == 1) {
+		pb_seterr(err, "database %s is read-only (SQLite cannot write it)", path);
 		sqlite3_close(db);
 		return false;
 	}
-	/* before anything writes to it: a newer perfbot's database stays as it is */
-	if (v > DB_SCHEMA_VERSION) {
-		pb_seterr(err, "database %s has schema version %d; this perfbot knows version %d", path, v,
-			  DB_SCHEMA_VERSION);
+	if (!recognise(db, path, mode, version, fresh, err)) {
 		sqlite3_close(db);
 		return false;
 	}
-	if (!db_exec(db, "PRAGMA journal_mode=WAL; PRAGMA foreign_keys=ON;", err)) {
-		pb_seterr(err, "database %s: cannot switch to WAL: %s", path, sqlite3_errmsg(db));
-		sqlite3_close(db);
+	*out = db;
+	return true;
+}
+
+bool db_check(const char *path, enum db_mode mode, pb_err *err)
+{
+	sqlite3 *db;
+	bool fresh;
+	int v;
+
+	if (!check_file(path, mode, &fresh, err))
+		return false;
+	if (fresh)
+		return true;
+	/* read-only: checking writes nothing, whatever the file turns out to be */
+	if (!open_checked(path, DB_READ_ONLY, &db, &v, &fresh, err)) {
+		/* an older schema is one a writing command upgrades */
+		if (mode == DB_READ_WRITE && strstr(err->msg, "older than this perfbot's"))
+			return true;
 		return false;
 	}
-	if (v == 0) {
-		/* A new database: the whole schema or nothing. */
+	sqlite3_close(db);
+	return true;
+}
+
+bool db_open_readonly(const char *path, sqlite3 **out, pb_err *err)
+{
+	int v;
+	bool fresh;
+
+	if (!open_checked(path, DB_READ_ONLY, out, &v, &fresh, err))
+		return false;
+	if (!db_exec(*out, "PRAGMA foreign_keys=ON; PRAGMA query_only=ON;", err)) {
+		sqlite3_close(*out);
+		*out = NULL;
+		return false;
+	}
+	return true;
+}
+
+bool db_open(const char *path, sqlite3 **out, pb_err *err)
+{
+	sqlite3 *db = NULL;
+	bool fresh;
+	int v;
+
+	if (!open_checked(path, DB_READ_WRITE, &db, &v, &fresh, err))
+		return false;
+	if (fresh) {
+		/* A new database: the whole schema or nothing, before anything else
+		 * (the WAL switch) writes to it. */
 		if (!db_exec(db, "BEGIN IMMEDIATE", err))
 			goto fail;
 		if (user_version(db) == 0 && !db_exec(db, perfbot_schema_sql, err)) {
@@ -186,6 +402,11 @@ bool db_open(const char *path, sqlite3 **out, pb_err *err)
 		if (!db_exec(db, "COMMIT", err))
 			goto fail;
 		v = user_version(db);
+	}
+	if (!db_exec(db, "PRAGMA journal_mode=WAL; PRAGMA foreign_keys=ON;", err)) {
+		pb_seterr(err, "database %s: cannot switch to WAL: %s", path, sqlite3_errmsg(db));
+		sqlite3_close(db);
+		return false;
 	}
 	if (v == 1) {
 		if (!upgrade_1_to_2(db, err))
@@ -226,7 +447,28 @@ fail:
 
 void db_close(sqlite3 *db)
 {
+	const char *name = db ? sqlite3_db_filename(db, "main") : NULL;
+	char *path = name && name[0] && sqlite3_db_readonly(db, "main") == 1 ? xstrdup(name) : NULL;
+
 	sqlite3_close(db);
+	/* A read-only connection leaves a WAL database's -wal and -shm behind
+	 * (it may not checkpoint). When they hold nothing and the file may be
+	 * written, a connection that reads one page and closes lets SQLite
+	 * remove them as a writer's last close does; it writes nothing to the
+	 * database, and removes nothing while another connection is open. */
+	if (path) {
+		char *wal = xasprintf("%s-wal", path);
+		struct stat sb;
+		sqlite3 *tidy = NULL;
+
+		if (stat(wal, &sb) == 0 && sb.st_size == 0 && access(path, W_OK) == 0 &&
+		    sqlite3_open_v2(path, &tidy, SQLITE_OPEN_READWRITE, NULL) == SQLITE_OK &&
+		    sqlite3_db_readonly(tidy, "main") == 0)
+			sqlite3_exec(tidy, "SELECT count(*) FROM sqlite_master", NULL, NULL, NULL);
+		sqlite3_close(tidy);
+		free(wal);
+		free(path);
+	}
 }
 
 bool db_run(sqlite3 *db, long long *rowid, pb_err *err, const char *sql, const char *types, ...)
@@ -576,13 +818,16 @@ bool db_lock(const char *db_path, pb_err *err)
 {
 	bool busy;
 
-	return lock_try(db_path, &busy, err);
+	/* no lock file beside what is not a perfbot database */
+	return db_check(db_path, DB_READ_WRITE, err) && lock_try(db_path, &busy, err);
 }
 
 bool db_lock_wait(const char *db_path, volatile sig_atomic_t *stop, pb_err *err)
 {
 	bool busy, said = false;
 
+	if (!db_check(db_path, DB_READ_WRITE, err))
+		return false;
 	while (!lock_try(db_path, &busy, err)) {
 		if (!busy)
 			return false;

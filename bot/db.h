@@ -10,9 +10,24 @@
 
 #define DB_SCHEMA_VERSION 4
 
-/* Opens (creating it and its schema if new). Refuses a database of an
- * unknown schema version or one that is not SQLite. */
+/* What a command does with the database: run, submit, nightly, calibrate
+ * and perfbotd write; jobs and report only read. */
+enum db_mode { DB_READ_WRITE, DB_READ_ONLY };
+
+/* Opens for writing (creating it and its schema if it is missing or a
+ * 0-byte file, upgrading an older schema in place, switching to WAL).
+ * Refuses, before writing a byte, what is not perfbot's: a path that is not
+ * a regular file, a file that is not SQLite, a database of other tables or
+ * an unknown schema version, or one that cannot be written. */
 bool db_open(const char *path, sqlite3 **db, pb_err *err);
+/* Opens an existing perfbot database of the current schema read-only
+ * (SQLITE_OPEN_READONLY: no schema, no WAL switch, no upgrade; works on a
+ * read-only file). */
+bool db_open_readonly(const char *path, sqlite3 **db, pb_err *err);
+/* The checks of db_open (or db_open_readonly), writing nothing: for what
+ * must refuse a bad database before it creates anything (a lock file,
+ * perfbotd's detaching). A missing or empty file passes for writing. */
+bool db_check(const char *path, enum db_mode mode, pb_err *err);
 void db_close(sqlite3 *db);
 
 /* Stores the comparison with its patch, kernels, runs, samples and results

@@ -1,6 +1,10 @@
 /* The database layer: schema creation, one transaction per comparison,
  * nothing written when a store fails, and refusal of foreign databases. */
+#include <fcntl.h>
+#include <linux/fs.h>
 #include <stdlib.h>
+#include <sys/ioctl.h>
+#include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -18,6 +22,180 @@ static long long count(sqlite3 *db, const char *table)
 
 	free(sql);
 	return n;
+}
+
+/* A file's bytes, to see that a refused open wrote none. */
+static char *bytes(const char *path, size_t *len)
+{
+	*len = 0;
+	return read_file(path, len, NULL);
+}
+
+static bool same_bytes(const char *path, const char *before, size_t len)
+{
+	size_t n;
+	char *now = bytes(path, &n);
+	bool same = now && n == len && !memcmp(now, before, len);
+
+	free(now);
+	return same;
+}
+
+/* Makes path read-only for this process: chmod, or (as root, whom chmod
+ * does not stop) the immutable flag. false if neither holds. */
+static bool make_read_only(const char *path, bool *immutable)
+{
+	int fd, flags = 0;
+
+	*immutable = false;
+	if (chmod(path, 0444) == 0 && access(path, W_OK) < 0)
+		return true;
+	fd = open(path, O_RDONLY);
+	if (fd < 0)
+		return false;
+	if (ioctl(fd, FS_IOC_GETFLAGS, &flags) == 0) {
+		flags |= FS_IMMUTABLE_FL;
+		*immutable = ioctl(fd, FS_IOC_SETFLAGS, &flags) == 0;
+	}
+	close(fd);
+	return *immutable;
+}
+
+static void undo_read_only(const char *path, bool immutable)
+{
+	int fd = open(path, O_RDONLY), flags = 0;
+
+	if (fd >= 0 && immutable && ioctl(fd, FS_IOC_GETFLAGS, &flags) == 0) {
+		flags &= ~FS_IMMUTABLE_FL;
+		if (ioctl(fd, FS_IOC_SETFLAGS, &flags) != 0)
+			CHECK(false);
+	}
+	if (fd >= 0)
+		close(fd);
+	chmod(path, 0644);
+}
+
+/* What is not perfbot's is refused before a byte is written; what only
+ * reads opens read-only and creates nothing. */
+static void test_not_ours(const char *dir)
+{
+	char *foreign = xasprintf("%s/foreign.db", dir), *empty = test_write(dir, "empty.db", "");
+	char *lock = xasprintf("%s.lock", foreign), *ro = xasprintf("%s/ro.db", dir), *before;
+	sqlite3 *db = NULL;
+	pb_err err = { "" };
+	size_t len;
+	bool immutable;
+
+	/* a database of someone else's tables: no perfbot table, no WAL switch */
+	CHECK(sqlite3_open(foreign, &db) == SQLITE_OK);
+	CHECK(sqlite3_exec(db, "CREATE TABLE mine (x); INSERT INTO mine VALUES (1);", NULL, NULL,
+			   NULL) == SQLITE_OK);
+	sqlite3_close(db);
+	before = bytes(foreign, &len);
+	CHECK(!db_open(foreign, &db, &err));
+	CHECK_HAS(err.msg, "is not a perfbot database");
+	CHECK_HAS(err.msg, "its tables: mine");
+	CHECK(!db_open_readonly(foreign, &db, &err));
+	CHECK_HAS(err.msg, "is not a perfbot database");
+	CHECK(!db_check(foreign, DB_READ_WRITE, &err));
+	CHECK(!db_lock(foreign, &err)); /* and no lock file beside it */
+	CHECK(!path_exists(lock));
+	CHECK(same_bytes(foreign, before, len));
+	free(before);
+
+	/* a schema version without its tables, a negative one */
+	CHECK(sqlite3_open(foreign, &db) == SQLITE_OK);
+	CHECK(sqlite3_exec(db, "PRAGMA user_version = 3; CREATE TABLE patches (x);", NULL, NULL,
+			   NULL) == SQLITE_OK);
+	sqlite3_close(db);
+	CHECK(!db_open(foreign, &db, &err));
+	CHECK_HAS(err.msg, "schema version 3 without the table kernels");
+	CHECK(sqlite3_open(foreign, &db) == SQLITE_OK);
+	CHECK(sqlite3_exec(db, "PRAGMA user_version = -5", NULL, NULL, NULL) == SQLITE_OK);
+	sqlite3_close(db);
+	CHECK(!db_open(foreign, &db, &err));
+	CHECK_HAS(err.msg, "schema version -5, not one perfbot knows");
+	CHECK(!strstr(err.msg, "not an error"));
+
+	/* an empty file: read-only commands leave it empty, a writing one makes it perfbot's */
+	CHECK(!db_open_readonly(empty, &db, &err));
+	CHECK_HAS(err.msg, "empty.db is empty");
+	CHECK(same_bytes(empty, "", 0));
+	CHECK(db_check(empty, DB_READ_WRITE, &err));
+	CHECK(same_bytes(empty, "", 0));
+	CHECK(db_open(empty, &db, &err));
+	CHECK_INT(db_count(db, "PRAGMA user_version", 0), DB_SCHEMA_VERSION);
+	db_close(db);
+
+	/* a missing one: reading it creates nothing */
+	CHECK(!db_open_readonly(ro, &db, &err));
+	CHECK_HAS(err.msg, "does not exist");
+	CHECK(db_check(ro, DB_READ_WRITE, &err));
+	CHECK(!path_exists(ro));
+
+	/* not a regular file: nothing beside it (/dev/null-journal) */
+	CHECK(!db_open("/dev/null", &db, &err));
+	CHECK_HAS(err.msg, "/dev/null is not a regular file (a character device)");
+	CHECK(!db_open(dir, &db, &err));
+	CHECK_HAS(err.msg, "is not a regular file (a directory)");
+	CHECK(!db_check("/dev/null", DB_READ_WRITE, &err));
+
+	/* a read-only perfbot database: read as it is, refused for writing in words */
+	CHECK(db_open(ro, &db, &err));
+	CHECK(db_exec(db, "CREATE TABLE extra_of_my_own (x)", &err)); /* tables of one's own stay */
+	db_close(db);
+	CHECK(db_open_readonly(ro, &db, &err));
+	CHECK_INT(db_count(db, "SELECT count(*) FROM jobs", 0), 0);
+	CHECK(!db_exec(db, "DELETE FROM jobs", &err)); /* query_only */
+	db_close(db);
+	{
+		char *wal = xasprintf("%s-wal", ro);
+
+		CHECK(!path_exists(wal)); /* a reader leaves no -wal behind */
+		free(wal);
+	}
+	if (make_read_only(ro, &immutable)) {
+		before = bytes(ro, &len);
+		CHECK(!db_open(ro, &db, &err));
+		CHECK_HAS(err.msg, "ro.db is read-only");
+		CHECK(!strstr(err.msg, "not an SQLite database"));
+		CHECK(db_open_readonly(ro, &db, &err));
+		CHECK_INT(db_count(db, "SELECT count(*) FROM jobs", 0), 0);
+		db_close(db);
+		CHECK(same_bytes(ro, before, len));
+		free(before);
+		undo_read_only(ro, immutable);
+	} else {
+		fprintf(stderr, "test-db: cannot make a file read-only here; that check skipped\n");
+	}
+
+	/* an older schema: upgraded by a writer, refused (and left as it is) by a reader */
+	CHECK(sqlite3_open(foreign, &db) == SQLITE_OK);
+	CHECK(sqlite3_exec(db, "DROP TABLE patches; PRAGMA user_version = 0", NULL, NULL, NULL) ==
+	      SQLITE_OK);
+	sqlite3_close(db);
+	unlink(foreign);
+	{
+		char *sql = read_file("tests/data/schema-v1.sql", NULL, NULL);
+
+		CHECK(sql && sqlite3_open(foreign, &db) == SQLITE_OK);
+		CHECK(sql && sqlite3_exec(db, sql, NULL, NULL, NULL) == SQLITE_OK);
+		sqlite3_close(db);
+		free(sql);
+	}
+	before = bytes(foreign, &len);
+	CHECK(!db_open_readonly(foreign, &db, &err));
+	CHECK_HAS(err.msg, "schema version 1, older than this perfbot's");
+	CHECK(same_bytes(foreign, before, len));
+	free(before);
+	CHECK(db_check(foreign, DB_READ_WRITE, &err));
+	CHECK(db_open(foreign, &db, &err));
+	db_close(db);
+
+	free(foreign);
+	free(empty);
+	free(lock);
+	free(ro);
 }
 
 void test_db(void)
@@ -218,6 +396,7 @@ void test_db(void)
 		free(wal);
 		free(shm);
 	}
+	test_not_ours(dir);
 	rm_rf(dir); /* plots/ and the WAL files too */
 	free(path);
 	free(dir);
