@@ -270,8 +270,9 @@ static int serve(struct cli *c, struct pb_config *cfg, bool once, int poll_s)
 	int orphans = 0, ran = 0;
 	pb_err err;
 
-	if (!jobdb_daemon_lock(cfg->db_path, &err) || !mkdir_p(log_dir, &err) ||
-	    !db_open(cfg->db_path, &db, &err) || !jobdb_requeue_orphans(db, MAX_ATTEMPTS, &orphans, &err)) {
+	/* the database is checked before the log directory is made */
+	if (!jobdb_daemon_lock(cfg->db_path, &err) || !db_open(cfg->db_path, &db, &err) ||
+	    !mkdir_p(log_dir, &err) || !jobdb_requeue_orphans(db, MAX_ATTEMPTS, &orphans, &err)) {
 		say(LOG_ERR, "%s", err.msg);
 		if (db)
 			db_close(db);
@@ -368,6 +369,21 @@ int main(int argc, char **argv)
 	}
 	if (!cli_load_config(&c, &cfg, &err)) {
 		cli_error("%s", err.msg);
+		rc = PB_EXIT_ERROR;
+		goto out;
+	}
+	/* Before detaching or creating anything (the log directory, the lock):
+	 * a database that is not perfbot's, or another perfbotd, is said on
+	 * the terminal with exit 1, not in syslog after "started". */
+	if (!db_check(cfg.db_path, DB_READ_WRITE, &err)) {
+		cli_error("%s", err.msg);
+		config_free(&cfg);
+		rc = PB_EXIT_ERROR;
+		goto out;
+	}
+	if (jobdb_daemon_pid(cfg.db_path) != 0) {
+		cli_error("another perfbotd (pid %d) serves %s", jobdb_daemon_pid(cfg.db_path), cfg.db_path);
+		config_free(&cfg);
 		rc = PB_EXIT_ERROR;
 		goto out;
 	}

@@ -5,6 +5,7 @@
 #           scratch copy, also in its *.ini files)
 #   expect  a text the error must contain
 #   setup   (optional) bash, run in the scratch copy first (generated input)
+#   program (optional) "perfbotd": cmd is perfbotd's arguments, not perfbot's
 #   ...     the case's files: queues, patches, config.ini, databases
 # Each must exit 1 or 2 with exactly one line on stderr that contains the
 # expected text, and leave the database, the case's own files, the report
@@ -44,10 +45,15 @@ for dir in tests/bad-input/*/; do
 	eval "set -- $line"
 	expect=$(cat "$scratch/expect")
 	files_before=$(tree "$scratch")
-	sub=$1
-	shift
-	"$perfbot" "$sub" "${common[@]}" "$@" > "$work/out" 2> "$work/err"
-	rc=$?
+	if [ "$(cat "$scratch/program" 2> /dev/null)" = perfbotd ]; then
+		"$top/build/perfbotd" "${common[@]}" "$@" > "$work/out" 2> "$work/err"
+		rc=$?
+	else
+		sub=$1
+		shift
+		"$perfbot" "$sub" "${common[@]}" "$@" > "$work/out" 2> "$work/err"
+		rc=$?
+	fi
 	cases=$((cases + 1))
 	why=""
 	[ "$rc" -eq 1 ] || [ "$rc" -eq 2 ] || why="exit $rc, not 1 or 2"
