@@ -194,6 +194,18 @@ int cli_patch_args(int argc, char **argv, struct cli *c, struct patch_args *a,
 			rc = PB_EXIT_USAGE;
 		}
 	}
+	/* -w X -w X is one X (the limit above counts the options given) */
+	for (int i = 0, k = 0; i <= a->nonly; i++) {
+		if (i == a->nonly) {
+			a->nonly = k;
+			break;
+		}
+		for (int d = 0; d < k && a->only[i]; d++)
+			if (!strcmp(a->only[d], a->only[i]))
+				a->only[i] = NULL;
+		if (a->only[i])
+			a->only[k++] = a->only[i];
+	}
 	if (rc < 0 && (optind < argc || a->number < 0)) {
 		if (a->number < 0)
 			cli_error("%s needs --patch N (perfbot list shows the numbers)", argv[0]);

@@ -156,6 +156,21 @@ static bool upgrade_add_tables(sqlite3 *db, int from, const char *const *names, 
 	return ok;
 }
 
+/* 4 to 5: a job keeps the configuration its submit was given (jobs.overrides).
+ * A version 3 database upgraded by this perfbot got the current jobs table,
+ * which has the column already. */
+static bool upgrade_4_to_5(sqlite3 *db, pb_err *err)
+{
+	bool has = db_count(db, "SELECT count(*) FROM pragma_table_info('jobs') WHERE name='overrides'",
+			    0) > 0;
+
+	return upgrade_step(db, 4,
+			    has ? "PRAGMA user_version = 5;"
+				: "ALTER TABLE jobs ADD COLUMN overrides TEXT NOT NULL DEFAULT '';"
+				  "PRAGMA user_version = 5;",
+			    err);
+}
+
 /* How a perfbot database is recognised: its user_version is a schema
  * version perfbot has had (1 to DB_SCHEMA_VERSION; newer ones are refused
  * as a newer perfbot's) and it has every table that version has (tables of
@@ -170,8 +185,9 @@ static const char *const tables_v3[] = { "nightly", NULL };
 static const char *const tables_v4[] = { "jobs", "job_boots", "job_samples", NULL };
 
 /* The tables a database of version v has, by the version that added them. */
+static const char *const tables_v5[] = { NULL }; /* jobs gained a column */
 static const char *const *const tables_since[] = { NULL, tables_v1, tables_v2, tables_v3,
-						   tables_v4 };
+						   tables_v4, tables_v5 };
 
 static bool has_table(sqlite3 *db, const char *name)
 {
@@ -424,6 +440,11 @@ bool db_open(const char *path, sqlite3 **out, pb_err *err)
 		static const char *const jobs[] = { "jobs", "job_boots", "job_samples", NULL };
 
 		if (!upgrade_add_tables(db, 3, jobs, err))
+			goto fail;
+		v = user_version(db);
+	}
+	if (v == 4) {
+		if (!upgrade_4_to_5(db, err))
 			goto fail;
 		v = user_version(db);
 	}

@@ -8,7 +8,7 @@
 
 #include "compare.h"
 
-#define DB_SCHEMA_VERSION 4
+#define DB_SCHEMA_VERSION 5
 
 /* What a command does with the database: run, submit, nightly, calibrate
  * and perfbotd write; jobs and report only read. */

@@ -21,6 +21,7 @@ void job_free(struct job *j)
 	free(j->kind);
 	free(j->queue);
 	free(j->workloads);
+	free(j->overrides);
 	free(j->state);
 	free(j->submitted_at);
 	free(j->started_at);
@@ -38,22 +39,39 @@ void jobs_free(struct job *j, int n)
 }
 
 bool jobdb_submit(sqlite3 *db, const char *queue, int patch, const char *workloads, bool force,
-		  long long *id, pb_err *err)
+		  const char *overrides, long long *id, pb_err *err)
 {
 	char *now = iso_time_now();
 	bool ok = db_run(db, id, err,
-			 "INSERT INTO jobs (kind, queue, patch, workloads, force, state, submitted_at) "
-			 "VALUES ('run', ?, ?, ?, ?, 'queued', ?)",
-			 "sisis", queue, patch, workloads, (int)force, now);
+			 "INSERT INTO jobs (kind, queue, patch, workloads, force, overrides, state, "
+			 "submitted_at) VALUES ('run', ?, ?, ?, ?, ?, 'queued', ?)",
+			 "sisiss", queue, patch, workloads, (int)force, overrides ? overrides : "", now);
 
 	free(now);
+	return ok;
+}
+
+bool jobdb_job_config(struct pb_config *cfg, const struct job *j, pb_err *err)
+{
+	char *lines = xstrdup(j->overrides ? j->overrides : ""), *save = NULL;
+	bool ok = true;
+
+	for (char *l = strtok_r(lines, "\n", &save); ok && l; l = strtok_r(NULL, "\n", &save))
+		if (!config_override(cfg, l, err)) {
+			char msg[sizeof(err->msg)];
+
+			snprintf(msg, sizeof(msg), "%s", err->msg);
+			pb_seterr(err, "job %lld's settings from perfbot submit: %s", j->id, msg);
+			ok = false;
+		}
+	free(lines);
 	return ok;
 }
 
 #define JOB_COLUMNS                                                                               \
 	"id, kind, queue, patch, workloads, force, state, submitted_at, started_at, finished_at, "  \
 	"attempts, coalesce(pid, 0), coalesce(comparison_id, 0), coalesce(exit_status, -1), log, " \
-	"message, (SELECT count(*) FROM job_boots b WHERE b.job_id = jobs.id)"
+	"message, (SELECT count(*) FROM job_boots b WHERE b.job_id = jobs.id), overrides"
 
 static void job_from_row(sqlite3_stmt *st, struct job *j)
 {
@@ -74,6 +92,7 @@ static void job_from_row(sqlite3_stmt *st, struct job *j)
 	j->log = col_text(st, 14);
 	j->message = col_text(st, 15);
 	j->journaled_boots = sqlite3_column_int(st, 16);
+	j->overrides = col_text(st, 17);
 }
 
 static bool select_jobs(sqlite3 *db, const char *where, long long id, struct job **jobs, int *n,

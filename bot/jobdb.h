@@ -15,6 +15,7 @@ struct job {
 	int patch;
 	char *workloads;       /* space-separated; "" = chosen by the patch's paths */
 	bool force;
+	char *overrides;       /* "section.key=value" lines submit was given ("": none) */
 	char *state;           /* queued, running, done, failed */
 	char *submitted_at, *started_at, *finished_at;
 	int attempts, pid, exit_status; /* exit_status -1: none yet */
@@ -25,8 +26,13 @@ struct job {
 void job_free(struct job *j);
 void jobs_free(struct job *j, int n);
 
+/* overrides: "section.key=value" lines (NULL or "": none), applied over
+ * perfbotd's configuration when the job runs. */
 bool jobdb_submit(sqlite3 *db, const char *queue, int patch, const char *workloads, bool force,
-		  long long *id, pb_err *err);
+		  const char *overrides, long long *id, pb_err *err);
+/* The configuration job j runs with: its overrides applied to cfg (perfbotd's,
+ * or a copy of it), each checked as -c is. */
+bool jobdb_job_config(struct pb_config *cfg, const struct job *j, pb_err *err);
 /* Every job, oldest first. */
 bool jobdb_list(sqlite3 *db, struct job **jobs, int *n, pb_err *err);
 /* Jobs left running by a perfbotd that died back to queued (their journal

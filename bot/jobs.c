@@ -79,6 +79,43 @@ static bool journal_boot(void *ctx, const struct comparison *cmp, int b, pb_err 
 	return jobdb_journal_boot(j->db, j->job, cmp, b, err);
 }
 
+/* What run checks of its input before it builds anything: the workloads
+ * (named, or chosen by the patch's paths), the packages they need, their
+ * parameters. On success wset, chosen, gp are the caller's to free. */
+static bool run_inputs(const struct pb_config *cfg, const struct pb_patch *p, char **only, int nonly,
+		       struct workload_set *wset, const struct workload **chosen, int *nchosen,
+		       bool *fallback, struct guest_plan *gp, pb_err *err)
+{
+	*fallback = false;
+	if (!workloads_load(cfg->workloads_dir, wset, err))
+		return false;
+	if (nonly) {
+		if (!host_workloads_named(wset, only, nonly, chosen, err))
+			return false;
+		*nchosen = nonly;
+	} else {
+		*nchosen = workloads_for_patch(wset, p, chosen, CLI_MAX_WORKLOADS, fallback);
+	}
+	/* Before any build: a missing package or a bad workload parameter. */
+	return host_check_requirements(chosen, *nchosen, err) &&
+	       guest_plan_init(gp, cfg, chosen, *nchosen, err);
+}
+
+bool job_check_run(const struct pb_config *cfg, const struct pb_patch *p, char **only, int nonly,
+		   pb_err *err)
+{
+	const struct workload *chosen[CLI_MAX_WORKLOADS];
+	struct workload_set wset = { 0 };
+	struct guest_plan gp = { 0 };
+	int nchosen = 0;
+	bool fallback, ok = run_inputs(cfg, p, only, nonly, &wset, chosen, &nchosen, &fallback, &gp, err) &&
+			    kernel_source_check(cfg, err);
+
+	guest_plan_free(&gp);
+	workloads_free(&wset);
+	return ok;
+}
+
 int job_run_patch(const struct pb_config *cfg, const struct pb_queue *q,
 		  const struct run_request *rq, struct job_outcome *jo)
 {
@@ -120,19 +157,7 @@ int job_run_patch(const struct pb_config *cfg, const struct pb_queue *q,
 		free(reason);
 		return PB_EXIT_OK;
 	}
-	if (!workloads_load(cfg->workloads_dir, &wset, &err))
-		goto fail;
-	if (nonly) {
-		if (!host_workloads_named(&wset, only, nonly, chosen, &err))
-			goto fail;
-		nchosen = nonly;
-		fallback = false;
-	} else {
-		nchosen = workloads_for_patch(&wset, p, chosen, CLI_MAX_WORKLOADS, &fallback);
-	}
-	/* Before any build: a missing package or a bad workload parameter. */
-	if (!host_check_requirements(chosen, nchosen, &err) ||
-	    !guest_plan_init(&gp, cfg, chosen, nchosen, &err))
+	if (!run_inputs(cfg, p, only, nonly, &wset, chosen, &nchosen, &fallback, &gp, &err))
 		goto fail;
 	{
 		char *subject = visible(p->subject);

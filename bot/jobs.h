@@ -32,6 +32,11 @@ struct run_request {
 int job_run_patch(const struct pb_config *cfg, const struct pb_queue *q,
 		  const struct run_request *rq, struct job_outcome *jo);
 
+/* What run --patch checks of p before it builds (its workloads, their
+ * packages and parameters, the kernel source), for perfbot submit. */
+bool job_check_run(const struct pb_config *cfg, const struct pb_patch *p, char **only, int nonly,
+		   pb_err *err);
+
 /* perfbot calibrate; returns the exit status. jo may be NULL. */
 int job_calibrate(const struct pb_config *cfg, const struct pb_queue *q, char **only, int nonly,
 		  int per_side, struct job_outcome *jo);

@@ -206,6 +206,16 @@ static bool tarball_looks_like_one(const char *path, pb_err *err)
 	return false;
 }
 
+bool kernel_source_check(const struct pb_config *cfg, pb_err *err)
+{
+	if (!path_exists(cfg->kernel_source)) {
+		pb_seterr(err, "kernel source %s not found (apt-get install linux-source-6.1)",
+			  cfg->kernel_source);
+		return false;
+	}
+	return tarball_looks_like_one(cfg->kernel_source, err);
+}
+
 bool tree_prepare(const struct pb_config *cfg, struct kernel_tree *t, pb_err *err)
 {
 	char hex[65];
@@ -214,13 +224,7 @@ bool tree_prepare(const struct pb_config *cfg, struct kernel_tree *t, pb_err *er
 	bool ok = true, had_cache, had_trees, had_lock;
 
 	memset(t, 0, sizeof(*t));
-	if (!path_exists(cfg->kernel_source)) {
-		pb_seterr(err, "kernel source %s not found (apt-get install linux-source-6.1)",
-			  cfg->kernel_source);
-		return false;
-	}
-	if (!tarball_looks_like_one(cfg->kernel_source, err) ||
-	    !sha256_file(cfg->kernel_source, hex, err))
+	if (!kernel_source_check(cfg, err) || !sha256_file(cfg->kernel_source, hex, err))
 		return false;
 	t->tarball_sha = xstrdup(hex);
 	t->key = xstrndup(hex, 16);

@@ -61,6 +61,9 @@ struct kernel_image {
 	char *failure;    /* the compiler's last error lines */
 };
 
+/* The kernel source exists and looks like a tarball: what tree_prepare
+ * checks first, for perfbot submit to check the same. */
+bool kernel_source_check(const struct pb_config *cfg, pb_err *err);
 bool tree_prepare(const struct pb_config *cfg, struct kernel_tree *t, pb_err *err);
 void tree_free(struct kernel_tree *t);
 

@@ -126,7 +126,7 @@ static char *result_line(sqlite3 *db, long long job)
 }
 
 /* In the child: the job as perfbot run would do it, its output in its log. */
-static void __attribute__((noreturn)) job_child(const struct pb_config *cfg, const struct job *j,
+static void __attribute__((noreturn)) job_child(struct pb_config *cfg, const struct job *j,
 						pid_t parent)
 {
 	struct pb_queue q;
@@ -156,6 +156,16 @@ static void __attribute__((noreturn)) job_child(const struct pb_config *cfg, con
 		       j->force ? " --force" : "");
 		free(now);
 	}
+	/* the settings its submit was given, over perfbotd's (this is the
+	 * child's own copy of the configuration) */
+	if (j->overrides && j->overrides[0])
+		printf("=== with the settings it was submitted with: %s\n", j->overrides);
+	if (!jobdb_job_config(cfg, j, &err)) {
+		cli_error("%s", err.msg);
+		fflush(stdout);
+		fflush(stderr);
+		_exit(PB_EXIT_ERROR);
+	}
 	for (char *w = strtok_r(names, " ", &save); w && nonly < CLI_MAX_WORKLOADS;
 	     w = strtok_r(NULL, " ", &save))
 		only[nonly++] = w;
@@ -174,7 +184,7 @@ static void __attribute__((noreturn)) job_child(const struct pb_config *cfg, con
 }
 
 /* Runs one claimed job to its end (or to a stop); records how it ended. */
-static void run_job(sqlite3 *db, const struct pb_config *cfg, struct job *j)
+static void run_job(sqlite3 *db, struct pb_config *cfg, struct job *j)
 {
 	pid_t parent = getpid(), child;
 	bool forwarded = false, hup_said = false;

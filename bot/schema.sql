@@ -1,5 +1,5 @@
--- perfbot results database, schema version 4 (PRAGMA user_version).
--- db.c upgrades a version 1, 2 or 3 database in place.
+-- perfbot results database, schema version 5 (PRAGMA user_version).
+-- db.c upgrades a version 1, 2, 3 or 4 database in place.
 -- Every comparison is written in one transaction with its kernels, runs,
 -- samples and results: a perfbot that dies leaves nothing half-written.
 
@@ -179,7 +179,9 @@ CREATE TABLE jobs (
     exit_status    INTEGER,             -- perfbot run's
     message        TEXT,                -- outcome in a line
     journal_inputs TEXT,                -- what the journaled boots were booted with
-    journal_seed   INTEGER              -- their seed: a resumed job keeps its boot order
+    journal_seed   INTEGER,             -- their seed: a resumed job keeps its boot order
+    overrides      TEXT NOT NULL DEFAULT '' -- submit's -c/--boots/... as section.key=value lines,
+                                        -- applied over perfbotd's configuration when it runs
 );
 
 -- Boots of a running job, committed as each one completes, so that a job
@@ -212,4 +214,4 @@ CREATE TABLE job_samples (
 CREATE INDEX runs_by_comparison ON runs (comparison_id);
 CREATE INDEX comparisons_by_patch ON comparisons (patch_id);
 
-PRAGMA user_version = 4;
+PRAGMA user_version = 5;

@@ -344,9 +344,33 @@ void test_db(void)
 		CHECK_INT(db_count(db, "SELECT count(*) FROM samples WHERE warmup=0 AND value=2.5", 0), 1);
 		CHECK_INT(db_count(db, "SELECT count(*) FROM pragma_foreign_key_check", 0), 0);
 		CHECK_INT(db_count(db, "SELECT count(*) FROM noise", 0), 0);
+		CHECK_INT(db_count(db, "SELECT count(*) FROM pragma_table_info('jobs') WHERE "
+				       "name='overrides'", 0), 1);
 		db_close(db);
 		unlink(v1);
 		free(v1);
+		free(sql);
+	}
+
+	/* A version 4 database (issue 11's): its jobs gain their settings column, rows kept. */
+	{
+		char *v4 = xasprintf("%s/v4.db", dir), *sql = read_file("tests/data/schema-v4.sql", NULL, NULL);
+		sqlite3 *old;
+
+		CHECK(sql != NULL);
+		CHECK(sqlite3_open(v4, &old) == SQLITE_OK);
+		CHECK(sql && sqlite3_exec(old, sql, NULL, NULL, NULL) == SQLITE_OK);
+		CHECK(sqlite3_exec(old,
+				   "INSERT INTO jobs (kind, queue, patch, workloads, force, state, "
+				   "submitted_at) VALUES ('run', '/q', 771, '', 0, 'queued', 't0');",
+				   NULL, NULL, NULL) == SQLITE_OK);
+		sqlite3_close(old);
+		CHECK(db_open(v4, &db, &err));
+		CHECK_INT(db_count(db, "PRAGMA user_version", 0), DB_SCHEMA_VERSION);
+		CHECK_INT(db_count(db, "SELECT count(*) FROM jobs WHERE patch=771 AND overrides=''", 0), 1);
+		db_close(db);
+		rm_rf(v4);
+		free(v4);
 		free(sql);
 	}
 

@@ -138,7 +138,7 @@ static void check_terminal(void)
 	free(out);
 
 	CHECK(db_open(dbp, &db, &err));
-	CHECK(jobdb_submit(db, qdir, 771, "thp-anon", false, &id, &err));
+	CHECK(jobdb_submit(db, qdir, 771, "thp-anon", false, NULL, &id, &err));
 	CHECK(sqlite3_exec(db, "UPDATE jobs SET state = 'done', message = 'ok' || char(10) || "
 			       "'   2 done     run --patch 765 forged', workloads = 'thp-anon' || "
 			       "char(27) || '[2J', log = '/x' || char(13) || char(27) || ']0;t' || char(7)",

@@ -8,6 +8,7 @@
 #include <unistd.h>
 
 #include "check.h"
+#include "cli.h"
 #include "db.h"
 #include "fixture.h"
 #include "jobdb.h"
@@ -110,6 +111,26 @@ static void test_daemon_lock(const char *path)
 	close(ready[1]);
 }
 
+/* -w X -w X is one X, for run and submit alike (their shared parser); the
+ * limit counts the options given. */
+static void test_workload_args(void)
+{
+	char *argv[] = { "submit", "--patch", "771", "-w", "thp-anon", "-w", "zswap", "-w", "thp-anon",
+			 NULL };
+	struct cli c = { 0 };
+	struct patch_args a;
+
+	optind = 0;
+	CHECK_INT(cli_patch_args(9, argv, &c, &a, NULL), -1);
+	CHECK_INT(a.nonly, 2);
+	if (a.nonly == 2) {
+		CHECK_STR(a.only[0], "thp-anon");
+		CHECK_STR(a.only[1], "zswap");
+	}
+	cli_free(&c);
+	optind = 0;
+}
+
 void test_jobdb(void)
 {
 	char *dir = test_tmpdir(), *path = xasprintf("%s/r.db", dir), st[16];
@@ -124,14 +145,17 @@ void test_jobdb(void)
 	CHECK(db_open(path, &db, &err));
 	CHECK(fixture_init(&f, W "1 migrate_ms 1\n" W "1 pages_migrated 0\n",
 			   W "1 migrate_ms 2\n" W "1 pages_migrated 32\n"));
-	CHECK(jobdb_submit(db, "/q", 771, "hugetlb-migrate", false, &id, &err));
+	CHECK(jobdb_submit(db, "/q", 771, "hugetlb-migrate", false,
+			   "run.iterations=3\nqemu.accel=tcg\nworkload.hugetlb-migrate.pages=64", &id,
+			   &err));
 	CHECK_INT(id, 1);
-	CHECK(jobdb_submit(db, "/q", 765, "", true, &id, &err));
+	CHECK(jobdb_submit(db, "/q", 765, "", true, NULL, &id, &err));
 	CHECK_INT(id, 2);
 	CHECK(jobdb_list(db, &all, &n, &err));
 	CHECK_INT(n, 2);
 	if (n == 2) {
 		CHECK_STR(all[0].state, "queued");
+		CHECK_STR(all[1].overrides, "");
 		CHECK_INT(all[1].patch, 765);
 		CHECK(all[1].force);
 		CHECK_INT(all[1].exit_status, -1);
@@ -146,6 +170,29 @@ void test_jobdb(void)
 	CHECK_INT(j.pid, 4242);
 	CHECK_STR(j.log, "/logs/job-1.log");
 	CHECK_STR(j.workloads, "hugetlb-migrate");
+	/* what perfbotd's child applies over its configuration: submit's -c run.iterations=3 */
+	{
+		struct pb_config cfg;
+		int boots;
+
+		CHECK(config_load(&cfg, "config.ini", &err));
+		boots = cfg.boots;
+		CHECK(cfg.iterations != 3);
+		CHECK(jobdb_job_config(&cfg, &j, &err));
+		CHECK_INT(cfg.iterations, 3);
+		CHECK_INT(cfg.accel, ACCEL_TCG);
+		CHECK_INT(cfg.boots, boots); /* what it was not given stays perfbotd's */
+		CHECK(cfg.nparams > 0 && !strcmp(cfg.params[cfg.nparams - 1].key, "pages") &&
+		      !strcmp(cfg.params[cfg.nparams - 1].value, "64"));
+		config_free(&cfg);
+		/* a setting this perfbot no longer takes fails the job, in a line naming it */
+		free(j.overrides);
+		j.overrides = xstrdup("run.iterations=3\nrun.nosuch=1");
+		CHECK(config_load(&cfg, "config.ini", &err));
+		CHECK(!jobdb_job_config(&cfg, &j, &err));
+		CHECK_HAS(err.msg, "job 1's settings from perfbot submit: unknown configuration key run.nosuch");
+		config_free(&cfg);
+	}
 	job_free(&j);
 
 	test_journal(db, &f);
@@ -191,6 +238,7 @@ void test_jobdb(void)
 	db_close(db);
 	fixture_free(&f);
 	test_daemon_lock(path);
+	test_workload_args();
 	free(path);
 	free(dir);
 }
