@@ -1,9 +1,13 @@
 #include "queue.h"
 
 #include <ctype.h>
+#include <errno.h>
+#include <fcntl.h>
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 /* Headers whose changes are memory management even outside mm/. */
 static const char *const mm_headers[] = {
@@ -388,21 +392,90 @@ out:
 	return ok;
 }
 
+static const char *file_kind(mode_t m)
+{
+	if (S_ISDIR(m))
+		return "a directory";
+	if (S_ISFIFO(m))
+		return "a FIFO";
+	if (S_ISCHR(m))
+		return "a character device";
+	if (S_ISBLK(m))
+		return "a block device";
+	if (S_ISSOCK(m))
+		return "a socket";
+	return "not a regular file";
+}
+
+/* A patch file's bytes: a regular file only (a FIFO would block every
+ * command that loads the queue, a device never ends), read no further than
+ * one byte past the cap. O_NONBLOCK so that opening a FIFO returns at once;
+ * a symlink is followed, but what it names must be a regular file too. */
+static char *read_patch_bytes(const char *path, size_t *len, pb_err *err)
+{
+	int fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC);
+	struct stat st;
+	size_t cap = PATCH_MAX_BYTES + 1, n = 0, size;
+	char *buf;
+
+	if (fd < 0) {
+		pb_seterr(err, "%s: %s", path, strerror(errno));
+		return NULL;
+	}
+	if (fstat(fd, &st) != 0) {
+		pb_seterr(err, "%s: %s", path, strerror(errno));
+		close(fd);
+		return NULL;
+	}
+	if (!S_ISREG(st.st_mode)) {
+		pb_seterr(err, "%s: %s, not a regular patch file", path, file_kind(st.st_mode));
+		close(fd);
+		return NULL;
+	}
+	/* the size is a hint only (the file may grow while it is read) */
+	size = st.st_size > 0 && (size_t)st.st_size < cap ? (size_t)st.st_size + 1 : 65536;
+	buf = xmalloc(size + 1);
+	while (n < cap) {
+		ssize_t r;
+
+		if (n == size) {
+			size = size * 2 < cap ? size * 2 : cap;
+			buf = xrealloc(buf, size + 1);
+		}
+		r = read(fd, buf + n, size - n);
+		if (r < 0 && errno == EINTR)
+			continue;
+		if (r < 0) {
+			pb_seterr(err, "%s: read error: %s", path, strerror(errno));
+			free(buf);
+			close(fd);
+			return NULL;
+		}
+		if (r == 0)
+			break;
+		n += (size_t)r;
+	}
+	close(fd);
+	if (n > PATCH_MAX_BYTES) {
+		pb_seterr(err, "%s: more than %u bytes, larger than any patch perfbot takes", path,
+			  PATCH_MAX_BYTES);
+		free(buf);
+		return NULL;
+	}
+	buf[n] = '\0';
+	*len = n;
+	return buf;
+}
+
 bool patch_parse_file(const char *path, struct pb_patch *p, pb_err *err)
 {
 	size_t len;
-	char *text = read_file(path, &len, err);
+	char *text = read_patch_bytes(path, &len, err);
 	bool ok;
 
 	memset(p, 0, sizeof(*p));
 	if (!text)
 		return false;
-	if (len > PATCH_MAX_BYTES) {
-		pb_seterr(err, "%s: %zu bytes, larger than any patch perfbot takes (%u)", path, len,
-			  PATCH_MAX_BYTES);
-		free(text);
-		return false;
-	}
 	{
 		const char *base = strrchr(path, '/');
 
