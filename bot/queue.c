@@ -40,9 +40,18 @@ bool path_is_mm(const char *path)
 	return false;
 }
 
+/* Room for one more element of an array of n: it doubles when n reaches a
+ * power of two, so that n appends cost O(n) in all. */
+static void *grow(void *arr, int n, size_t size)
+{
+	if (n == 0 || (n & (n - 1)) == 0)
+		arr = xrealloc(arr, size * (size_t)(n ? 2 * n : 1));
+	return arr;
+}
+
 static void add_string(char ***arr, int *n, const char *s)
 {
-	*arr = xrealloc(*arr, sizeof(char *) * (size_t)(*n + 1));
+	*arr = grow(*arr, *n, sizeof(char *));
 	(*arr)[(*n)++] = xstrdup(s);
 }
 
@@ -106,7 +115,7 @@ static bool parse_subject(const char *subj, struct pb_patch *p, pb_err *err, con
 			char *end1, *end2;
 			long n = strtol(tok, &end1, 10), m = strtol(slash + 1, &end2, 10);
 
-			if (end1 != slash || *end2 || n < 1 || m < n || m > 100000) {
+			if (end1 != slash || *end2 || n < 1 || m < n || m > PATCH_MAX_NUMBER) {
 				pb_seterr(err, "%s: bad series number '%.40s' in Subject", name, tok);
 				return false;
 			}
@@ -132,14 +141,46 @@ static bool parse_subject(const char *subj, struct pb_patch *p, pb_err *err, con
 	return true;
 }
 
-static struct patch_file_stat *file_stat(struct pb_patch *p, const char *path)
+/* The files of a patch by path: an open-addressing hash of indexes into
+ * p->files, so that a patch of many files parses in linear time. */
+struct file_index {
+	int *slot; /* index + 1, 0 free */
+	size_t mask;
+};
+
+static size_t path_hash(const char *s)
 {
-	for (int i = 0; i < p->nfiles; i++)
-		if (!strcmp(p->files[i].path, path))
-			return &p->files[i];
-	p->files = xrealloc(p->files, sizeof(*p->files) * (size_t)(p->nfiles + 1));
+	size_t h = 1469598103934665603ull;
+
+	for (; *s; s++)
+		h = (h ^ (unsigned char)*s) * 1099511628211ull;
+	return h;
+}
+
+/* The index in p->files of path, added if new. */
+static int file_stat(struct pb_patch *p, struct file_index *ix, const char *path)
+{
+	size_t i;
+
+	if ((size_t)p->nfiles * 2 >= ix->mask) { /* rehash at half full */
+		size_t mask = ix->mask ? ix->mask * 2 + 1 : 63;
+
+		free(ix->slot);
+		ix->slot = xcalloc(mask + 1, sizeof(int));
+		ix->mask = mask;
+		for (int f = 0; f < p->nfiles; f++) {
+			for (i = path_hash(p->files[f].path) & mask; ix->slot[i]; i = (i + 1) & mask)
+				;
+			ix->slot[i] = f + 1;
+		}
+	}
+	for (i = path_hash(path) & ix->mask; ix->slot[i]; i = (i + 1) & ix->mask)
+		if (!strcmp(p->files[ix->slot[i] - 1].path, path))
+			return ix->slot[i] - 1;
+	p->files = grow(p->files, p->nfiles, sizeof(*p->files));
 	p->files[p->nfiles] = (struct patch_file_stat){ xstrdup(path), 0, 0 };
-	return &p->files[p->nfiles++];
+	ix->slot[i] = p->nfiles + 1;
+	return p->nfiles++;
 }
 
 /* "a/mm/x.c" or "b/mm/x.c" (tab-separated timestamp allowed) -> "mm/x.c". */
@@ -188,7 +229,8 @@ bool patch_parse_buffer(const char *name, const char *text, size_t len, struct p
 	bool in_headers = true, in_body_from_window = true, ok = false;
 	bool hunk_just_ended = false; /* the line before closed a hunk */
 	long old_left = 0, new_left = 0;
-	struct patch_file_stat *cur = NULL;
+	int cur = -1; /* the file whose hunks are read, in p->files */
+	struct file_index files_ix = { NULL, 0 };
 	pb_str subj;
 	char hex[65];
 
@@ -258,22 +300,22 @@ bool patch_parse_buffer(const char *name, const char *text, size_t len, struct p
 		if (old_left > 0 || new_left > 0) {
 			if (line[0] == '+') {
 				new_left--;
-				cur->added++;
+				p->files[cur].added++;
 			} else if (line[0] == '-') {
 				old_left--;
-				cur->removed++;
+				p->files[cur].removed++;
 			} else if (line[0] == ' ' || !n) {
 				old_left--;
 				new_left--;
 			} else if (line[0] == '\\') {
 				/* "\ No newline at end of file" */
 			} else {
-				pb_seterr(err, "%s: hunk of %s ends early", name, cur->path);
+				pb_seterr(err, "%s: hunk of %s ends early", name, p->files[cur].path);
 				goto out;
 			}
 			if (old_left < 0 || new_left < 0) {
 				pb_seterr(err, "%s: hunk of %s is longer than its header says", name,
-					  cur->path);
+					  p->files[cur].path);
 				goto out;
 			}
 			hunk_just_ended = old_left == 0 && new_left == 0;
@@ -284,7 +326,8 @@ bool patch_parse_buffer(const char *name, const char *text, size_t len, struct p
 		 * patch would apply a different change than the one parsed). */
 		if (hunk_just_ended && n && strchr("+- ", line[0]) && strcmp(line, "-- ") &&
 		    strcmp(line, "--") && !starts_with(line, "--- ")) {
-			pb_seterr(err, "%s: hunk of %s is longer than its header says", name, cur->path);
+			pb_seterr(err, "%s: hunk of %s is longer than its header says", name,
+				  p->files[cur].path);
 			goto out;
 		}
 		hunk_just_ended = false;
@@ -324,7 +367,7 @@ bool patch_parse_buffer(const char *name, const char *text, size_t len, struct p
 				free(path);
 				goto out;
 			}
-			cur = file_stat(p, path);
+			cur = file_stat(p, &files_ix, path);
 			free(path);
 		} else if (starts_with(line, "--- ") && next && starts_with(next, "+++ ")) {
 			char *path = diff_path(line + 4);
@@ -336,10 +379,10 @@ bool patch_parse_buffer(const char *name, const char *text, size_t len, struct p
 				goto out;
 			}
 			if (strcmp(path, "/dev/null") && starts_with(next + 4, "/dev/null"))
-				cur = file_stat(p, path);
+				cur = file_stat(p, &files_ix, path);
 			free(path);
 		} else if (starts_with(line, "@@ -")) {
-			if (!cur || !parse_hunk_header(line, &old_left, &new_left)) {
+			if (cur < 0 || !parse_hunk_header(line, &old_left, &new_left)) {
 				pb_seterr(err, "%s: malformed hunk header '%.60s'", name, line);
 				goto out;
 			}
@@ -347,7 +390,8 @@ bool patch_parse_buffer(const char *name, const char *text, size_t len, struct p
 	}
 
 	if (old_left > 0 || new_left > 0) {
-		pb_seterr(err, "%s: truncated: the last hunk of %s is incomplete", name, cur->path);
+		pb_seterr(err, "%s: truncated: the last hunk of %s is incomplete", name,
+			  p->files[cur].path);
 		goto out;
 	}
 	if (!subj.len) {
@@ -385,6 +429,7 @@ bool patch_parse_buffer(const char *name, const char *text, size_t len, struct p
 	}
 	ok = true;
 out:
+	free(files_ix.slot);
 	free(copy);
 	str_free(&subj);
 	if (!ok)
@@ -514,6 +559,7 @@ bool queue_load(const char *dir, struct pb_queue *q, pb_err *err)
 	int nnames;
 	char **names = dir_names(dir, suffixes, &nnames);
 	bool ok = true;
+	int *by_number; /* index + 1 of the patch of each number (1..100000) */
 
 	memset(q, 0, sizeof(*q));
 	if (!names) {
@@ -522,6 +568,7 @@ bool queue_load(const char *dir, struct pb_queue *q, pb_err *err)
 	}
 	q->dir = xstrdup(dir);
 	q->patches = xcalloc((size_t)(nnames ? nnames : 1), sizeof(struct pb_patch));
+	by_number = xcalloc(PATCH_MAX_NUMBER + 1, sizeof(int));
 	for (int i = 0; i < nnames && ok; i++) {
 		char *path = xasprintf("%s/%s", dir, names[i]);
 
@@ -529,15 +576,19 @@ bool queue_load(const char *dir, struct pb_queue *q, pb_err *err)
 		free(path);
 		if (!ok)
 			break;
-		for (int j = 0; j < q->npatches; j++)
-			if (q->patches[j].number == q->patches[q->npatches].number) {
+		{
+			int num = q->patches[q->npatches].number, j = by_number[num] - 1;
+
+			if (j >= 0) {
 				pb_seterr(err, "queue %s: %s and %s both carry patch number %d", dir,
-					  strrchr(q->patches[j].file, '/') + 1, names[i],
-					  q->patches[j].number);
+					  strrchr(q->patches[j].file, '/') + 1, names[i], num);
 				ok = false;
 			}
+			by_number[num] = q->npatches + 1;
+		}
 		q->npatches++;
 	}
+	free(by_number);
 	names_free(names, nnames);
 	if (ok && q->npatches == 0) {
 		pb_seterr(err, "queue %s: no *.patch files", dir);

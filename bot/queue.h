@@ -36,6 +36,8 @@ struct pb_queue {
 
 /* Largest patch file perfbot reads: a stable patch is kilobytes. */
 #define PATCH_MAX_BYTES (8u << 20)
+/* Largest N and M of a [PATCH N/M] subject. */
+#define PATCH_MAX_NUMBER 100000
 
 bool patch_parse_buffer(const char *name, const char *text, size_t len, struct pb_patch *p,
 			pb_err *err);

@@ -470,7 +470,9 @@ char **dir_names(const char *dir, const char *const *suffixes, int *n)
 	while ((de = readdir(d)))
 		for (const char *const *s = suffixes; *s; s++)
 			if (ends_with(de->d_name, *s)) {
-				names = xrealloc(names, sizeof(char *) * (size_t)(*n + 1));
+				/* doubling: a directory of many names costs linear time */
+				if (*n && (*n & (*n - 1)) == 0)
+					names = xrealloc(names, sizeof(char *) * (size_t)(*n * 2));
 				names[(*n)++] = xstrdup(de->d_name);
 				break;
 			}
