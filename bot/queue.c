@@ -90,7 +90,13 @@ static bool is_hex40(const char *s)
 }
 
 /* "[PATCH 5.13 765/800] subject" -> series, number, total, subject. The
- * bracket may also read [PATCH], [PATCH v2 3/7], [PATCH 5.13] ... */
+ * bracket may also read [PATCH], [PATCH v2 3/7], [PATCHv2 3/7], [PATCH 5.13] ...
+ * What is refused, and why:
+ *  - a first word other than PATCH or PATCHv<n> ([PATCHES, [PATCHSET, [RFC):
+ *    a cover letter, a pull request or a request for comments, not a patch
+ *    of the queue (the check was a prefix test, so [PATCHES passed);
+ *  - two N/M groups ([PATCH 1/2 3/4]): the patch's place in the series is
+ *    ambiguous (the last one silently won). */
 static bool parse_subject(const char *subj, struct pb_patch *p, pb_err *err, const char *name)
 {
 	const char *open = strchr(subj, '['), *close;
@@ -104,8 +110,11 @@ static bool parse_subject(const char *subj, struct pb_patch *p, pb_err *err, con
 	}
 	snprintf(inner, sizeof(inner), "%.*s", (int)(close - open - 1), open + 1);
 	tok = strtok_r(inner, " \t", &save);
-	if (!tok || strncasecmp(tok, "PATCH", 5) != 0) {
-		pb_seterr(err, "%s: Subject prefix is not [PATCH ...]", name);
+	if (!tok || strncasecmp(tok, "PATCH", 5) != 0 ||
+	    (tok[5] && !((tok[5] == 'v' || tok[5] == 'V') && tok[6] &&
+			 strspn(tok + 6, "0123456789") == strlen(tok + 6)))) {
+		pb_seterr(err, "%s: Subject prefix is not [PATCH ...]: '[%.20s' is not one patch", name,
+			  tok ? tok : "");
 		return false;
 	}
 	while ((tok = strtok_r(NULL, " \t", &save))) {
@@ -117,6 +126,11 @@ static bool parse_subject(const char *subj, struct pb_patch *p, pb_err *err, con
 
 			if (end1 != slash || *end2 || n < 1 || m < n || m > PATCH_MAX_NUMBER) {
 				pb_seterr(err, "%s: bad series number '%.40s' in Subject", name, tok);
+				return false;
+			}
+			if (p->number) {
+				pb_seterr(err, "%s: two series numbers (%d/%d and %.20s) in Subject", name,
+					  p->number, p->total, tok);
 				return false;
 			}
 			p->number = (int)n;
@@ -228,6 +242,7 @@ bool patch_parse_buffer(const char *name, const char *text, size_t len, struct p
 	char *copy, *line, *next, *subject = NULL, *mail_from = NULL;
 	bool in_headers = true, in_body_from_window = true, ok = false;
 	bool hunk_just_ended = false; /* the line before closed a hunk */
+	long hunk_changes = 0;        /* + and - lines of the current hunk */
 	long old_left = 0, new_left = 0;
 	int cur = -1; /* the file whose hunks are read, in p->files */
 	struct file_index files_ix = { NULL, 0 };
@@ -301,9 +316,11 @@ bool patch_parse_buffer(const char *name, const char *text, size_t len, struct p
 			if (line[0] == '+') {
 				new_left--;
 				p->files[cur].added++;
+				hunk_changes++;
 			} else if (line[0] == '-') {
 				old_left--;
 				p->files[cur].removed++;
+				hunk_changes++;
 			} else if (line[0] == ' ' || !n) {
 				old_left--;
 				new_left--;
@@ -327,6 +344,13 @@ bool patch_parse_buffer(const char *name, const char *text, size_t len, struct p
 		if (hunk_just_ended && n && strchr("+- ", line[0]) && strcmp(line, "-- ") &&
 		    strcmp(line, "--") && !starts_with(line, "--- ")) {
 			pb_seterr(err, "%s: hunk of %s is longer than its header says", name,
+				  p->files[cur].path);
+			goto out;
+		}
+		/* context alone adds and removes nothing: not a hunk either
+		 * (judged after the undercount check, which explains more) */
+		if (hunk_just_ended && !hunk_changes) {
+			pb_seterr(err, "%s: a hunk of %s changes no line (context only)", name,
 				  p->files[cur].path);
 			goto out;
 		}
@@ -386,9 +410,21 @@ bool patch_parse_buffer(const char *name, const char *text, size_t len, struct p
 				pb_seterr(err, "%s: malformed hunk header '%.60s'", name, line);
 				goto out;
 			}
+			/* "@@ -1,0 +1,0 @@" adds and removes nothing: not a hunk */
+			if (!old_left && !new_left) {
+				pb_seterr(err, "%s: hunk header '%.60s' of %s counts no line: not a hunk",
+					  name, line, p->files[cur].path);
+				goto out;
+			}
+			hunk_changes = 0;
 		}
 	}
 
+	if (hunk_just_ended && !hunk_changes) {
+		pb_seterr(err, "%s: a hunk of %s changes no line (context only)", name,
+			  p->files[cur].path);
+		goto out;
+	}
 	if (old_left > 0 || new_left > 0) {
 		pb_seterr(err, "%s: truncated: the last hunk of %s is incomplete", name,
 			  p->files[cur].path);

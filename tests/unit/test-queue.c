@@ -138,6 +138,22 @@ static void malformed(void)
 	CHECK_HAS(err.msg, "longer than its header says");
 	free(text);
 
+	/* [PATCHv2 N/M] is a patch; [PATCHES, [PATCHSET and two N/M are not */
+	text = xasprintf("Subject: [PATCHv2 3/7] mm: x\n\n--- a/mm/x.c\n+++ b/mm/x.c\n"
+			 "@@ -1 +1 @@\n-a\n+b\n");
+	CHECK(parse(text, &p, &err));
+	CHECK_INT(p.number, 3);
+	patch_free(&p);
+	free(text);
+	expect_error("Subject: [PATCHES 1/2] mm: x\n\n", "'[PATCHES' is not one patch");
+	expect_error("Subject: [PATCHSET 1/2] mm: x\n\n", "is not one patch");
+	expect_error("Subject: [PATCH 1/2 2/2] mm: x\n\n", "two series numbers");
+	text = xasprintf("%s--- a/mm/x.c\n+++ b/mm/x.c\n@@ -1,0 +1,0 @@\n", good_head);
+	expect_error(text, "counts no line");
+	free(text);
+	text = xasprintf("%s--- a/mm/x.c\n+++ b/mm/x.c\n@@ -1,2 +1,2 @@\n a\n b\n", good_head);
+	expect_error(text, "changes no line");
+	free(text);
 	expect_error("", "empty file");
 	{
 		static const char nul[] = "Subject: [PATCH 1/1] x\n\0junk";
