@@ -236,6 +236,53 @@ static bool parse_hunk_header(const char *line, long *old_n, long *new_n)
 	return true;
 }
 
+/* Is the line at s (to end) an mbox "From " separator: "From <sender>
+ * <date>" with an hh:mm time in the date, followed by a mail header line?
+ * (git format-patch: "From <sha> Mon Sep 17 00:00:00 2001", b4 and mail
+ * clients: "From <address> <asctime date>".) */
+static bool is_mbox_from(const char *s, const char *end)
+{
+	const char *eol = memchr(s, '\n', (size_t)(end - s)), *c, *next;
+	bool time = false;
+
+	if (!eol || end - s < 5 || memcmp(s, "From ", 5) != 0 || s[5] == ' ' || s[5] == '\n')
+		return false;
+	c = memchr(s + 5, ' ', (size_t)(eol - s - 5));
+	if (!c)
+		return false;
+	for (; c + 4 < eol && !time; c++)
+		time = isdigit((unsigned char)c[0]) && isdigit((unsigned char)c[1]) && c[2] == ':' &&
+		       isdigit((unsigned char)c[3]) && isdigit((unsigned char)c[4]);
+	if (!time)
+		return false;
+	/* the next line: "Name: value", a header */
+	next = eol + 1;
+	for (c = next; c < end && *c != ':' && *c != '\n' && *c != ' ' && *c != '\t'; c++)
+		;
+	return c > next && c < end && *c == ':';
+}
+
+/* The number of mails in text: separators at its start or after a blank line. */
+static int mbox_messages(const char *text, size_t len)
+{
+	const char *end = text + len, *s = text;
+	int n = 0;
+	bool after_blank = true;
+
+	while (s < end) {
+		const char *eol = memchr(s, '\n', (size_t)(end - s));
+		size_t l = eol ? (size_t)(eol - s) : (size_t)(end - s);
+
+		if (after_blank && is_mbox_from(s, end))
+			n++;
+		after_blank = l == 0 || (l == 1 && s[0] == '\r');
+		if (!eol)
+			break;
+		s = eol + 1;
+	}
+	return n;
+}
+
 bool patch_parse_buffer(const char *name, const char *text, size_t len, struct pb_patch *p,
 			pb_err *err)
 {
@@ -257,6 +304,18 @@ bool patch_parse_buffer(const char *name, const char *text, size_t len, struct p
 	if (memchr(text, '\0', len)) {
 		pb_seterr(err, "%s: binary data (NUL byte) in a patch file", name);
 		return false;
+	}
+	/* An mbox of several mails (git format-patch --stdout, b4, a saved
+	 * thread) would be read as one patch of all their diffs, under the
+	 * first one's number. perfbot takes one patch a file. */
+	{
+		int mails = mbox_messages(text, len);
+
+		if (mails > 1) {
+			pb_seterr(err, "%s: an mbox of %d messages, perfbot takes one patch a file "
+				  "(split it: git mailsplit)", name, mails);
+			return false;
+		}
 	}
 	sha256_buf(text, len, hex);
 	p->sha256 = xstrdup(hex);

@@ -154,6 +154,18 @@ static void malformed(void)
 	text = xasprintf("%s--- a/mm/x.c\n+++ b/mm/x.c\n@@ -1,2 +1,2 @@\n a\n b\n", good_head);
 	expect_error(text, "changes no line");
 	free(text);
+	/* one mail with its mbox From_ line is a patch; two are refused */
+	text = xasprintf("From 0123456789abcdef0123456789abcdef01234567 Mon Sep 17 00:00:00 2001\n"
+			 "%s--- a/mm/x.c\n+++ b/mm/x.c\n@@ -1 +1 @@\n-a\n+b\n", good_head);
+	CHECK(parse(text, &p, &err));
+	patch_free(&p);
+	{
+		char *two = xasprintf("%s\n%s", text, text);
+
+		expect_error(two, "an mbox of 2 messages");
+		free(two);
+	}
+	free(text);
 	expect_error("", "empty file");
 	{
 		static const char nul[] = "Subject: [PATCH 1/1] x\n\0junk";
