@@ -236,6 +236,169 @@ static bool parse_hunk_header(const char *line, long *old_n, long *new_n)
 	return true;
 }
 
+/* A "diff --git" section: git's extended headers name paths too, and a
+ * section may change a file with no hunk at all (a rename, a copy, a mode,
+ * a binary diff, a new empty file). Every path they name must stay inside
+ * the tree, and the files they name are touched (an mm/ rename or binary
+ * diff makes the patch mm). */
+struct git_sec {
+	bool active;
+	char *a, *b;      /* of "diff --git a/A b/B" */
+	bool changed;     /* a header, a binary patch or a ---/+++ after it */
+	bool moved;       /* rename or copy lines (needed when A != B) */
+	bool hunks;       /* past its headers */
+	bool binary;      /* in the lines of a GIT binary patch */
+	char *line;       /* its diff --git line, for messages */
+};
+
+static void git_sec_free(struct git_sec *g)
+{
+	free(g->a);
+	free(g->b);
+	free(g->line);
+	memset(g, 0, sizeof(*g));
+}
+
+/* The section ends: did it change something, and are its paths explained? */
+static bool git_sec_end(struct git_sec *g, const char *name, pb_err *err)
+{
+	bool ok = true;
+
+	if (g->active && !g->changed) {
+		pb_seterr(err, "%s: '%.80s' is followed by no change", name, g->line);
+		ok = false;
+	} else if (g->active && strcmp(g->a, g->b) && !g->moved) {
+		pb_seterr(err, "%s: '%.80s' names two paths but no rename or copy", name, g->line);
+		ok = false;
+	}
+	git_sec_free(g);
+	return ok;
+}
+
+static bool check_path(const char *path, const char *name, pb_err *err)
+{
+	if (path_is_safe(path))
+		return true;
+	pb_seterr(err, "%s: diff touches a path outside the tree: '%.80s'", name, path);
+	return false;
+}
+
+/* "a/X b/Y" of a diff --git line: the same path twice, else the one " b/". */
+static bool git_paths(const char *rest, char **a, char **b)
+{
+	size_t len = strlen(rest), half;
+	const char *sep;
+
+	if (len >= 7 && (len - 5) % 2 == 0) {
+		half = (len - 5) / 2;
+		if (starts_with(rest, "a/") && !strncmp(rest + 2 + half, " b/", 3) &&
+		    !memcmp(rest + 2, rest + 5 + half, half)) {
+			*a = xstrndup(rest + 2, half);
+			*b = xstrndup(rest + 2, half);
+			return true;
+		}
+	}
+	if (!starts_with(rest, "a/") || !(sep = strstr(rest, " b/")) || strstr(sep + 1, " b/") ||
+	    sep == rest + 2 || !sep[3])
+		return false;
+	*a = xstrndup(rest + 2, (size_t)(sep - rest - 2));
+	*b = xstrdup(sep + 3);
+	return true;
+}
+
+static bool is_base85_line(const char *s)
+{
+	static const char b85[] = "0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz"
+				  "!#$%&()*+-;<=>?@^_`{|}~";
+
+	return isalpha((unsigned char)s[0]) && s[1] && strspn(s + 1, b85) == strlen(s + 1);
+}
+
+/* A line of a git section's headers: 1 taken, 0 not one, -1 refused. */
+static int git_header(struct pb_patch *p, struct file_index *ix, struct git_sec *g,
+		      const char *name, const char *line, pb_err *err)
+{
+	static const char *const plain[] = { "old mode ", "new mode ", "deleted file mode ",
+					     "new file mode ", "similarity index ",
+					     "dissimilarity index ", "index ", "Binary files ",
+					     NULL };
+	static const struct {
+		const char *prefix;
+		bool from, touch;
+	} moves[] = { { "rename from ", true, true }, { "rename to ", false, true },
+		      { "copy from ", true, false }, { "copy to ", false, true } };
+
+	if (starts_with(line, "diff --git ")) {
+		if (!git_sec_end(g, name, err))
+			return -1;
+		g->line = xstrdup(line);
+		if (line[11] == '"') {
+			pb_seterr(err, "%s: quoted path in '%.80s': not supported", name, line);
+			return -1;
+		}
+		if (!git_paths(line + 11, &g->a, &g->b)) {
+			pb_seterr(err, "%s: cannot tell the two paths of '%.80s'", name, line);
+			return -1;
+		}
+		g->active = true;
+		if (!check_path(g->a, name, err) || !check_path(g->b, name, err))
+			return -1;
+		if (!strcmp(g->a, g->b))
+			file_stat(p, ix, g->a);
+		return 1;
+	}
+	if (!g->active || g->hunks)
+		return 0;
+	if (g->binary) {
+		if (!line[0] || is_base85_line(line) || starts_with(line, "literal ") ||
+		    starts_with(line, "delta "))
+			return 1;
+		g->binary = false;
+		return 0;
+	}
+	if (!strcmp(line, "GIT binary patch")) {
+		g->binary = g->changed = true;
+		return 1;
+	}
+	for (int i = 0; plain[i]; i++)
+		if (starts_with(line, plain[i])) {
+			g->changed = true;
+			return 1;
+		}
+	for (size_t i = 0; i < PB_ARRAY_SIZE(moves); i++)
+		if (starts_with(line, moves[i].prefix)) {
+			const char *path = line + strlen(moves[i].prefix);
+			const char *want = moves[i].from ? g->a : g->b;
+
+			if (!check_path(path, name, err))
+				return -1;
+			if (strcmp(path, want)) {
+				pb_seterr(err, "%s: '%.60s' does not match '%.80s'", name, line,
+					  g->line);
+				return -1;
+			}
+			if (moves[i].touch)
+				file_stat(p, ix, path);
+			g->changed = g->moved = true;
+			return 1;
+		}
+	return 0;
+}
+
+/* A ---/+++ path of a git section must be the one its diff --git line names. */
+static bool git_side(struct git_sec *g, const char *path, bool old_side, const char *name,
+		     pb_err *err)
+{
+	if (!g->active || !strcmp(path, "/dev/null"))
+		return true;
+	g->changed = true;
+	if (!strcmp(path, old_side ? g->a : g->b))
+		return true;
+	pb_seterr(err, "%s: %s names %.80s, but '%.80s' does not", name, old_side ? "---" : "+++",
+		  path, g->line);
+	return false;
+}
+
 /* Is the line at s (to end) an mbox "From " separator: "From <sender>
  * <date>" with an hh:mm time in the date, followed by a mail header line?
  * (git format-patch: "From <sha> Mon Sep 17 00:00:00 2001", b4 and mail
@@ -292,6 +455,7 @@ bool patch_parse_buffer(const char *name, const char *text, size_t len, struct p
 	long hunk_changes = 0;        /* + and - lines of the current hunk */
 	long old_left = 0, new_left = 0;
 	int cur = -1; /* the file whose hunks are read, in p->files */
+	struct git_sec git = { 0 };
 	struct file_index files_ix = { NULL, 0 };
 	pb_str subj;
 	char hex[65];
@@ -415,6 +579,13 @@ bool patch_parse_buffer(const char *name, const char *text, size_t len, struct p
 		}
 		hunk_just_ended = false;
 
+		switch (git_header(p, &files_ix, &git, name, line, err)) {
+		case -1:
+			goto out;
+		case 1:
+			continue;
+		}
+
 		if (in_body_from_window && !strncmp(line, "From: ", 6) && !p->author) {
 			p->author = xstrdup(trim(line + 6));
 			continue;
@@ -444,6 +615,10 @@ bool patch_parse_buffer(const char *name, const char *text, size_t len, struct p
 				free(path);
 				continue; /* a deletion: the --- side named the file */
 			}
+			if (!git_side(&git, path, false, name, err)) {
+				free(path);
+				goto out;
+			}
 			if (!path_is_safe(path)) {
 				pb_seterr(err, "%s: diff touches a path outside the tree: '%.80s'", name,
 					  path);
@@ -461,6 +636,10 @@ bool patch_parse_buffer(const char *name, const char *text, size_t len, struct p
 				free(path);
 				goto out;
 			}
+			if (!git_side(&git, path, true, name, err)) {
+				free(path);
+				goto out;
+			}
 			if (strcmp(path, "/dev/null") && starts_with(next + 4, "/dev/null"))
 				cur = file_stat(p, &files_ix, path);
 			free(path);
@@ -475,6 +654,7 @@ bool patch_parse_buffer(const char *name, const char *text, size_t len, struct p
 					  name, line, p->files[cur].path);
 				goto out;
 			}
+			git.hunks = true;
 			hunk_changes = 0;
 		}
 	}
@@ -484,6 +664,8 @@ bool patch_parse_buffer(const char *name, const char *text, size_t len, struct p
 			  p->files[cur].path);
 		goto out;
 	}
+	if (!git_sec_end(&git, name, err))
+		goto out;
 	if (old_left > 0 || new_left > 0) {
 		pb_seterr(err, "%s: truncated: the last hunk of %s is incomplete", name,
 			  p->files[cur].path);
@@ -524,6 +706,7 @@ bool patch_parse_buffer(const char *name, const char *text, size_t len, struct p
 	}
 	ok = true;
 out:
+	git_sec_free(&git);
 	free(files_ix.slot);
 	free(copy);
 	str_free(&subj);

@@ -193,6 +193,68 @@ static void malformed(void)
 	free(text);
 }
 
+/* git's extended headers: what they name is touched, and checked. */
+static void git_headers(void)
+{
+	struct pb_patch p;
+	pb_err err = { "" };
+	char *text;
+
+	/* a binary diff of an mm/ file, beside a driver change */
+	text = xasprintf("%sdiff --git a/drivers/x.c b/drivers/x.c\n--- a/drivers/x.c\n"
+			 "+++ b/drivers/x.c\n@@ -1 +1 @@\n-a\n+b\n"
+			 "diff --git a/mm/blob.bin b/mm/blob.bin\nindex 1111111..2222222 100644\n"
+			 "GIT binary patch\nliteral 5\nMcmZQzWMXCk0003A00000\n\nliteral 0\n"
+			 "HcmV?d00001\n\n-- \n2.30.2\n", good_head);
+	CHECK(parse(text, &p, &err));
+	CHECK_INT(p.nfiles, 2);
+	CHECK(p.is_mm);
+	CHECK_STR(p.mm_reason, "mm/blob.bin");
+	patch_free(&p);
+	free(text);
+	/* a rename out of mm/ with no content change, and a mode change */
+	text = xasprintf("%sdiff --git a/mm/old.c b/lib/new.c\nsimilarity index 100%%\n"
+			 "rename from mm/old.c\nrename to lib/new.c\n"
+			 "diff --git a/lib/run.sh b/lib/run.sh\nold mode 100644\nnew mode 100755\n",
+			 good_head);
+	CHECK(parse(text, &p, &err));
+	CHECK_INT(p.nfiles, 3);
+	CHECK(p.is_mm);
+	CHECK_STR(p.mm_reason, "mm/old.c");
+	patch_free(&p);
+	free(text);
+	/* a new empty file, a deleted one */
+	text = xasprintf("%sdiff --git a/mm/empty.h b/mm/empty.h\nnew file mode 100644\n"
+			 "index 0000000..e69de29\n", good_head);
+	CHECK(parse(text, &p, &err));
+	CHECK_INT(p.nfiles, 1);
+	patch_free(&p);
+	free(text);
+	/* the paths they name are checked like any other */
+	text = xasprintf("%sdiff --git a/mm/x.c b/../x\nrename from mm/x.c\nrename to ../x\n",
+			 good_head);
+	expect_error(text, "outside the tree: '../x'");
+	free(text);
+	text = xasprintf("%sdiff --git a/mm/x.c b/mm/y.c\ncopy from mm/x.c\ncopy to /etc/y\n",
+			 good_head);
+	expect_error(text, "outside the tree: '/etc/y'");
+	free(text);
+	text = xasprintf("%sdiff --git a/mm/x.c b/mm/y.c\nrename from mm/x.c\nrename to mm/z.c\n",
+			 good_head);
+	expect_error(text, "does not match");
+	free(text);
+	text = xasprintf("%sdiff --git a/mm/x.c b/mm/x.c\n--- a/drivers/y.c\n+++ b/drivers/y.c\n"
+			 "@@ -1 +1 @@\n-a\n+b\n", good_head);
+	expect_error(text, "--- names drivers/y.c");
+	free(text);
+	text = xasprintf("%sdiff --git a/mm/x.c b/mm/y.c\nindex 1..2 100644\n", good_head);
+	expect_error(text, "names two paths but no rename or copy");
+	free(text);
+	text = xasprintf("%sdiff --git a/mm/x.c b/mm/x.c\n-- \n2.30.2\n", good_head);
+	expect_error(text, "is followed by no change");
+	free(text);
+}
+
 static void mm_paths(void)
 {
 	CHECK(path_is_mm("mm/migrate.c"));
@@ -317,6 +379,7 @@ void test_queue(void)
 {
 	bundled_queue();
 	malformed();
+	git_headers();
 	mm_paths();
 	duplicate_numbers();
 	scale();
