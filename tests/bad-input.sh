@@ -46,17 +46,18 @@ for dir in tests/bad-input/*/; do
 	expect=$(cat "$scratch/expect")
 	files_before=$(tree "$scratch")
 	if [ "$(cat "$scratch/program" 2> /dev/null)" = perfbotd ]; then
-		"$top/build/perfbotd" "${common[@]}" "$@" > "$work/out" 2> "$work/err"
+		timeout -s KILL 60 "$top/build/perfbotd" "${common[@]}" "$@" > "$work/out" 2> "$work/err"
 		rc=$?
 	else
 		sub=$1
 		shift
-		"$perfbot" "$sub" "${common[@]}" "$@" > "$work/out" 2> "$work/err"
+		timeout -s KILL 60 "$perfbot" "$sub" "${common[@]}" "$@" > "$work/out" 2> "$work/err"
 		rc=$?
 	fi
 	cases=$((cases + 1))
 	why=""
-	[ "$rc" -eq 1 ] || [ "$rc" -eq 2 ] || why="exit $rc, not 1 or 2"
+	[ "$rc" -eq 137 ] && why="still running after 60 s (a refusal is immediate)"
+	[ -z "$why" ] && { [ "$rc" -eq 1 ] || [ "$rc" -eq 2 ] || why="exit $rc, not 1 or 2"; }
 	[ -z "$why" ] && [ "$(wc -l < "$work/err")" -ne 1 ] && why="$(wc -l < "$work/err") lines on stderr"
 	[ -z "$why" ] && ! grep -qF -- "$expect" "$work/err" && why="the error does not say '$expect'"
 	[ -z "$why" ] && [ "$(dump)" != "$db_before" ] && why="the database changed"
