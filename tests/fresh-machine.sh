@@ -104,7 +104,7 @@ for i in 0 1; do
 	new=$(comm -13 "$logs/before-${names[$i]}.txt" "$logs/after-${names[$i]}.txt")
 	nnew=$(printf '%s' "$new" | grep -c . || true)
 	# the test runners' closing lines: "unit: N passed, N failed", ...
-	closing=$(grep -E '^[a-z0-9-]+: [0-9]+ (cases, [0-9]+ )?passed, [0-9]+ failed' "$log" | tr '\n' ';' | sed 's/;$//; s/;/; /g')
+	closing=$(grep -E '^[a-z0-9-]+: [0-9]+ (cases, [0-9]+ )?passed, [0-9]+ failed' "$log" | tr '\n' ';' | sed 's/;$//; s/;/; /g' || true)
 	line="${names[$i]}: '$cmd' exit $rc in $((took / 60)) min $((took % 60)) s; installed $nnew packages"
 	[ -n "$closing" ] && line="$line; $closing"
 	summary+=("$line")
