@@ -460,10 +460,16 @@ static char *panic_text(const char *console)
 		if (last && (!start || last < start))
 			start = last;
 	}
-	if (!start)
+	if (!start) {
 		for (start = hit; start > console && lines < 25; start--)
 			if (start[-1] == '\n')
 				lines++;
+		/* an early panic: what the decompressor printed before the
+		 * kernel's banner says nothing of it */
+		for (const char *at = strstr(start, "Linux version "); at && at < hit;
+		     at = strstr(at + 1, "Linux version "))
+			start = at;
+	}
 	while (start > console && start[-1] != '\n')
 		start--;
 	end = strchr(hit, '\n');

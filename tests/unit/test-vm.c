@@ -106,10 +106,16 @@ void test_vm(void)
 	free(d);
 	/* what the early console shows of a panic in setup_arch(): no
 	 * timestamps before the clock is set up, no oops above it */
-	CHECK_INT(classify(&gp, "Linux version 6.1.0 (gcc)\nKernel panic - not syncing: perfbot test: "
+	CHECK_INT(classify(&gp, "early console in extract_kernel\ninput_data: 0x0245b2c4\n"
+				"Decompressing Linux... Parsing ELF... done.\n"
+				"[    0.000000] Linux version 6.1.0 (gcc)\n"
+				"[    0.000000] BIOS-e820: [mem 0x0-0x9fbff] usable\n"
+				"[    0.005453] Kernel panic - not syncing: perfbot test: "
 				"no memory map in free_area_init\nCPU: 0 PID: 0 Comm: swapper\n",
 			   "", false, 0, &d), BOOT_PANIC);
 	CHECK_HAS(d, "no memory map in free_area_init");
+	CHECK(starts_with(d, "[    0.000000] Linux version 6.1.0")); /* not the decompressor's lines */
+	CHECK_HAS(d, "BIOS-e820");
 	free(d);
 	CHECK_INT(classify(&gp, "", "PB1 begin hugetlb-migrate\nPB1 check hugetlb-migrate invalid no node 1\n"
 				    "PB1 end hugetlb-migrate 1\nPB1 done\n", false, 0, &d), BOOT_INVALID);
