@@ -73,6 +73,9 @@ cp /etc/apt/sources.list.d/*.sources "$root/etc/apt/sources.list.d/" 2> /dev/nul
 apt-config dump | grep -E '^Acquire::(Check-Valid-Until|Check-Date|http::Proxy|https::Proxy) ' \
 	> "$root/etc/apt/apt.conf.d/99fresh-machine" || true
 cp /etc/resolv.conf "$root/etc/resolv.conf" 2> /dev/null || true
+# what Debian's installer (and every cloud image) writes and debootstrap
+# does not: without a localhost, chromedriver cannot reach its browser
+[ -f "$root/etc/hosts" ] || printf '127.0.0.1\tlocalhost\n::1\t\tlocalhost ip6-localhost ip6-loopback\n' > "$root/etc/hosts"
 
 mount --bind /proc "$root/proc"
 mount --bind /sys "$root/sys"
