@@ -301,9 +301,9 @@ static void evaluate(struct bench *b, FILE *out)
 
 				draw(b, base, p, &c, &used);
 				m = find_result(&c, targets[t].workload, targets[t].metric);
-				detected += m && !strcmp(m->verdict, "regression");
-				inconclusive += m && !strcmp(m->verdict, "inconclusive");
-				incomparable += m && !strcmp(m->verdict, "not comparable");
+				detected += m && m->verdict == VERDICT_REGRESSION;
+				inconclusive += m && m->verdict == VERDICT_INCONCLUSIVE;
+				incomparable += m && m->verdict == VERDICT_NOT_COMPARABLE;
 				boots += used;
 				compare_subset_free(&c);
 			}

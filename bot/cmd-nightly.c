@@ -163,12 +163,12 @@ static int nightly(const struct pb_config *cfg, const struct pb_queue *q, bool a
 			t.failures++;
 			continue;
 		}
-		t.failures += strcmp(jo.status, "measured") != 0;
-		t.regressions += !strcmp(jo.verdict, "regression");
+		t.failures += jo.status != STATUS_MEASURED;
+		t.regressions += jo.decided && jo.verdict == VERDICT_REGRESSION;
 		t.behaviour += jo.behaviour_change;
 		{
-			char *what = xasprintf("%s: %s%s (comparison %lld)", jo.status,
-					       jo.verdict[0] ? jo.verdict : "-",
+			char *what = xasprintf("%s: %s%s (comparison %lld)", status_name(jo.status),
+					       jo.decided ? verdict_name(jo.verdict) : "-",
 					       jo.behaviour_change ? ", behaviour change" : "", jo.comparison);
 
 			note(&t, p, what);

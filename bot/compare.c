@@ -374,12 +374,12 @@ static void judge(const struct comparison *cmp, struct metric_result *m, const s
 	int d;
 
 	if (!m->n[0] && !m->n[1]) {
-		m->verdict = "no data";
+		m->verdict = VERDICT_NO_DATA;
 		return;
 	}
 	if (!m->n[0] || !m->n[1]) {
 		/* e.g. a time per migrated MiB where one kernel migrated nothing */
-		m->verdict = "behaviour change";
+		m->verdict = VERDICT_BEHAVIOUR_CHANGE;
 		m->regime = "exact values";
 		return;
 	}
@@ -389,28 +389,28 @@ static void judge(const struct comparison *cmp, struct metric_result *m, const s
 		/* a result that already differed between boots of one kernel (a
 		 * flaky selftest, say) is no behaviour change on its own */
 		if (nf && !nf->deterministic && nf->boots >= 2) {
-			m->verdict = m->values_differ ? "flaky" : "same";
+			m->verdict = m->values_differ ? VERDICT_FLAKY : VERDICT_SAME;
 			m->regime = "varied in A/A calibration";
 			return;
 		}
 	}
 	if (m->def->kind == METRIC_BEHAVIOUR && m->deterministic) {
-		m->verdict = m->values_differ ? "behaviour change" : "same";
+		m->verdict = m->values_differ ? VERDICT_BEHAVIOUR_CHANGE : VERDICT_SAME;
 		m->regime = "exact values";
 		return;
 	}
 	d = decide(cmp, m, w);
 	if (m->def->kind == METRIC_BEHAVIOUR) {
-		m->verdict = d > 0 ? "behaviour change" : d == 0 ? "same" : "inconclusive";
+		m->verdict = d > 0 ? VERDICT_BEHAVIOUR_CHANGE : d == 0 ? VERDICT_SAME : VERDICT_INCONCLUSIVE;
 		return;
 	}
 	if (d < 0)
-		m->verdict = "inconclusive";
+		m->verdict = VERDICT_INCONCLUSIVE;
 	else if (d == 0)
-		m->verdict = "no change";
+		m->verdict = VERDICT_NO_CHANGE;
 	else /* better=lower: a rise is a regression; better=higher: a fall is */
-		m->verdict = (m->median[1] > m->median[0]) == (m->def->better < 0) ? "regression"
-										    : "improvement";
+		m->verdict = (m->median[1] > m->median[0]) == (m->def->better < 0) ? VERDICT_REGRESSION
+										    : VERDICT_IMPROVEMENT;
 }
 
 /* A kernel that does different work is not faster or slower: when any
@@ -420,34 +420,24 @@ static void mark_incomparable_times(struct metric_result *m, int n)
 	bool changed = false;
 
 	for (int i = 0; i < n; i++)
-		changed |= m[i].def->kind == METRIC_BEHAVIOUR && !strcmp(m[i].verdict, "behaviour change");
+		changed |= m[i].def->kind == METRIC_BEHAVIOUR && m[i].verdict == VERDICT_BEHAVIOUR_CHANGE;
 	for (int i = 0; changed && i < n; i++)
 		if (m[i].def->kind == METRIC_TIME && m[i].n[0] && m[i].n[1])
-			m[i].verdict = "not comparable";
-}
-
-/* Timing verdicts by how much they ask of a reader. */
-static int attention(const char *v)
-{
-	static const char *const order[] = { "no data", "not comparable", "no change", "improvement", "inconclusive",
-					     "regression" };
-
-	for (int i = 0; i < (int)PB_ARRAY_SIZE(order); i++)
-		if (!strcmp(v, order[i]))
-			return i;
-	return -1;
+			m[i].verdict = VERDICT_NOT_COMPARABLE;
 }
 
 static void summarise(struct comparison *cmp)
 {
-	cmp->verdict = "no data";
-	cmp->behaviour = "same";
+	cmp->decided = true;
+	cmp->verdict = VERDICT_NO_DATA;
+	cmp->behaviour = VERDICT_SAME;
 	for (int i = 0; i < cmp->nresults; i++) {
-		const char *v = cmp->results[i].verdict;
+		enum verdict v = cmp->results[i].verdict;
 
-		if (!strcmp(v, "behaviour change"))
-			cmp->behaviour = "behaviour change";
-		if (cmp->results[i].def->kind == METRIC_TIME && attention(v) > attention(cmp->verdict))
+		if (v == VERDICT_BEHAVIOUR_CHANGE)
+			cmp->behaviour = VERDICT_BEHAVIOUR_CHANGE;
+		/* the enum's order is the ranking: the worst timing verdict */
+		if (cmp->results[i].def->kind == METRIC_TIME && v > cmp->verdict)
 			cmp->verdict = v;
 	}
 }
@@ -507,7 +497,7 @@ int compare_inconclusive(const struct comparison *cmp)
 	int n = 0;
 
 	for (int i = 0; i < cmp->nresults; i++)
-		n += !strcmp(cmp->results[i].verdict, "inconclusive");
+		n += cmp->results[i].verdict == VERDICT_INCONCLUSIVE;
 	return n;
 }
 
@@ -622,13 +612,6 @@ static void fmt_pct(char *buf, size_t n, double v)
 		snprintf(buf, n, "%+.2f%%", v);
 }
 
-/* Verdicts that ask for a reader's attention. */
-bool verdict_is_notable(const char *verdict)
-{
-	return !strcmp(verdict, "regression") || !strcmp(verdict, "improvement") ||
-	       !strcmp(verdict, "behaviour change");
-}
-
 static int boots_run(const struct comparison *cmp, enum side s)
 {
 	int n = 0;
@@ -668,11 +651,11 @@ void compare_print(const struct comparison *cmp, FILE *out)
 			snprintf(nz, sizeof(nz), "%.2g%%", m->noise_pct);
 		tested_n += !isnan(m->p_adj);
 		fprintf(out, "%-15s %-34s %11s %11s %9s %-19s %7s %7s  %s%s\n", m->workload,
-			m->def->name, a, b, c, ci, pv, nz, m->verdict,
+			m->def->name, a, b, c, ci, pv, nz, verdict_name(m->verdict),
 			verdict_is_notable(m->verdict) ? "  <==" : "");
 	}
-	fprintf(out, "\nverdict: %s (timing, worst metric); %s (behaviour)\n", cmp->verdict,
-		cmp->behaviour);
+	fprintf(out, "\nverdict: %s (timing, worst metric); %s (behaviour)\n", verdict_name(cmp->verdict),
+		verdict_name(cmp->behaviour));
 	fprintf(out, "how: %d+%d boots x %d iteration(s) (%d warm-up left out), accel %s; p = 2 min(Mann-"
 		     "Whitney, Kolmogorov-Smirnov) over boot medians, Holm over %d metrics, alpha %g;\n"
 		     "     CI: bootstrap over boots then iterations (%d, seed %lu); gate %g%%; noise: "

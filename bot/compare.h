@@ -6,6 +6,7 @@
 #define PERFBOT_COMPARE_H
 
 #include "config.h"
+#include "verdict.h"
 #include "kernel.h"
 #include "vm.h"
 #include "workload.h"
@@ -52,8 +53,7 @@ struct metric_result {
 	bool values_differ;            /* the two sides' sample sets are not the same */
 	const char *regime;            /* what decided: "rank test", "gate over noise",
 					  "exact values", or "-" */
-	const char *verdict;           /* regression, improvement, no change, inconclusive,
-					  not comparable, behaviour change, same, no data */
+	enum verdict verdict;
 };
 
 struct boot {
@@ -89,10 +89,10 @@ struct comparison {
 	int nboots;
 	struct metric_result *results;
 	int nresults;
-	const char *verdict;           /* worst timing verdict: regression, inconclusive,
-					  improvement, no change, no data */
-	const char *behaviour;         /* "behaviour change" or "same" */
-	const char *status;            /* measured, build-failed, boot-failed */
+	bool decided;                  /* compare_compute ran: verdict and behaviour are set */
+	enum verdict verdict;          /* the worst timing verdict (verdict.h's ranking) */
+	enum verdict behaviour;        /* VERDICT_BEHAVIOUR_CHANGE or VERDICT_SAME */
+	enum comparison_status status;
 	char *started_at, *finished_at;
 	double wall_seconds;
 	long long job_id;              /* perfbotd's job, 0 if none: done when this is stored */
@@ -111,7 +111,6 @@ const struct workload *compare_workload(const struct comparison *cmp, const char
 int compare_inconclusive(const struct comparison *cmp);
 
 const char *side_name(enum side s);
-bool verdict_is_notable(const char *verdict);
 
 /* Prints the comparison table (workload, metric, without, with, change, CI,
  * p, noise, verdict) and the patch's verdict. */

@@ -647,7 +647,7 @@ static bool store_results(sqlite3 *db, const struct comparison *cmp, long long c
 			 m->def->kind == METRIC_TIME ? "time" : "behaviour",
 			 m->def->better > 0 ? "higher" : "lower", m->n[0], m->n[1],
 			 m->n[0] ? m->median[0] : NAN, m->n[1] ? m->median[1] : NAN, m->change_pct,
-			 m->verdict, m->boots[0], m->boots[1], m->ci_lo_pct, m->ci_hi_pct, m->hl_shift,
+			 verdict_name(m->verdict), m->boots[0], m->boots[1], m->ci_lo_pct, m->ci_hi_pct, m->hl_shift,
 			 m->p_mw, m->p_ks, m->p, m->p_adj, m->noise_pct, m->noise_from,
 			 (int)m->deterministic, m->regime))
 			return false;
@@ -693,10 +693,12 @@ static bool store_all(sqlite3 *db, const struct comparison *cmp, const char *ver
 		 calibration ? "same" : pair_method_name(cmp->plan->method), cmp->plan->detail,
 		 kid[0], kid[1], cmp->booted ? cmp->accel.name : NULL,
 		 cmp->booted ? cmp->accel.reason : NULL, names.buf, cmp->workload_choice,
-		 cmp->boots_per_kernel, cmp->iterations, cmp->status, cmp->started_at,
+		 cmp->boots_per_kernel, cmp->iterations, status_name(cmp->status), cmp->started_at,
 		 cmp->finished_at, cmp->wall_seconds, version, cmp->policy.warmup,
 		 (long long)cmp->seed, cmp->policy.gate_pct, cmp->policy.alpha,
-		 cmp->policy.noise_factor, cmp->noise_calibration, cmp->verdict, cmp->behaviour,
+		 cmp->policy.noise_factor, cmp->noise_calibration,
+		 cmp->decided ? verdict_name(cmp->verdict) : NULL,
+		 cmp->decided ? verdict_name(cmp->behaviour) : NULL,
 		 cmp->fa_splits, cmp->fa_flagged, cmp->fa_metric_tests, cmp->fa_metric_flags);
 	str_free(&names);
 	return ok && store_runs(db, cmp, *cid, kid, err) && store_results(db, cmp, *cid, err);

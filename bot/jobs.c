@@ -27,9 +27,10 @@ static void outcome_set(struct job_outcome *jo, long long cid, const struct comp
 	if (!jo)
 		return;
 	jo->comparison = cid;
-	snprintf(jo->status, sizeof(jo->status), "%s", cmp->status ? cmp->status : "");
-	snprintf(jo->verdict, sizeof(jo->verdict), "%s", cmp->verdict ? cmp->verdict : "");
-	jo->behaviour_change = cmp->behaviour && !strcmp(cmp->behaviour, "behaviour change");
+	jo->status = cmp->status;
+	jo->decided = cmp->decided;
+	jo->verdict = cmp->verdict;
+	jo->behaviour_change = cmp->decided && cmp->behaviour == VERDICT_BEHAVIOUR_CHANGE;
 }
 
 static bool build_pair(const struct pb_config *cfg, struct kernel_tree *tree,
@@ -228,7 +229,7 @@ int job_run_patch(const struct pb_config *cfg, const struct pb_queue *q,
 	if (!build_pair(cfg, &tree, &kc, &plan, &cmp, &err))
 		goto fail;
 	if (!cmp.image[0].built || !cmp.image[1].built) {
-		cmp.status = "build-failed";
+		cmp.status = STATUS_BUILD_FAILED;
 	} else {
 		stamp = host_timestamp();
 		log_dir = xasprintf("%s/logs/%03d-%s", cfg->report_dir, p->number, stamp);
@@ -286,8 +287,8 @@ int job_run_patch(const struct pb_config *cfg, const struct pb_queue *q,
 			goto out;
 		}
 		cmp.status = measure_ok_boots(&cmp, SIDE_WITHOUT) && measure_ok_boots(&cmp, SIDE_WITH)
-				     ? "measured"
-				     : "boot-failed";
+				     ? STATUS_MEASURED
+				     : STATUS_BOOT_FAILED;
 	}
 	cmp.finished_at = iso_time_now();
 	cmp.wall_seconds = now_seconds() - start;
@@ -317,9 +318,9 @@ int job_run_patch(const struct pb_config *cfg, const struct pb_queue *q,
 	    !report_write_trend(db, cfg->report_dir, &err))
 		goto fail;
 	printf("perfbot: %s; comparison %lld stored in %s (seed %lu); report %s (%.0f s)\n",
-	       cmp.status, cid, cfg->db_path, cmp.seed, report, cmp.wall_seconds);
+	       status_name(cmp.status), cid, cfg->db_path, cmp.seed, report, cmp.wall_seconds);
 	outcome_set(jo, cid, &cmp);
-	rc = strcmp(cmp.status, "measured") ? PB_EXIT_KERNEL : PB_EXIT_OK;
+	rc = cmp.status != STATUS_MEASURED ? PB_EXIT_KERNEL : PB_EXIT_OK;
 	goto out;
 fail:
 	cli_error("%s", err.msg);
@@ -475,7 +476,7 @@ int job_calibrate(const struct pb_config *cfg, const struct pb_queue *q, char **
 		if (!kernel_build(cfg, &tree, &kc, s ? &plan.with : &plan.without, &cmp.image[s], &err))
 			goto fail;
 	if (!cmp.image[0].built) {
-		cmp.status = "build-failed";
+		cmp.status = STATUS_BUILD_FAILED;
 		char *failure = visible_lines(cmp.image[0].failure);
 
 		printf("the base kernel failed to build:\n%s\n", failure);
@@ -501,8 +502,8 @@ int job_calibrate(const struct pb_config *cfg, const struct pb_queue *q, char **
 		}
 		unlink(initrd);
 		cmp.status = measure_ok_boots(&cmp, SIDE_WITHOUT) + measure_ok_boots(&cmp, SIDE_WITH) >= 2
-				     ? "measured"
-				     : "boot-failed";
+				     ? STATUS_MEASURED
+				     : STATUS_BOOT_FAILED;
 		cmp.measured_noise = noise_measure(&cmp, &cmp.nmeasured_noise);
 		/* the splits use this noise floor, as later runs will */
 		cmp.noise = cmp.measured_noise;
@@ -528,10 +529,10 @@ int job_calibrate(const struct pb_config *cfg, const struct pb_queue *q, char **
 		}
 	printf("perfbot: calibration %s; stored as comparison %lld in %s (accel %s, seed %lu, %.0f s); "
 	       "runs under %s now use its noise floor\n",
-	       cmp.status, cid, cfg->db_path, cmp.booted ? cmp.accel.name : "-", cmp.seed,
+	       status_name(cmp.status), cid, cfg->db_path, cmp.booted ? cmp.accel.name : "-", cmp.seed,
 	       cmp.wall_seconds, cmp.booted ? cmp.accel.name : "-");
 	outcome_set(jo, cid, &cmp);
-	rc = strcmp(cmp.status, "measured") ? PB_EXIT_KERNEL : PB_EXIT_OK;
+	rc = cmp.status != STATUS_MEASURED ? PB_EXIT_KERNEL : PB_EXIT_OK;
 	goto out;
 fail:
 	cli_error("%s", err.msg);

@@ -6,12 +6,14 @@
 
 #include "config.h"
 #include "queue.h"
+#include "verdict.h"
 
 /* What a job left, for nightly's summary. */
 struct job_outcome {
 	long long comparison;   /* its id, 0 if nothing was stored */
-	char status[32];        /* measured, build-failed, boot-failed, or "" */
-	char verdict[32];       /* worst timing verdict */
+	enum comparison_status status;
+	bool decided;           /* verdict is set: something was compared */
+	enum verdict verdict;   /* worst timing verdict */
 	bool behaviour_change;
 	bool skipped;           /* not an mm patch: nothing to measure */
 };

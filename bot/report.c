@@ -73,17 +73,21 @@ static void fmt_num(char *buf, size_t n, sqlite3_stmt *st, int col)
 		snprintf(buf, n, "%.4g", v);
 }
 
-static const char *verdict_class(const char *v)
+/* The colour of a verdict's row or tag. */
+static const char *verdict_class(enum verdict v)
 {
-	if (!strcmp(v, "regression"))
+	switch (v) {
+	case VERDICT_REGRESSION:
 		return "bad";
-	if (!strcmp(v, "behaviour change"))
+	case VERDICT_BEHAVIOUR_CHANGE:
 		return "change";
-	if (!strcmp(v, "improvement"))
+	case VERDICT_IMPROVEMENT:
 		return "good";
-	if (!strcmp(v, "inconclusive"))
+	case VERDICT_INCONCLUSIVE:
 		return "open";
-	return "same";
+	default:
+		return "same";
+	}
 }
 
 /* A link to a log that sits below the report directory, else its path. */
@@ -226,10 +230,11 @@ static bool comparison_tables(sqlite3 *db, long long cid, const char *num, const
 	sqlite3_bind_int64(st, 1, cid);
 	while (ok && sqlite3_step(st) == SQLITE_ROW) {
 		const char *verdict = col_text(st, 8), *workload = col_text(st, 0), *metric = col_text(st, 1);
+		enum verdict v = verdict_from_name(verdict);
 		bool time = !strcmp(col_text(st, 3), "time");
 		bool both = sqlite3_column_int(st, 9) && sqlite3_column_int(st, 10);
 		/* 0 timing, 1 behaviour changes, 2 unchanged behaviour */
-		int which = time ? 0 : strcmp(verdict, "behaviour change") ? 2 : 1;
+		int which = time ? 0 : v == VERDICT_BEHAVIOUR_CHANGE ? 1 : 2;
 		char a[32], b[32], c[32], n[64], ci[64], p[32], nz[64], sp[64];
 		struct metric_samples ms;
 		pb_str *t = &part[which];
@@ -267,7 +272,7 @@ static bool comparison_tables(sqlite3 *db, long long cid, const char *num, const
 			fmt_small_pct(x, sizeof(x), sqlite3_column_double(st, 14));
 			snprintf(nz, sizeof(nz), "%s (%.20s)", x, col_text(st, 15));
 		}
-		str_addf(t, "<tr class=\"%s\">", verdict_class(verdict));
+		str_addf(t, "<tr class=\"%s\">", verdict_class(v));
 		cell(t, "td", workload, NULL);
 		cell(t, "td", metric, NULL);
 		{
@@ -285,9 +290,9 @@ static bool comparison_tables(sqlite3 *db, long long cid, const char *num, const
 		cell(t, "td", nz, "num");
 		cell(t, "td", n, "num");
 		cell(t, "td", col_text(st, 16), NULL);
-		str_add(t, verdict_is_notable(verdict) ? "<td><b>" : "<td>");
+		str_add(t, verdict_is_notable(v) ? "<td><b>" : "<td>");
 		html_escape(t, verdict);
-		str_add(t, verdict_is_notable(verdict) ? " &#9664;</b></td></tr>\n" : "</td></tr>\n");
+		str_add(t, verdict_is_notable(v) ? " &#9664;</b></td></tr>\n" : "</td></tr>\n");
 		if (which < 2 && (ms.nboots[0] || ms.nboots[1]) && (both || which == 1)) {
 			char *name = xasprintf("%s-c%lld-%s-%s.svg", num, cid, workload, metric);
 			char *svg = xasprintf("%s/%s", plot_dir, name), *title = xasprintf("%s %s", workload, metric);
@@ -527,19 +532,6 @@ out:
 	return ok;
 }
 
-/* Verdicts by how much they ask of a reader, for a workload's summary. */
-static int attention(const char *v)
-{
-	static const char *const order[] = { "no data", "same", "flaky", "no change", "not comparable",
-					     "improvement", "inconclusive", "behaviour change",
-					     "regression" };
-
-	for (int i = 0; i < (int)PB_ARRAY_SIZE(order); i++)
-		if (!strcmp(v, order[i]))
-			return i;
-	return 0;
-}
-
 static void page_head(pb_str *h, const char *title)
 {
 	str_add(h, "<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\"><title>");
@@ -553,7 +545,8 @@ static void page_head(pb_str *h, const char *title)
 static bool workload_verdicts(sqlite3 *db, long long cid, pb_str *h)
 {
 	sqlite3_stmt *st;
-	char last[128] = "", worst[64] = "";
+	char last[128] = "";
+	enum verdict worst = VERDICT_NO_DATA;
 
 	if (sqlite3_prepare_v2(db, "SELECT workload, verdict FROM results WHERE comparison_id=? "
 				   "ORDER BY workload",
@@ -572,14 +565,15 @@ static bool workload_verdicts(sqlite3 *db, long long cid, pb_str *h)
 			str_addf(h, "<span class=\"%s tag\">", verdict_class(worst));
 			html_escape(h, last);
 			str_add(h, ": ");
-			html_escape(h, worst);
+			html_escape(h, verdict_name(worst));
 			str_add(h, "</span> ");
-			worst[0] = '\0';
+			worst = VERDICT_NO_DATA;
 		}
 		if (more) {
+			/* the enum's order is the ranking: the workload's worst */
 			snprintf(last, sizeof(last), "%s", w);
-			if (!worst[0] || attention(v) > attention(worst))
-				snprintf(worst, sizeof(worst), "%s", v);
+			if (verdict_from_name(v) > worst)
+				worst = verdict_from_name(v);
 		}
 	}
 	sqlite3_finalize(st);
@@ -647,9 +641,10 @@ bool report_write_index(sqlite3 *db, const struct pb_queue *q, const char *repor
 		str_add(&h, p->nfixes ? "</td>" : "-</td>");
 		if (cid) {
 			const char *status = col_text(st, 1);
+			enum comparison_status cs;
 
 			str_add(&h, "<td>");
-			if (strcmp(status, "measured")) {
+			if (!status_parse(status, &cs) || cs != STATUS_MEASURED) {
 				str_add(&h, "<span class=\"bad tag\">");
 				html_escape(&h, status);
 				str_add(&h, "</span> ");

@@ -50,7 +50,7 @@ bool fixture_init(struct fixture *f, const char *without, const char *with)
 						 .bootstrap = 500, .warmup = 0, .seed = 1 };
 	f->cmp.boots_per_kernel = 2;
 	f->cmp.iterations = 2;
-	f->cmp.status = "measured";
+	f->cmp.status = STATUS_MEASURED;
 	f->cmp.started_at = xstrdup("2026-12-03T00:00:00Z");
 	f->cmp.finished_at = xstrdup("2026-12-03T00:01:00Z");
 	{

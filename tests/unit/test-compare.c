@@ -22,7 +22,7 @@ static const char *verdict(const struct comparison *c, const char *metric)
 {
 	const struct metric_result *m = result(c, metric);
 
-	return m ? m->verdict : NULL;
+	return m ? verdict_name(m->verdict) : NULL;
 }
 
 #define W "PB1 sample hugetlb-migrate "
@@ -47,7 +47,7 @@ static void test_shapes(void)
 	CHECK_STR(verdict(&f.cmp, "migrate_ms_per_mib"), "behaviour change"); /* one side only */
 	CHECK_STR(verdict(&f.cmp, "migrate_ms"), "not comparable"); /* different work */
 	CHECK_STR(verdict(&f.cmp, "pgmigrate_success"), "no data");
-	CHECK_STR(f.cmp.behaviour, "behaviour change");
+	CHECK_STR(verdict_name(f.cmp.behaviour), "behaviour change");
 	fixture_free(&f);
 
 	/* 10% slower, every boot alike, two boots a side: the rank test cannot
@@ -63,7 +63,7 @@ static void test_shapes(void)
 	CHECK(m && fabs(m->hl_shift - 1) < 1e-12);
 	CHECK_STR(verdict(&f.cmp, "migrate_ms"), "inconclusive");
 	CHECK_INT(compare_inconclusive(&f.cmp), 1);
-	CHECK_STR(f.cmp.verdict, "inconclusive");
+	CHECK_STR(verdict_name(f.cmp.verdict), "inconclusive");
 	CHECK_STR(verdict(&f.cmp, "pages_migrated"), "same");
 	{
 		/* with a calibration that measured 0.01% between boots: the gate decides */
@@ -75,7 +75,7 @@ static void test_shapes(void)
 		CHECK_STR(verdict(&f.cmp, "migrate_ms"), "regression");
 		CHECK_STR(result(&f.cmp, "migrate_ms")->regime, "gate over noise");
 		CHECK_STR(result(&f.cmp, "migrate_ms")->noise_from, "calibration");
-		CHECK_STR(f.cmp.verdict, "regression");
+		CHECK_STR(verdict_name(f.cmp.verdict), "regression");
 		/* one boot a side: nothing to say the boots do not overlap */
 		{
 			const char *t1[2] = { W "1 migrate_ms 10\n", W "1 migrate_ms 11\n" };
@@ -103,7 +103,7 @@ static void test_shapes(void)
 	CHECK(fixture_init(&f, W "1 migrate_ms 10\n", W "1 migrate_ms 10.02\n"));
 	CHECK_STR(verdict(&f.cmp, "migrate_ms"), "no change");
 	CHECK_STR(result(&f.cmp, "migrate_ms")->regime, "CI inside gate");
-	CHECK_STR(f.cmp.verdict, "no change");
+	CHECK_STR(verdict_name(f.cmp.verdict), "no change");
 	{
 		const char *t[6] = { W "1 migrate_ms 10\n", W "1 migrate_ms 9\n", W "1 migrate_ms 10.001\n",
 				     W "1 migrate_ms 9.001\n", W "1 migrate_ms 9.999\n", W "1 migrate_ms 8.999\n" };
@@ -125,7 +125,7 @@ static void test_shapes(void)
 			   W "1 migrate_ms 5\n" W "1 pages_migrated 16\n"));
 	CHECK_STR(verdict(&f.cmp, "migrate_ms"), "no change");
 	CHECK_STR(verdict(&f.cmp, "pages_migrated"), "same");
-	CHECK_STR(f.cmp.behaviour, "same");
+	CHECK_STR(verdict_name(f.cmp.behaviour), "same");
 	fixture_free(&f);
 }
 
@@ -214,7 +214,7 @@ static void rates(const struct regime *g, double shift, int trials, double min_d
 	for (int k = 0; k < trials; k++) {
 		f.cmp.policy.seed = (unsigned long)k + 1;
 		detected += !strcmp(trial(&f, r, g, offset, shift), "regression");
-		false_alarms += verdict_is_notable(trial(&f, r, g, offset, 0));
+		false_alarms += verdict_is_notable(verdict_from_name(trial(&f, r, g, offset, 0)));
 	}
 	printf("  %-10s %2d boots/side, shift %.1f%%: detected %d/%d, false alarms %d/%d\n", g->name,
 	       g->boots, shift * 100, detected, trials, false_alarms, trials);
@@ -227,6 +227,37 @@ static void rates(const struct regime *g, double shift, int trials, double min_d
 	gsl_rng_free(r);
 }
 
+/* Every name parses back to its verdict, and the ranking is the enum's. */
+static void test_verdict_names(void)
+{
+	enum verdict v;
+	enum comparison_status st;
+
+	for (int i = 0; i < VERDICT_COUNT; i++) {
+		CHECK(verdict_parse(verdict_name((enum verdict)i), &v));
+		CHECK_INT(v, i);
+	}
+	for (int i = 0; i < STATUS_COUNT; i++) {
+		CHECK(status_parse(status_name((enum comparison_status)i), &st));
+		CHECK_INT(st, i);
+	}
+	CHECK(!verdict_parse("regresion", &v));
+	CHECK(!verdict_parse(NULL, &v));
+	CHECK(!status_parse("built", &st));
+	CHECK_INT(verdict_from_name("junk"), VERDICT_NO_DATA);
+	CHECK_INT(verdict_from_name("behaviour change"), VERDICT_BEHAVIOUR_CHANGE);
+	CHECK(!strcmp(verdict_name((enum verdict)VERDICT_COUNT), "?"));
+	/* a regression asks more of a reader than anything; a time that could
+	 * not be compared more than one that did not change */
+	CHECK(VERDICT_REGRESSION > VERDICT_BEHAVIOUR_CHANGE);
+	CHECK(VERDICT_INCONCLUSIVE > VERDICT_IMPROVEMENT);
+	CHECK(VERDICT_NOT_COMPARABLE > VERDICT_NO_CHANGE);
+	CHECK(verdict_is_notable(VERDICT_REGRESSION) && verdict_is_notable(VERDICT_IMPROVEMENT) &&
+	      verdict_is_notable(VERDICT_BEHAVIOUR_CHANGE));
+	CHECK(!verdict_is_notable(VERDICT_INCONCLUSIVE) && !verdict_is_notable(VERDICT_FLAKY) &&
+	      !verdict_is_notable(VERDICT_NOT_COMPARABLE));
+}
+
 void test_compare(void)
 {
 	/* icount: boots agree to 0.001%, iterations differ by their index. */
@@ -234,6 +265,7 @@ void test_compare(void)
 	/* wall clock, after adaptive boots: 1% between boots, 2% within */
 	const struct regime wall = { "wallclock", 2, 0.01, 0.02, 0, 8, 4 };
 
+	test_verdict_names();
 	test_shapes();
 	test_warmup();
 	/* the targets: icount >= 99% of 1% at <= 0.1% false alarms from 2 boots

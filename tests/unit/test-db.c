@@ -279,12 +279,13 @@ void test_db(void)
 	CHECK_HAS(err.msg, "no comparison 9999");
 
 	/* A store that fails half-way leaves nothing behind. */
-	f.cmp.status = NULL; /* comparisons.status is NOT NULL */
+	char *choice = f.cmp.workload_choice;
+	f.cmp.workload_choice = NULL; /* comparisons.workload_choice is NOT NULL */
 	CHECK(!db_store_comparison(db, &f.cmp, "test", &id, &err));
 	CHECK_INT(count(db, "comparisons"), 2);
 	CHECK_INT(count(db, "runs"), 8);
 	CHECK_INT(count(db, "samples"), 20);
-	f.cmp.status = "measured";
+	f.cmp.workload_choice = choice;
 
 	/* A calibration: no patch, its noise floor stored and found again by accel. */
 	{

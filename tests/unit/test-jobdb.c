@@ -210,12 +210,13 @@ void test_jobdb(void)
 
 	/* a store that fails leaves the job running and its journal whole */
 	f.cmp.job_id = 1;
-	f.cmp.status = NULL;
+	char *choice = f.cmp.workload_choice;
+	f.cmp.workload_choice = NULL; /* comparisons.workload_choice is NOT NULL */
 	CHECK(!db_store_comparison(db, &f.cmp, "test", &cid, &err));
 	CHECK_STR(state_of(db, 1, st, sizeof(st)), "running");
 	CHECK_INT(db_count(db, "SELECT count(*) FROM job_boots WHERE job_id=?", 1), 1);
 	/* the store that succeeds: job done with its comparison, journal gone, one transaction */
-	f.cmp.status = "measured";
+	f.cmp.workload_choice = choice;
 	CHECK(db_store_comparison(db, &f.cmp, "test", &cid, &err));
 	CHECK_STR(state_of(db, 1, st, sizeof(st)), "done");
 	CHECK_INT(db_count(db, "SELECT comparison_id FROM jobs WHERE id=?", 1), cid);

@@ -49,7 +49,7 @@ static const char *verdict_of(const struct comparison *cmp, const char *metric)
 {
 	for (int i = 0; i < cmp->nresults; i++)
 		if (!strcmp(cmp->results[i].def->name, metric))
-			return cmp->results[i].verdict;
+			return verdict_name(cmp->results[i].verdict);
 	return "?";
 }
 
@@ -64,15 +64,15 @@ static void differences(void)
 			   W "1 pages_refused 1\n" W "1 pages_failed 2\n"));
 	CHECK_STR(verdict_of(&f.cmp, "pages_refused"), "behaviour change");
 	CHECK_STR(verdict_of(&f.cmp, "pages_failed"), "same");
-	CHECK_STR(f.cmp.behaviour, "behaviour change");
+	CHECK_STR(verdict_name(f.cmp.behaviour), "behaviour change");
 	/* the same, after a calibration in which pages_refused varied */
 	f.cmp.noise = &nf;
 	f.cmp.nnoise = 1;
 	compare_compute(&f.cmp);
 	CHECK_STR(verdict_of(&f.cmp, "pages_refused"), "flaky");
 	CHECK_STR(verdict_of(&f.cmp, "pages_failed"), "same");
-	CHECK_STR(f.cmp.behaviour, "same");
-	CHECK(!verdict_is_notable("flaky"));
+	CHECK_STR(verdict_name(f.cmp.behaviour), "same");
+	CHECK(!verdict_is_notable(VERDICT_FLAKY));
 	/* a calibration that saw it steady changes nothing */
 	nf.deterministic = true;
 	compare_compute(&f.cmp);
