@@ -22,6 +22,7 @@
 #include "host.h"
 #include "kernel.h"
 #include "measure.h"
+#include "pipeline.h"
 #include "queue.h"
 
 /* What the slowdown patch slows, and what proves the slowed path ran. */
@@ -372,151 +373,155 @@ struct bench_opts {
 	int pool, draws;
 };
 
-static int bench(struct pb_config *cfg, const struct pb_queue *q, const struct bench_opts *o)
+/* The plan's first stages: the two workloads, the tree, the base and the
+ * base with the synthetic slowdown, built. */
+static bool bench_kernels(struct pipeline *pl, struct kernel_change *base, struct kernel_change *slow,
+			  struct kernel_image img[2], char **patch)
 {
-	const struct workload *chosen[NTARGETS];
-	struct workload_set wset = { 0 };
-	struct kernel_tree tree = { 0 };
-	struct kernel_config kc = { 0 };
+	char *names[NTARGETS], *why = NULL, *kernels, *slash;
+	const struct kernel_change *change[2] = { base, slow };
+	bool ok;
+
+	for (int t = 0; t < NTARGETS; t++)
+		names[t] = (char *)targets[t].workload;
+	ok = stage_workloads(pl, NULL, names, NTARGETS, &why) && stage_tree(pl) &&
+	     stage_selftests(pl);
+	free(why);
+	if (!ok)
+		return false;
+	/* kernels/bench/ beside kernels/ports/ */
+	kernels = xstrdup(pl->cfg->ports_dir);
+	slash = strrchr(kernels, '/');
+	if (slash)
+		*slash = '\0';
+	*patch = xasprintf("%s/bench/%s/slowdown.patch", slash ? kernels : ".", pl->tree.series);
+	free(kernels);
+	if (!path_exists(*patch)) {
+		pb_seterr(&pl->err, "bench: no synthetic slowdown patch %s for %s", *patch,
+			  pl->tree.series);
+		return false;
+	}
+	kernel_change_set(base, NULL, false, "base");
+	kernel_change_set(slow, *patch, false, "base+slowdown");
+	if (!stage_configure(pl) || !stage_build(pl, change, img))
+		return false;
+	if (!img[0].built || !img[1].built) {
+		pb_seterr(&pl->err, "bench: a kernel failed to build: %s", img[img[0].built].log);
+		return false;
+	}
+	return true;
+}
+
+/* One accelerator mode: its pools booted, its draws evaluated. */
+static bool bench_mode(struct pipeline *pl, struct pb_config *cfg, struct bench *b,
+		       const struct bench_opts *o, const char *mode)
+{
+	char *name = xasprintf("bench-%s", mode);
+	int pool;
+	bool icount, ok;
+
+	if (!config_set(cfg, "qemu", "accel", mode, &pl->err)) {
+		free(name);
+		return false;
+	}
+	b->mode = mode;
+	ok = stage_guests(pl, name, b->kernel_base);
+	free(name);
+	if (!ok)
+		return false;
+	b->initrd = pl->initrd;
+	b->log_dir = pl->log_dir;
+	b->accel = pl->accel;
+	verdict_policy_init(&b->tmpl.policy, cfg, b->accel.name, 1);
+	/* thousands of drawn comparisons: a coarser interval is enough to
+	 * score them, and keeps the bench to minutes */
+	if (b->tmpl.policy.bootstrap > BENCH_BOOTSTRAP)
+		b->tmpl.policy.bootstrap = BENCH_BOOTSTRAP;
+	b->tmpl.accel = b->accel;
+	/* icount: 2 boots a kernel, as the target asks; wall clock: run's own
+	 * adaptive schedule, up to what about 3 minutes of boots allow */
+	icount = !strcmp(b->accel.name, "tcg-icount");
+	pool = o->pool ? o->pool : icount ? 6 : 12;
+	b->per_side = cfg->boots;
+	b->max_per_side = icount ? cfg->boots : pool / 2;
+	{
+		const int *st = icount ? o->strengths : o->wall_strengths;
+		int nst = icount ? o->nstrengths : o->nwall_strengths;
+
+		b->npools = 1 + nst;
+		b->pools[0].strength = -1;
+		for (int s = 0; s < nst; s++)
+			b->pools[1 + s].strength = st[s];
+	}
+	if (!fill_pools(b, pool, &pl->err))
+		return false;
+	if (!icount) {
+		int fit = (int)(BENCH_BUDGET_S / (2 * mean_boot_wall(b)));
+
+		/* no more than half a pool, so that draws differ */
+		b->max_per_side = fit < b->per_side ? b->per_side : fit < pool / 2 ? fit : pool / 2;
+	}
+	printf("%-10s  pools: %d boots of each strength, %d of the base; a comparison takes %d boots "
+	       "a kernel%s; mean boot %.1f s\n", b->mode, pool, 2 * pool, b->per_side,
+	       b->max_per_side > b->per_side ? " and more while inconclusive" : "", mean_boot_wall(b));
+	if (b->max_per_side > b->per_side)
+		printf("%-10s  (at most %d a kernel: about 3 minutes of boots, or half a pool)\n", b->mode,
+		       b->max_per_side);
+	evaluate(b, stdout);
+	fflush(stdout);
+	pools_free(b);
+	return true;
+}
+
+static int bench(struct pb_config *cfg, const struct bench_opts *o)
+{
 	struct kernel_change base = { 0 }, slow = { 0 };
 	struct kernel_image img[2];
-	struct guest_plan gp = { 0 };
+	struct pipeline pl;
 	struct bench b = { 0 };
-	char *patch = NULL, *stamp = host_timestamp(), *log_dir = NULL;
-	double start = now_seconds();
-	int rc = PB_EXIT_ERROR, pool;
-	bool icount;
-	pb_err err;
+	char *patch = NULL;
+	int rc = PB_EXIT_ERROR;
 
-	(void)q;
 	memset(img, 0, sizeof(img));
-	if (!workloads_load(cfg->workloads_dir, &wset, &err))
+	pipeline_init(&pl, cfg);
+	if (!bench_kernels(&pl, &base, &slow, img, &patch))
 		goto fail;
-	for (int t = 0; t < NTARGETS; t++) {
-		chosen[t] = workload_find(&wset, targets[t].workload);
-		if (!chosen[t]) {
-			pb_seterr(&err, "bench: no workload %s in %s", targets[t].workload, cfg->workloads_dir);
-			goto fail;
-		}
-	}
-	if (!host_check_requirements(chosen, NTARGETS, &err) ||
-	    !guest_plan_init(&gp, cfg, chosen, NTARGETS, &err) || !tree_prepare(cfg, &tree, &err))
-		goto fail;
-	{
-		/* kernels/bench/ beside kernels/ports/ */
-		char *kernels = xstrdup(cfg->ports_dir), *slash = strrchr(kernels, '/');
-
-		if (slash)
-			*slash = '\0';
-		patch = xasprintf("%s/bench/%s/slowdown.patch", slash ? kernels : ".", tree.series);
-		free(kernels);
-	}
-	if (!path_exists(patch)) {
-		pb_seterr(&err, "bench: no synthetic slowdown patch %s for %s", patch, tree.series);
-		goto fail;
-	}
-	if (!kernel_config_prepare(cfg, &tree, &kc, &err))
-		goto fail;
-	kernel_change_set(&base, NULL, false, "base");
-	kernel_change_set(&slow, patch, false, "base+slowdown");
-	if (!kernel_build(cfg, &tree, &kc, &base, &img[0], &err) ||
-	    !kernel_build(cfg, &tree, &kc, &slow, &img[1], &err))
-		goto fail;
-	if (!img[0].built || !img[1].built) {
-		pb_seterr(&err, "bench: a kernel failed to build: %s", img[img[0].built].log);
-		goto fail;
-	}
 	b.cfg = cfg;
-	b.gp = &gp;
+	b.gp = &pl.gp;
 	b.kernel_base = img[0].bzimage;
 	b.kernel_slow = img[1].bzimage;
 	b.draws = o->draws;
 	b.rng = gsl_rng_alloc(gsl_rng_mt19937);
 	gsl_rng_set(b.rng, measure_seed(cfg));
 	b.tmpl.kind = "patch";
-	b.tmpl.workloads = chosen;
-	b.tmpl.nworkloads = NTARGETS;
+	b.tmpl.workloads = pl.chosen;
+	b.tmpl.nworkloads = pl.nchosen;
 	b.tmpl.iterations = cfg->iterations;
 	printf("perfbot bench: base %s against base+slowdown (%s); %d drawn comparisons per line; "
 	       "%d+%d iterations per boot\n",
-	       tree.version, patch, o->draws, cfg->warmup, cfg->iterations);
+	       pl.tree.version, patch, o->draws, cfg->warmup, cfg->iterations);
 	printf("%-10s  %-20s  %-6s %9s %8s  %5s  %-16s  %-30s  %8s\n", "mode", "slowed path", "N",
 	       "effect", "noise", "boots", "detected", "misses / false alarms", "boot time");
-	for (int mi = 0; mi < o->nmodes; mi++) {
-		if (!config_set(cfg, "qemu", "accel", o->modes[mi], &err))
+	for (int mi = 0; mi < o->nmodes; mi++)
+		if (!bench_mode(&pl, cfg, &b, o, o->modes[mi]))
 			goto fail;
-		b.mode = o->modes[mi];
-		free(log_dir);
-		log_dir = xasprintf("%s/logs/bench-%s/%s", cfg->report_dir, stamp, b.mode);
-		free((char *)b.initrd);
-		b.initrd = NULL;
-		b.log_dir = log_dir;
-		if (!host_guest_prepare(cfg, &gp, img[0].bzimage, log_dir, (char **)&b.initrd, &b.accel,
-					&err))
-			goto fail;
-		verdict_policy_init(&b.tmpl.policy, cfg, b.accel.name, 1);
-		/* thousands of drawn comparisons: a coarser interval is enough to
-		 * score them, and keeps the bench to minutes */
-		if (b.tmpl.policy.bootstrap > BENCH_BOOTSTRAP)
-			b.tmpl.policy.bootstrap = BENCH_BOOTSTRAP;
-		b.tmpl.accel = b.accel;
-		/* icount: 2 boots a kernel, as the target asks; wall clock: run's own
-		 * adaptive schedule, up to what about 3 minutes of boots allow */
-		icount = !strcmp(b.accel.name, "tcg-icount");
-		pool = o->pool ? o->pool : icount ? 6 : 12;
-		b.per_side = cfg->boots;
-		b.max_per_side = icount ? cfg->boots : pool / 2;
-		{
-			const int *st = icount ? o->strengths : o->wall_strengths;
-			int nst = icount ? o->nstrengths : o->nwall_strengths;
-
-			b.npools = 1 + nst;
-			b.pools[0].strength = -1;
-			for (int s = 0; s < nst; s++)
-				b.pools[1 + s].strength = st[s];
-		}
-		if (!fill_pools(&b, pool, &err))
-			goto fail;
-		if (!icount) {
-			int fit = (int)(BENCH_BUDGET_S / (2 * mean_boot_wall(&b)));
-
-			/* no more than half a pool, so that draws differ */
-			b.max_per_side = fit < b.per_side ? b.per_side : fit < pool / 2 ? fit : pool / 2;
-		}
-		printf("%-10s  pools: %d boots of each strength, %d of the base; a comparison takes %d boots "
-		       "a kernel%s; mean boot %.1f s\n", b.mode, pool, 2 * pool, b.per_side,
-		       b.max_per_side > b.per_side ? " and more while inconclusive" : "", mean_boot_wall(&b));
-		if (b.max_per_side > b.per_side)
-			printf("%-10s  (at most %d a kernel: about 3 minutes of boots, or half a pool)\n", b.mode,
-			       b.max_per_side);
-		evaluate(&b, stdout);
-		fflush(stdout);
-		unlink(b.initrd);
-		pools_free(&b);
-	}
 	printf("perfbot bench: %.0f s in all; effect: the change of the pooled medians over every boot; "
 	       "boots: per kernel, on average; boot time: of one comparison, both kernels\n",
-	       now_seconds() - start);
+	       now_seconds() - pl.start);
 	rc = PB_EXIT_OK;
 	goto out;
 fail:
-	cli_error("%s", err.msg);
+	cli_error("%s", pl.err.msg);
 out:
 	pools_free(&b);
 	if (b.rng)
 		gsl_rng_free(b.rng);
-	free((char *)b.initrd);
 	kernel_image_free(&img[0]);
 	kernel_image_free(&img[1]);
 	kernel_change_free(&base);
 	kernel_change_free(&slow);
-	guest_plan_free(&gp);
-	kernel_config_free(&kc);
-	tree_free(&tree);
-	workloads_free(&wset);
+	pipeline_free(&pl);
 	free(patch);
-	free(stamp);
-	free(log_dir);
 	return rc;
 }
 
@@ -585,7 +590,7 @@ int cmd_bench(int argc, char **argv)
 		rc = PB_EXIT_ERROR;
 		goto out;
 	}
-	rc = bench(&cfg, &q, &o);
+	rc = bench(&cfg, &o);
 	queue_free(&q);
 	config_free(&cfg);
 out:

@@ -2,12 +2,12 @@
  * interleaved as in a run; per metric its noise (between-boot and
  * within-boot CV, whether it is deterministic), stored as the noise floor
  * later runs under the same accelerator use; and the false-alarm rate of
- * the whole procedure over A/A splits. The job itself is in jobs.c. */
+ * the whole procedure over A/A splits. The plan itself is in pipeline.c. */
 #include <stdlib.h>
 #include <string.h>
 
 #include "cli.h"
-#include "jobs.h"
+#include "pipeline.h"
 #include "queue.h"
 
 static void usage(FILE *out)
@@ -62,7 +62,7 @@ int cmd_calibrate(int argc, char **argv)
 		rc = PB_EXIT_ERROR;
 		goto out;
 	}
-	rc = job_calibrate(&cfg, &q, only, nonly, per_side ? per_side : cfg.calibrate_boots, NULL);
+	rc = pipeline_calibrate(&cfg, &q, only, nonly, per_side ? per_side : cfg.calibrate_boots, NULL);
 	queue_free(&q);
 	config_free(&cfg);
 out:

@@ -10,8 +10,8 @@
 
 #include "cli.h"
 #include "db.h"
-#include "jobs.h"
 #include "kernel.h"
+#include "pipeline.h"
 #include "queue.h"
 #include "report.h"
 #include "workload.h"
@@ -95,142 +95,144 @@ static int queue_workloads(const struct workload_set *set, const struct pb_queue
 	return n;
 }
 
+/* One patch of the queue: skipped (not mm, or measured before), or run. */
+static void nightly_patch(const struct pb_config *cfg, const struct pb_queue *q,
+			  const struct pipeline *pl, const struct pb_patch *p, bool all, struct tally *t)
+{
+	struct pipeline_outcome out;
+	struct run_request rq = { .number = p->number };
+	long long before;
+	int prc;
+
+	if (!p->is_mm) {
+		char *why = xasprintf("skipped: not an mm patch (%s)", p->mm_reason);
+
+		note(t, p, why);
+		free(why);
+		t->skipped++;
+		return;
+	}
+	before = all ? 0 : measured_before(pl->db, q, p, &pl->tree, &pl->kc);
+	if (before) {
+		char *why = xasprintf("skipped: already measured for this base, config and perfbot "
+				      "(comparison %lld)", before);
+
+		note(t, p, why);
+		free(why);
+		t->skipped++;
+		return;
+	}
+	prc = pipeline_run_patch(cfg, q, &rq, &out);
+	t->run++;
+	if (prc == PB_EXIT_ERROR || !out.comparison) {
+		note(t, p, "perfbot could not measure it (see the log above)");
+		t->failures++;
+		return;
+	}
+	t->failures += out.status != STATUS_MEASURED;
+	t->regressions += out.decided && out.verdict == VERDICT_REGRESSION;
+	t->behaviour += out.behaviour_change;
+	{
+		char *what = xasprintf("%s: %s%s (comparison %lld)", status_name(out.status),
+				       out.decided ? verdict_name(out.verdict) : "-",
+				       out.behaviour_change ? ", behaviour change" : "", out.comparison);
+
+		note(t, p, what);
+		free(what);
+	}
+}
+
+/* The nightly table's row; its id into *nid. */
+static bool store_summary(sqlite3 *db, const struct pb_queue *q, const struct pipeline *pl,
+			  const struct tally *t, const char *started, long long calibration,
+			  long long *nid, pb_err *err)
+{
+	char *finished = iso_time_now();
+	sqlite3_stmt *st;
+	int ok;
+
+	if (sqlite3_prepare_v2(db,
+			       "INSERT INTO nightly (queue, started_at, finished_at, wall_seconds, "
+			       "perfbot_version, tree_sha256, config_sha256, patches_run, patches_skipped, "
+			       "regressions, behaviour_changes, failures, calibration_id, summary) "
+			       "VALUES (?,?,?,?,?,?,?,?,?,?,?,?,NULLIF(?,0),?)",
+			       -1, &st, NULL) != SQLITE_OK) {
+		pb_seterr(err, "database: %s", sqlite3_errmsg(db));
+		free(finished);
+		return false;
+	}
+	sqlite3_bind_text(st, 1, q->dir, -1, SQLITE_TRANSIENT);
+	sqlite3_bind_text(st, 2, started, -1, SQLITE_TRANSIENT);
+	sqlite3_bind_text(st, 3, finished, -1, SQLITE_TRANSIENT);
+	sqlite3_bind_double(st, 4, now_seconds() - pl->start);
+	sqlite3_bind_text(st, 5, perfbot_version, -1, SQLITE_TRANSIENT);
+	sqlite3_bind_text(st, 6, pl->tree.tarball_sha, -1, SQLITE_TRANSIENT);
+	sqlite3_bind_text(st, 7, pl->kc.sha256, -1, SQLITE_TRANSIENT);
+	sqlite3_bind_int(st, 8, t->run);
+	sqlite3_bind_int(st, 9, t->skipped);
+	sqlite3_bind_int(st, 10, t->regressions);
+	sqlite3_bind_int(st, 11, t->behaviour);
+	sqlite3_bind_int(st, 12, t->failures);
+	sqlite3_bind_int64(st, 13, calibration);
+	sqlite3_bind_text(st, 14, t->lines.buf ? t->lines.buf : "", -1, SQLITE_TRANSIENT);
+	ok = sqlite3_step(st) == SQLITE_DONE;
+	*nid = sqlite3_last_insert_rowid(db);
+	sqlite3_finalize(st);
+	free(finished);
+	if (!ok)
+		pb_seterr(err, "database: %s", sqlite3_errmsg(db));
+	return ok;
+}
+
+/* The plan: the lock from start to end, the base tree and config the
+ * patches are judged on, a calibration, every patch, the report. */
 static int nightly(const struct pb_config *cfg, const struct pb_queue *q, bool all, bool calibrate)
 {
-	struct kernel_tree tree = { 0 };
-	struct kernel_config kc = { 0 };
-	struct workload_set wset = { 0 };
+	struct pipeline pl;
 	struct tally t = { 0 };
-	struct job_outcome jo;
-	sqlite3 *db = NULL;
-	char *started = iso_time_now(), *finished = NULL, *names[CLI_MAX_WORKLOADS];
-	double start = now_seconds();
-	long long calibration = 0;
+	char *started = iso_time_now(), *names[CLI_MAX_WORKLOADS];
+	long long calibration = 0, nid = 0;
 	int rc = PB_EXIT_ERROR, nnames, pages;
-	pb_err err;
 
 	str_init(&t.lines);
-	if (!db_lock(cfg->db_path, &err) || !workloads_load(cfg->workloads_dir, &wset, &err) ||
-	    !tree_prepare(cfg, &tree, &err) || !kernel_config_prepare(cfg, &tree, &kc, &err) ||
-	    !db_open(cfg->db_path, &db, &err))
+	pipeline_init(&pl, cfg);
+	if (!db_lock(cfg->db_path, &pl.err) || !workloads_load(cfg->workloads_dir, &pl.wset, &pl.err) ||
+	    !stage_tree(&pl) || !stage_configure(&pl) || !db_open(cfg->db_path, &pl.db, &pl.err))
 		goto fail;
 	{
-		char *dir = visible(q->dir), *version = visible(tree.version);
+		char *dir = visible(q->dir), *version = visible(pl.tree.version);
 
 		printf("perfbot nightly: queue %s, base %s, config %.16s, perfbot %s%s\n", dir, version,
-		       kc.sha256, perfbot_version, all ? ", every mm patch (--all)" : "");
+		       pl.kc.sha256, perfbot_version, all ? ", every mm patch (--all)" : "");
 		free(dir);
 		free(version);
 	}
 	/* the calibration first: tonight's runs then use tonight's noise floor */
-	nnames = queue_workloads(&wset, q, names, CLI_MAX_WORKLOADS);
+	nnames = queue_workloads(&pl.wset, q, names, CLI_MAX_WORKLOADS);
 	if (calibrate && nnames) {
-		if (job_calibrate(cfg, q, names, nnames, cfg->calibrate_boots, &jo) != PB_EXIT_OK)
+		struct pipeline_outcome out;
+
+		if (pipeline_calibrate(cfg, q, names, nnames, cfg->calibrate_boots, &out) != PB_EXIT_OK)
 			t.failures++;
-		calibration = jo.comparison;
+		calibration = out.comparison;
 	}
-	for (int i = 0; i < q->npatches; i++) {
-		const struct pb_patch *p = &q->patches[i];
-		long long before;
-		int prc;
-
-		if (!p->is_mm) {
-			char *why = xasprintf("skipped: not an mm patch (%s)", p->mm_reason);
-
-			note(&t, p, why);
-			free(why);
-			t.skipped++;
-			continue;
-		}
-		before = all ? 0 : measured_before(db, q, p, &tree, &kc);
-		if (before) {
-			char *why = xasprintf("skipped: already measured for this base, config and perfbot "
-					      "(comparison %lld)", before);
-
-			note(&t, p, why);
-			free(why);
-			t.skipped++;
-			continue;
-		}
-		{
-			struct run_request rq = { .number = p->number };
-
-			prc = job_run_patch(cfg, q, &rq, &jo);
-		}
-		t.run++;
-		if (prc == PB_EXIT_ERROR || !jo.comparison) {
-			note(&t, p, "perfbot could not measure it (see the log above)");
-			t.failures++;
-			continue;
-		}
-		t.failures += jo.status != STATUS_MEASURED;
-		t.regressions += jo.decided && jo.verdict == VERDICT_REGRESSION;
-		t.behaviour += jo.behaviour_change;
-		{
-			char *what = xasprintf("%s: %s%s (comparison %lld)", status_name(jo.status),
-					       jo.decided ? verdict_name(jo.verdict) : "-",
-					       jo.behaviour_change ? ", behaviour change" : "", jo.comparison);
-
-			note(&t, p, what);
-			free(what);
-		}
-	}
-	if (!report_write_all(db, q, cfg->report_dir, &pages, &err))
+	for (int i = 0; i < q->npatches; i++)
+		nightly_patch(cfg, q, &pl, &q->patches[i], all, &t);
+	if (!report_write_all(pl.db, q, cfg->report_dir, &pages, &pl.err) ||
+	    !store_summary(pl.db, q, &pl, &t, started, calibration, &nid, &pl.err))
 		goto fail;
-	finished = iso_time_now();
-	{
-		long long nid = 0;
-		sqlite3_stmt *st;
-		int ok;
-
-		if (sqlite3_prepare_v2(db,
-				       "INSERT INTO nightly (queue, started_at, finished_at, wall_seconds, "
-				       "perfbot_version, tree_sha256, config_sha256, patches_run, patches_skipped, "
-				       "regressions, behaviour_changes, failures, calibration_id, summary) "
-				       "VALUES (?,?,?,?,?,?,?,?,?,?,?,?,NULLIF(?,0),?)",
-				       -1, &st, NULL) != SQLITE_OK) {
-			pb_seterr(&err, "database: %s", sqlite3_errmsg(db));
-			goto fail;
-		}
-		sqlite3_bind_text(st, 1, q->dir, -1, SQLITE_TRANSIENT);
-		sqlite3_bind_text(st, 2, started, -1, SQLITE_TRANSIENT);
-		sqlite3_bind_text(st, 3, finished, -1, SQLITE_TRANSIENT);
-		sqlite3_bind_double(st, 4, now_seconds() - start);
-		sqlite3_bind_text(st, 5, perfbot_version, -1, SQLITE_TRANSIENT);
-		sqlite3_bind_text(st, 6, tree.tarball_sha, -1, SQLITE_TRANSIENT);
-		sqlite3_bind_text(st, 7, kc.sha256, -1, SQLITE_TRANSIENT);
-		sqlite3_bind_int(st, 8, t.run);
-		sqlite3_bind_int(st, 9, t.skipped);
-		sqlite3_bind_int(st, 10, t.regressions);
-		sqlite3_bind_int(st, 11, t.behaviour);
-		sqlite3_bind_int(st, 12, t.failures);
-		sqlite3_bind_int64(st, 13, calibration);
-		sqlite3_bind_text(st, 14, t.lines.buf ? t.lines.buf : "", -1, SQLITE_TRANSIENT);
-		ok = sqlite3_step(st) == SQLITE_DONE;
-		nid = sqlite3_last_insert_rowid(db);
-		sqlite3_finalize(st);
-		if (!ok) {
-			pb_seterr(&err, "database: %s", sqlite3_errmsg(db));
-			goto fail;
-		}
-		printf("perfbot nightly %lld: %d patch(es) run, %d skipped; %d regression(s), %d behaviour "
-		       "change(s), %d failure(s); calibration %lld; report %s/index.html (%d pages); %.0f s\n",
-		       nid, t.run, t.skipped, t.regressions, t.behaviour, t.failures, calibration,
-		       cfg->report_dir, pages, now_seconds() - start);
-	}
+	printf("perfbot nightly %lld: %d patch(es) run, %d skipped; %d regression(s), %d behaviour "
+	       "change(s), %d failure(s); calibration %lld; report %s/index.html (%d pages); %.0f s\n",
+	       nid, t.run, t.skipped, t.regressions, t.behaviour, t.failures, calibration,
+	       cfg->report_dir, pages, now_seconds() - pl.start);
 	rc = PB_EXIT_OK;
 	goto out;
 fail:
-	cli_error("%s", err.msg);
+	cli_error("%s", pl.err.msg);
 out:
-	if (db)
-		db_close(db);
 	str_free(&t.lines);
-	kernel_config_free(&kc);
-	tree_free(&tree);
-	workloads_free(&wset);
+	pipeline_free(&pl);
 	free(started);
-	free(finished);
 	return rc;
 }
 

@@ -4,7 +4,7 @@
 #include <string.h>
 
 #include "cli.h"
-#include "jobs.h"
+#include "pipeline.h"
 #include "queue.h"
 
 static void usage(FILE *out)
@@ -33,7 +33,7 @@ int cmd_run(int argc, char **argv)
 		struct run_request rq = { .number = a.number, .only = a.only, .nonly = a.nonly,
 					  .force = a.force };
 
-		rc = job_run_patch(&cfg, &q, &rq, NULL);
+		rc = pipeline_run_patch(&cfg, &q, &rq, NULL);
 		queue_free(&q);
 		config_free(&cfg);
 	}

@@ -11,7 +11,7 @@
 #include "db.h"
 #include "host.h"
 #include "jobdb.h"
-#include "jobs.h"
+#include "pipeline.h"
 #include "queue.h"
 #include "workload.h"
 
@@ -116,7 +116,7 @@ static int submit(const struct cli *c, const struct pb_config *cfg, const struct
 	}
 	if (!workload_names(cfg, only, nonly, &names))
 		goto out;
-	if (!job_check_run(cfg, p, only, nonly, &err) || !job_overrides(c, cfg, &overrides, &err) ||
+	if (!pipeline_check_run(cfg, p, only, nonly, &err) || !job_overrides(c, cfg, &overrides, &err) ||
 	    !db_open(cfg->db_path, &db, &err) ||
 	    !jobdb_submit(db, q->dir, p->number, names.buf, force, overrides.buf, &id, &err)) {
 		cli_error("%s", err.msg);

@@ -20,7 +20,7 @@
 #include "cli.h"
 #include "db.h"
 #include "jobdb.h"
-#include "jobs.h"
+#include "pipeline.h"
 #include "queue.h"
 
 /* A crash that kills perfbotd with it (the OOM killer, a host reboot) is
@@ -175,7 +175,7 @@ static void __attribute__((noreturn)) job_child(struct pb_config *cfg, const str
 		struct run_request rq = { .number = j->patch, .only = only, .nonly = nonly,
 					  .force = j->force, .job_id = j->id, .stop = &stop_requested };
 
-		rc = job_run_patch(cfg, &q, &rq, NULL);
+		rc = pipeline_run_patch(cfg, &q, &rq, NULL);
 		queue_free(&q);
 	}
 	fflush(stdout);

@@ -1,0 +1,633 @@
+/* The stages of pipeline.h and the two plans that store a comparison:
+ * a patch's (perfbot run, nightly, perfbotd's jobs) and an A/A calibration
+ * (perfbot calibrate, nightly). Each plan prints its progress and table. */
+#include <gsl/gsl_rng.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "db.h"
+#include "host.h"
+#include "jobdb.h"
+#include "pipeline.h"
+#include "report.h"
+
+#define FA_SPLITS 200
+
+void pipeline_init(struct pipeline *pl, const struct pb_config *cfg)
+{
+	memset(pl, 0, sizeof(*pl));
+	pl->cfg = cfg;
+	pl->start = now_seconds();
+}
+
+void pipeline_free(struct pipeline *pl)
+{
+	if (pl->db)
+		db_close(pl->db);
+	if (pl->initrd)
+		unlink(pl->initrd);
+	noise_free(pl->noise, pl->nnoise);
+	guest_plan_free(&pl->gp);
+	kernel_config_free(&pl->kc);
+	pair_plan_free(&pl->pair);
+	tree_free(&pl->tree);
+	workloads_free(&pl->wset);
+	free(pl->stamp);
+	free(pl->log_dir);
+	free(pl->initrd);
+	free(pl->report);
+	memset(pl, 0, sizeof(*pl));
+}
+
+static char *names_of(const struct workload *const *w, int n, const char *head)
+{
+	pb_str s;
+
+	str_init(&s);
+	str_add(&s, head);
+	for (int i = 0; i < n; i++)
+		str_addf(&s, " %s", w[i]->name);
+	return str_steal(&s);
+}
+
+bool stage_workloads(struct pipeline *pl, const struct pb_patch *p, char **only, int nonly,
+		     char **why)
+{
+	bool fallback = false;
+
+	*why = NULL;
+	if (!workloads_load(pl->cfg->workloads_dir, &pl->wset, &pl->err))
+		return false;
+	if (nonly) {
+		if (!host_workloads_named(&pl->wset, only, nonly, pl->chosen, &pl->err))
+			return false;
+		pl->nchosen = nonly;
+		*why = xstrdup("named on the command line (--workload)");
+	} else if (p) {
+		pl->nchosen = workloads_for_patch(&pl->wset, p, pl->chosen, CLI_MAX_WORKLOADS, &fallback);
+		*why = names_of(pl->chosen, pl->nchosen,
+				fallback ? "no workload declares a path this patch touches; ran the "
+					   "fallback set:"
+					 : "chosen by the paths the patch touches:");
+	} else {
+		pl->nchosen = pl->wset.n < CLI_MAX_WORKLOADS ? pl->wset.n : CLI_MAX_WORKLOADS;
+		for (int i = 0; i < pl->nchosen; i++)
+			pl->chosen[i] = &pl->wset.w[i];
+		*why = xstrdup("every workload");
+	}
+	/* Before any build: a missing package or a bad workload parameter. */
+	return host_check_requirements(pl->chosen, pl->nchosen, &pl->err) &&
+	       guest_plan_init(&pl->gp, pl->cfg, pl->chosen, pl->nchosen, &pl->err);
+}
+
+bool stage_tree(struct pipeline *pl)
+{
+	return tree_prepare(pl->cfg, &pl->tree, &pl->err);
+}
+
+bool stage_selftests(struct pipeline *pl)
+{
+	return host_selftests(&pl->tree, &pl->gp, &pl->err);
+}
+
+bool stage_pair(struct pipeline *pl, const struct pb_patch *p)
+{
+	if (p)
+		return pair_decide(pl->cfg, &pl->tree, p, &pl->pair, &pl->err);
+	pl->pair.method = PAIR_FORWARD;
+	pl->pair.detail = xasprintf("A/A calibration: the base kernel %s on both sides",
+				    pl->tree.version);
+	kernel_change_set(&pl->pair.without, NULL, false, "base");
+	kernel_change_set(&pl->pair.with, NULL, false, "base");
+	return true;
+}
+
+bool stage_configure(struct pipeline *pl)
+{
+	return kernel_config_prepare(pl->cfg, &pl->tree, &pl->kc, &pl->err);
+}
+
+bool stage_open_db(struct pipeline *pl, bool wait, volatile sig_atomic_t *stop)
+{
+	return (wait ? db_lock_wait(pl->cfg->db_path, stop, &pl->err)
+		     : db_lock(pl->cfg->db_path, &pl->err)) &&
+	       db_open(pl->cfg->db_path, &pl->db, &pl->err);
+}
+
+bool stage_build(struct pipeline *pl, const struct kernel_change *const change[2],
+		 struct kernel_image img[2])
+{
+	for (int s = 0; s < 2; s++) {
+		if (!kernel_build(pl->cfg, &pl->tree, &pl->kc, change[s], &img[s], &pl->err))
+			return false;
+		if (img[s].built)
+			fprintf(stderr, "perfbot: %-7s the fix: %-10s %s (%s)\n", side_name((enum side)s),
+				change[s]->label, img[s].bzimage, img[s].cached ? "cached" : "built now");
+		else
+			fprintf(stderr, "perfbot: %-7s the fix: %-10s BUILD FAILED, log %s\n",
+				side_name((enum side)s), change[s]->label, img[s].log);
+	}
+	return true;
+}
+
+bool stage_guests(struct pipeline *pl, const char *name, const char *probe_kernel)
+{
+	if (!pl->stamp)
+		pl->stamp = host_timestamp();
+	free(pl->log_dir);
+	pl->log_dir = xasprintf("%s/logs/%s-%s", pl->cfg->report_dir, name, pl->stamp);
+	if (pl->initrd)
+		unlink(pl->initrd);
+	free(pl->initrd);
+	pl->initrd = NULL;
+	if (!host_guest_prepare(pl->cfg, &pl->gp, probe_kernel, pl->log_dir, &pl->initrd, &pl->accel,
+				&pl->err))
+		return false;
+	return true;
+}
+
+bool stage_noise(struct pipeline *pl)
+{
+	if (!db_load_noise(pl->db, pl->accel.name, pl->kc.sha256, &pl->noise, &pl->nnoise,
+			   &pl->noise_calibration, &pl->err))
+		return false;
+	if (pl->noise_calibration)
+		printf("perfbot: noise floor from calibration %lld (%s)\n", pl->noise_calibration,
+		       pl->accel.name);
+	else
+		printf("perfbot: no calibration for %s yet (perfbot calibrate): the noise floor "
+		       "comes from this run's own boots\n", pl->accel.name);
+	return true;
+}
+
+bool stage_boots(struct pipeline *pl, struct comparison *cmp, struct measure_plan *mp)
+{
+	mp->guest = &pl->gp;
+	mp->initrd = pl->initrd;
+	mp->log_dir = pl->log_dir;
+	return measure_boots(pl->cfg, cmp, mp, &pl->err);
+}
+
+bool stage_store(struct pipeline *pl, struct comparison *cmp)
+{
+	cmp->finished_at = iso_time_now();
+	cmp->wall_seconds = now_seconds() - pl->start;
+	return db_store_comparison(pl->db, cmp, perfbot_version, &pl->cid, &pl->err);
+}
+
+bool stage_report(struct pipeline *pl, const struct pb_queue *q)
+{
+	const char *dir = pl->cfg->report_dir;
+
+	return report_write_patch(pl->db, pl->cid, dir, &pl->report, &pl->err) &&
+	       report_write_index(pl->db, q, dir, &pl->err) && report_write_trend(pl->db, dir, &pl->err);
+}
+
+/* The comparison's inputs, as the stages so far left them. */
+static void comparison_from(struct comparison *cmp, struct pipeline *pl, const char *kind,
+			    const struct pb_queue *q, char *why)
+{
+	cmp->kind = kind;
+	cmp->queue_dir = q->dir;
+	cmp->tree = &pl->tree;
+	cmp->plan = &pl->pair;
+	cmp->config = &pl->kc;
+	cmp->workloads = pl->chosen;
+	cmp->nworkloads = pl->nchosen;
+	cmp->workload_choice = why;
+	cmp->iterations = pl->cfg->iterations;
+	cmp->seed = measure_seed(pl->cfg);
+	cmp->started_at = iso_time_now();
+}
+
+/* After stage_guests: the accelerator the comparison's boots run under. */
+static void comparison_booted(struct comparison *cmp, const struct pipeline *pl)
+{
+	cmp->accel = pl->accel;
+	cmp->booted = true;
+	printf("perfbot: accelerator %s: %s\n", cmp->accel.name, cmp->accel.reason);
+}
+
+/* The gate goes with the accelerator and the bootstrap with the seed: set
+ * once both are final (after a resumed job's journal gave its seed). */
+static void comparison_policy(struct comparison *cmp, const struct pb_config *cfg)
+{
+	verdict_policy_init(&cmp->policy, cfg, cmp->booted ? cmp->accel.name : NULL, cmp->seed);
+}
+
+static void outcome_set(struct pipeline_outcome *out, long long cid, const struct comparison *cmp)
+{
+	if (!out)
+		return;
+	out->comparison = cid;
+	out->status = cmp->status;
+	out->decided = cmp->decided;
+	out->verdict = cmp->verdict;
+	out->behaviour_change = cmp->decided && cmp->behaviour == VERDICT_BEHAVIOUR_CHANGE;
+}
+
+/* What the guest's console and the compiler said: their lines, made visible(). */
+static void print_failures(const struct comparison *cmp, bool aa)
+{
+	for (int b = 0; b < cmp->nboots; b++) {
+		const struct boot *bt = &cmp->boots[b];
+		char *detail;
+
+		if (bt->rec.outcome == BOOT_OK)
+			continue;
+		detail = visible_lines(bt->rec.detail);
+		if (aa)
+			printf("boot %d: %s: %s\n", b + 1, boot_outcome_name(bt->rec.outcome), detail);
+		else
+			printf("boot %d (%s the fix): %s: %s\n", b + 1, side_name(bt->side),
+			       boot_outcome_name(bt->rec.outcome), detail);
+		free(detail);
+	}
+	for (int s = 0; !aa && s < 2; s++)
+		if (cmp->image[s].failure) {
+			char *failure = visible_lines(cmp->image[s].failure);
+
+			printf("the kernel %s the fix failed to build:\n%s\n", side_name((enum side)s),
+			       failure);
+			free(failure);
+		}
+}
+
+/* What the journaled boots of a job depend on: were any of these different,
+ * its boots would not belong in one comparison. */
+static char *journal_inputs(const struct comparison *cmp, const struct guest_plan *gp,
+			    const struct pb_config *cfg)
+{
+	pb_str s;
+
+	str_init(&s);
+	str_addf(&s, "kernels %s %s; accel %s; iterations %d; cmdline %s; workloads", cmp->image[0].key,
+		 cmp->image[1].key, cmp->accel.name, cfg->iterations, gp->kernel_cmdline);
+	for (int i = 0; i < gp->nworkloads; i++)
+		str_addf(&s, " [%s %s]", gp->workloads[i]->name, gp->args[i] ? gp->args[i] : "");
+	return str_steal(&s);
+}
+
+struct journal {
+	sqlite3 *db;
+	long long job;
+};
+
+static bool journal_boot(void *ctx, const struct comparison *cmp, int b, pb_err *err)
+{
+	const struct journal *j = ctx;
+
+	return jobdb_journal_boot(j->db, j->job, cmp, b, err);
+}
+
+/* perfbotd's job: its journaled boots into cmp (the seed with them). */
+static bool journal_resume(struct pipeline *pl, struct comparison *cmp, long long job)
+{
+	char *inputs = journal_inputs(cmp, &pl->gp, pl->cfg);
+	bool ok = jobdb_journal_open(pl->db, job, inputs, cmp, &pl->err);
+
+	free(inputs);
+	if (ok && cmp->nboots)
+		printf("perfbot: job %lld resumes after its last completed boot: %d boot(s) "
+		       "journaled (seed %lu)\n", job, cmp->nboots, cmp->seed);
+	return ok;
+}
+
+bool pipeline_check_run(const struct pb_config *cfg, const struct pb_patch *p, char **only,
+			int nonly, pb_err *err)
+{
+	struct pipeline pl;
+	char *why;
+	bool ok;
+
+	pipeline_init(&pl, cfg);
+	ok = stage_workloads(&pl, p, only, nonly, &why) && kernel_source_check(cfg, &pl.err);
+	free(why);
+	if (!ok)
+		*err = pl.err;
+	pipeline_free(&pl);
+	return ok;
+}
+
+static void print_line(const char *fmt, const char *text, const struct pb_patch *p)
+{
+	char *v = visible(text);
+
+	if (p)
+		printf(fmt, p->number, p->total, v);
+	else
+		printf(fmt, v);
+	free(v);
+}
+
+/* Not an mm patch and not --force: said, and nothing measured. */
+static bool run_skips(const struct pb_patch *p, const struct run_request *rq,
+		      struct pipeline_outcome *out)
+{
+	char *subject, *reason;
+
+	if (p->is_mm || rq->force)
+		return false;
+	subject = visible(p->subject);
+	reason = visible(p->mm_reason);
+	if (out)
+		out->skipped = true;
+	printf("perfbot: patch %03d (%s) is not an mm patch (%s): nothing to measure "
+	       "(--force measures it anyway)\n", p->number, subject, reason);
+	free(subject);
+	free(reason);
+	return true;
+}
+
+/* The stages before the database: bad input stops here, having created
+ * and touched nothing. */
+static bool run_prepare(struct pipeline *pl, const struct pb_patch *p, const struct run_request *rq,
+			char **why)
+{
+	if (!stage_workloads(pl, p, rq->only, rq->nonly, why))
+		return false;
+	print_line("perfbot: patch %03d/%d %s\n", p->subject, p);
+	if (!stage_tree(pl) || !stage_pair(pl, p) || !stage_selftests(pl))
+		return false;
+	printf("perfbot: pair formed by %s: ", pair_method_name(pl->pair.method));
+	print_line("%s\n", pl->pair.detail, NULL);
+	return stage_configure(pl);
+}
+
+/* Build, boot, decide: false only when perfbot cannot go on. */
+static bool run_measure(struct pipeline *pl, struct comparison *cmp, const struct run_request *rq)
+{
+	const struct kernel_change *change[2] = { &pl->pair.without, &pl->pair.with };
+	struct journal journal = { pl->db, rq->job_id };
+	struct measure_plan mp = {
+		.label = { pl->pair.without.label, pl->pair.with.label },
+		.first_rounds = pl->cfg->boots,
+		.max_rounds = pl->cfg->max_boots > pl->cfg->boots ? pl->cfg->max_boots : pl->cfg->boots,
+		.budget_seconds = pl->cfg->budget_minutes * 60.0,
+		.boot_done = rq->job_id ? journal_boot : NULL, .ctx = &journal,
+		.stop = rq->stop,
+	};
+	char *name;
+	bool ok;
+
+	if (!stage_build(pl, change, cmp->image))
+		return false;
+	if (!cmp->image[0].built || !cmp->image[1].built) {
+		cmp->status = STATUS_BUILD_FAILED;
+		comparison_policy(cmp, pl->cfg);
+		return true;
+	}
+	name = xasprintf("%03d", cmp->patch->number);
+	ok = stage_guests(pl, name, cmp->image[1].bzimage);
+	free(name);
+	if (!ok)
+		return false;
+	comparison_booted(cmp, pl);
+	if (!stage_noise(pl) || (rq->job_id && !journal_resume(pl, cmp, rq->job_id)))
+		return false;
+	cmp->noise = pl->noise;
+	cmp->nnoise = pl->nnoise;
+	cmp->noise_calibration = pl->noise_calibration;
+	comparison_policy(cmp, pl->cfg);
+	mp.kernel[0] = cmp->image[0].bzimage;
+	mp.kernel[1] = cmp->image[1].bzimage;
+	if (!stage_boots(pl, cmp, &mp))
+		return false;
+	cmp->status = measure_ok_boots(cmp, SIDE_WITHOUT) && measure_ok_boots(cmp, SIDE_WITH)
+			      ? STATUS_MEASURED
+			      : STATUS_BOOT_FAILED;
+	return true;
+}
+
+int pipeline_run_patch(const struct pb_config *cfg, const struct pb_queue *q,
+		       const struct run_request *rq, struct pipeline_outcome *out)
+{
+	const struct pb_patch *p = cli_queue_patch(q, rq->number);
+	struct comparison cmp = { 0 };
+	struct pipeline pl;
+	char *why = NULL;
+	int rc = PB_EXIT_ERROR;
+
+	if (!p)
+		return PB_EXIT_ERROR;
+	if (out)
+		memset(out, 0, sizeof(*out));
+	if (run_skips(p, rq, out))
+		return PB_EXIT_OK;
+	pipeline_init(&pl, cfg);
+	if (!run_prepare(&pl, p, rq, &why))
+		goto fail;
+	/* Opened only now: bad input above never creates or touches the database.
+	 * perfbotd's job waits for a manual run to finish; a manual run refuses. */
+	if (!stage_open_db(&pl, rq->job_id != 0, rq->stop)) {
+		if (rq->stop && *rq->stop) {
+			printf("perfbot: %s; job %lld stays queued\n", pl.err.msg, rq->job_id);
+			rc = PB_EXIT_STOPPED;
+			goto out;
+		}
+		goto fail;
+	}
+	comparison_from(&cmp, &pl, "patch", q, why);
+	why = NULL;
+	cmp.patch = p;
+	cmp.job_id = rq->job_id;
+	cmp.boots_per_kernel = cfg->boots;
+	printf("perfbot: workloads: ");
+	for (int i = 0; i < pl.nchosen; i++)
+		printf("%s%s", i ? ", " : "", pl.chosen[i]->name);
+	printf(" (%s)\n", cmp.workload_choice);
+	if (!run_measure(&pl, &cmp, rq))
+		goto fail;
+	if (cmp.interrupted) {
+		printf("perfbot: stopped after boot %d; job %lld resumes from there\n", cmp.nboots,
+		       rq->job_id);
+		rc = PB_EXIT_STOPPED;
+		goto out;
+	}
+	if (!stage_store(&pl, &cmp))
+		goto fail;
+	if (cmp.nresults)
+		compare_print(&cmp, stdout);
+	print_failures(&cmp, false);
+	if (!stage_report(&pl, q))
+		goto fail;
+	printf("perfbot: %s; comparison %lld stored in %s (seed %lu); report %s (%.0f s)\n",
+	       status_name(cmp.status), pl.cid, cfg->db_path, cmp.seed, pl.report, cmp.wall_seconds);
+	outcome_set(out, pl.cid, &cmp);
+	rc = cmp.status != STATUS_MEASURED ? PB_EXIT_KERNEL : PB_EXIT_OK;
+	goto out;
+fail:
+	cli_error("%s", pl.err.msg);
+	rc = PB_EXIT_ERROR;
+out:
+	free(why);
+	comparison_free(&cmp);
+	pipeline_free(&pl);
+	return rc;
+}
+
+/* Random splits: run.boots ok boots against run.boots others. Counts the
+ * splits with any flag and the flags per metric (into flags_by_metric,
+ * indexed like cmp->results). */
+static void false_alarms(struct comparison *cmp, int per_side, unsigned long seed,
+			 int *flags_by_metric)
+{
+	const struct boot **ok = xcalloc((size_t)cmp->nboots + 1, sizeof(*ok));
+	gsl_rng *rng = gsl_rng_alloc(gsl_rng_mt19937);
+	int nok = 0;
+
+	for (int b = 0; b < cmp->nboots; b++)
+		if (cmp->boots[b].rec.outcome == BOOT_OK)
+			ok[nok++] = &cmp->boots[b];
+	gsl_rng_set(rng, seed ^ 0x5eedUL);
+	cmp->fa_splits = cmp->fa_flagged = cmp->fa_metric_tests = cmp->fa_metric_flags = 0;
+	for (int s = 0; nok >= 2 * per_side && s < FA_SPLITS; s++) {
+		struct comparison sub;
+		int tested, flagged;
+
+		/* a partial Fisher-Yates shuffle: the first 2 per_side are the split */
+		for (int i = 0; i < 2 * per_side; i++) {
+			int j = i + (int)gsl_rng_uniform_int(rng, (unsigned long)(nok - i));
+			const struct boot *t = ok[i];
+
+			ok[i] = ok[j];
+			ok[j] = t;
+		}
+		compare_subset(cmp, ok, per_side, ok + per_side, per_side, &sub);
+		flagged = compare_flagged(&sub, &tested);
+		for (int i = 0; i < sub.nresults; i++)
+			flags_by_metric[i] += verdict_is_notable(sub.results[i].verdict);
+		cmp->fa_splits++;
+		cmp->fa_flagged += flagged > 0;
+		cmp->fa_metric_tests += tested;
+		cmp->fa_metric_flags += flagged;
+		compare_subset_free(&sub);
+	}
+	gsl_rng_free(rng);
+	free(ok);
+}
+
+static void print_noise(const struct comparison *cmp, const int *flags_by_metric, int split,
+			FILE *out)
+{
+	fprintf(out, "\n%-15s %-35s %5s %12s %12s %13s %s\n", "workload", "metric", "boots",
+		"between CV", "within CV", "deterministic", "A/A flags");
+	for (int i = 0; i < cmp->nmeasured_noise; i++) {
+		const struct noise_floor *nf = &cmp->measured_noise[i];
+		int flags = 0;
+
+		for (int r = 0; r < cmp->nresults; r++)
+			if (!strcmp(cmp->results[r].workload, nf->workload) &&
+			    !strcmp(cmp->results[r].def->name, nf->metric))
+				flags = flags_by_metric[r];
+		fprintf(out, "%-15s %-35s %5d %11.4f%% %11.4f%% %13s %d/%d\n", nf->workload, nf->metric,
+			nf->boots, isnan(nf->between_cv_pct) ? 0 : nf->between_cv_pct,
+			isnan(nf->within_cv_pct) ? 0 : nf->within_cv_pct, nf->deterministic ? "yes" : "no",
+			flags, cmp->fa_splits);
+	}
+	fprintf(out, "\nfalse alarms: %d of %d A/A comparisons (%d+%d boots each, drawn from these %d) "
+		     "flagged something; %d of %d metric verdicts\n",
+		cmp->fa_flagged, cmp->fa_splits, split, split, cmp->nboots,
+		cmp->fa_metric_flags, cmp->fa_metric_tests);
+}
+
+/* The calibration's own findings: each metric's noise, and how often the
+ * procedure flags an A/A split of its boots judged against that noise. */
+static int *calibration_findings(struct comparison *cmp, int split)
+{
+	int *flags = xcalloc((size_t)cmp->nresults + 1, sizeof(int));
+
+	cmp->measured_noise = noise_measure(cmp, &cmp->nmeasured_noise);
+	/* the splits use this noise floor, as later runs will */
+	cmp->noise = cmp->measured_noise;
+	cmp->nnoise = cmp->nmeasured_noise;
+	false_alarms(cmp, split, cmp->seed, flags);
+	cmp->noise = NULL;
+	cmp->nnoise = 0;
+	return flags;
+}
+
+/* Build the base, boot it per_side times a side: false only when perfbot
+ * cannot go on. *flags: the A/A flags per metric, when it booted. */
+static bool calibrate_measure(struct pipeline *pl, struct comparison *cmp, int per_side,
+			      int **flags)
+{
+	const struct kernel_change *change[2] = { &pl->pair.without, &pl->pair.with };
+	struct measure_plan mp = {
+		.label = { "base", "base" },
+		.first_rounds = per_side, .max_rounds = per_side, .aa = true,
+	};
+
+	if (!stage_build(pl, change, cmp->image))
+		return false;
+	if (!cmp->image[0].built) {
+		char *failure = visible_lines(cmp->image[0].failure);
+
+		cmp->status = STATUS_BUILD_FAILED;
+		printf("the base kernel failed to build:\n%s\n", failure);
+		free(failure);
+		comparison_policy(cmp, pl->cfg);
+		return true;
+	}
+	if (!stage_guests(pl, "calibrate", cmp->image[0].bzimage))
+		return false;
+	comparison_booted(cmp, pl);
+	comparison_policy(cmp, pl->cfg);
+	mp.kernel[0] = cmp->image[0].bzimage;
+	mp.kernel[1] = cmp->image[1].bzimage;
+	if (!stage_boots(pl, cmp, &mp))
+		return false;
+	cmp->status = measure_ok_boots(cmp, SIDE_WITHOUT) + measure_ok_boots(cmp, SIDE_WITH) >= 2
+			      ? STATUS_MEASURED
+			      : STATUS_BOOT_FAILED;
+	*flags = calibration_findings(cmp, pl->cfg->boots);
+	return true;
+}
+
+int pipeline_calibrate(const struct pb_config *cfg, const struct pb_queue *q, char **only,
+		       int nonly, int per_side, struct pipeline_outcome *out)
+{
+	struct comparison cmp = { 0 };
+	struct pipeline pl;
+	int *flags = NULL, rc = PB_EXIT_ERROR;
+	char *why = NULL;
+
+	if (out)
+		memset(out, 0, sizeof(*out));
+	pipeline_init(&pl, cfg);
+	if (!stage_workloads(&pl, NULL, only, nonly, &why) || !stage_tree(&pl) ||
+	    !stage_selftests(&pl) || !stage_configure(&pl) || !stage_open_db(&pl, false, NULL) || !stage_pair(&pl, NULL))
+		goto fail;
+	free(why);
+	comparison_from(&cmp, &pl, "calibration", q,
+			names_of(pl.chosen, pl.nchosen, "calibration (A/A) of:"));
+	why = NULL;
+	printf("perfbot: A/A calibration of the base kernel %s, %d boots per side, workloads:",
+	       pl.tree.version, per_side);
+	for (int i = 0; i < pl.nchosen; i++)
+		printf(" %s", pl.chosen[i]->name);
+	printf("\n");
+	if (!calibrate_measure(&pl, &cmp, per_side, &flags) || !stage_store(&pl, &cmp))
+		goto fail;
+	if (cmp.nmeasured_noise)
+		print_noise(&cmp, flags, cfg->boots, stdout);
+	print_failures(&cmp, true);
+	printf("perfbot: calibration %s; stored as comparison %lld in %s (accel %s, seed %lu, %.0f s); "
+	       "runs under %s now use its noise floor\n",
+	       status_name(cmp.status), pl.cid, cfg->db_path, cmp.booted ? cmp.accel.name : "-", cmp.seed,
+	       cmp.wall_seconds, cmp.booted ? cmp.accel.name : "-");
+	outcome_set(out, pl.cid, &cmp);
+	rc = cmp.status != STATUS_MEASURED ? PB_EXIT_KERNEL : PB_EXIT_OK;
+	goto out;
+fail:
+	cli_error("%s", pl.err.msg);
+out:
+	free(why);
+	free(flags);
+	noise_free(cmp.measured_noise, cmp.nmeasured_noise);
+	comparison_free(&cmp);
+	pipeline_free(&pl);
+	return rc;
+}

@@ -1,0 +1,119 @@
+/* The measurement pipeline: one set of named stages (workloads -> tree ->
+ * pair -> selftests -> configure -> build -> guests -> boots -> store ->
+ * report), each a function over struct pipeline, which owns every resource
+ * a run holds and frees them in one place. run, calibrate, bench, nightly and perfbotd's
+ * jobs are plans over these stages: which kernels, how many boots, what is
+ * stored. A new stage is added here once. */
+#ifndef PERFBOT_PIPELINE_H
+#define PERFBOT_PIPELINE_H
+
+#include <signal.h>
+#include <sqlite3.h>
+
+#include "cli.h"
+#include "compare.h"
+#include "config.h"
+#include "kernel.h"
+#include "measure.h"
+#include "queue.h"
+#include "verdict.h"
+#include "vm.h"
+#include "workload.h"
+
+/* What a plan left, for nightly's summary. */
+struct pipeline_outcome {
+	long long comparison;   /* its id, 0 if nothing was stored */
+	enum comparison_status status;
+	bool decided;           /* verdict is set: something was compared */
+	enum verdict verdict;   /* worst timing verdict */
+	bool behaviour_change;
+	bool skipped;           /* not an mm patch: nothing to measure */
+};
+
+/* What perfbot run --patch N is asked to do. */
+struct run_request {
+	int number;
+	char **only;            /* --workload names, nonly of them */
+	int nonly;
+	bool force;             /* measure a patch that is not mm too */
+	/* perfbotd's: its job (boots journaled, resumed; done with the store),
+	 * and the flag that stops it after the current boot. 0/NULL: none. */
+	long long job_id;
+	volatile sig_atomic_t *stop;
+};
+
+/* perfbot run --patch N; returns the exit status (PB_EXIT_*). out may be NULL. */
+int pipeline_run_patch(const struct pb_config *cfg, const struct pb_queue *q,
+		       const struct run_request *rq, struct pipeline_outcome *out);
+
+/* What run --patch checks of p before it builds (its workloads, their
+ * packages and parameters, the kernel source), for perfbot submit. */
+bool pipeline_check_run(const struct pb_config *cfg, const struct pb_patch *p, char **only,
+			int nonly, pb_err *err);
+
+/* perfbot calibrate; returns the exit status. out may be NULL. */
+int pipeline_calibrate(const struct pb_config *cfg, const struct pb_queue *q, char **only,
+		       int nonly, int per_side, struct pipeline_outcome *out);
+
+/* Everything one pass of the stages holds. Zeroed by pipeline_init, freed
+ * (whatever stage it got to) by pipeline_free. */
+struct pipeline {
+	const struct pb_config *cfg;
+	double start;
+	/* stage_workloads */
+	struct workload_set wset;
+	const struct workload *chosen[CLI_MAX_WORKLOADS];
+	int nchosen;
+	struct guest_plan gp;
+	/* stage_tree, stage_pair, stage_configure */
+	struct kernel_tree tree;
+	struct pair_plan pair;
+	struct kernel_config kc;
+	/* stage_guests */
+	char *stamp, *log_dir, *initrd;
+	struct accel accel;
+	/* stage_open_db, stage_noise */
+	sqlite3 *db;
+	struct noise_floor *noise;
+	int nnoise;
+	long long noise_calibration;
+	/* stage_store, stage_report */
+	long long cid;
+	char *report;
+	pb_err err;
+};
+
+void pipeline_init(struct pipeline *pl, const struct pb_config *cfg);
+void pipeline_free(struct pipeline *pl);
+
+/* Which workloads run: the named ones, else those the patch's paths choose
+ * (p NULL: every workload); their packages and parameters are checked and
+ * the guest plan made. *why (the caller's to free) says how they were chosen. */
+bool stage_workloads(struct pipeline *pl, const struct pb_patch *p, char **only, int nonly,
+		     char **why);
+/* The base tree, extracted or found in the cache. */
+bool stage_tree(struct pipeline *pl);
+/* The vm selftests the workloads want, built from the tree (or cached). */
+bool stage_selftests(struct pipeline *pl);
+/* The pair: from the patch (p), or the base on both sides (p NULL: A/A). */
+bool stage_pair(struct pipeline *pl, const struct pb_patch *p);
+bool stage_configure(struct pipeline *pl);
+/* The results database, locked (perfbotd's job waits while stop allows,
+ * anything else refuses) and opened. */
+bool stage_open_db(struct pipeline *pl, bool wait, volatile sig_atomic_t *stop);
+/* Builds (or finds cached) the kernel of each change into img[]; prints
+ * each. False only when perfbot cannot go on: a failed build is img's. */
+bool stage_build(struct pipeline *pl, const struct kernel_change *const change[2],
+		 struct kernel_image img[2]);
+/* The log directory reports/logs/<name>-<stamp>, the initramfs and the
+ * accelerator (probed with probe_kernel). */
+bool stage_guests(struct pipeline *pl, const char *name, const char *probe_kernel);
+/* The noise floor of the latest calibration for this accelerator and config. */
+bool stage_noise(struct pipeline *pl);
+/* The boot rounds of mp (its guest, initrd and log dir are the pipeline's). */
+bool stage_boots(struct pipeline *pl, struct comparison *cmp, struct measure_plan *mp);
+bool stage_store(struct pipeline *pl, struct comparison *cmp);
+/* The patch's page, the index and the trend. */
+bool stage_report(struct pipeline *pl, const struct pb_queue *q);
+
+#endif
