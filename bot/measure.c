@@ -1,3 +1,5 @@
+/* The boot schedule of measure.h: rounds, the adaptive extra rounds, the
+ * budget, the journal's boots taken as they are. */
 #include "measure.h"
 
 #include <fcntl.h>
@@ -44,7 +46,11 @@ static bool boot_one(const struct pb_config *cfg, struct comparison *cmp,
 		mp->label[s], cmp->accel.name);
 	fflush(stderr);
 	bt->side = s;
-	ok = vm_boot(cfg, &cmp->accel, mp->guest, mp->kernel[s], mp->initrd, prefix, &bt->rec, err);
+	if (mp->boot)
+		ok = mp->boot(mp->boot_ctx, s, prefix, &bt->rec, err);
+	else
+		ok = vm_boot(cfg, &cmp->accel, mp->guest, mp->kernel[s], mp->initrd, prefix, &bt->rec,
+			     err);
 	if (ok) {
 		cmp->nboots++;
 		fprintf(stderr, " %s in %.1f s%s%s\n", boot_outcome_name(bt->rec.outcome),

@@ -26,6 +26,11 @@ struct measure_plan {
 	void *ctx;
 	/* set (SIGTERM): no further boot starts, cmp->interrupted (NULL: none) */
 	volatile sig_atomic_t *stop;
+	/* boots one guest of side s into br (NULL: vm_boot of kernel[s]); the
+	 * unit tests' fake guests. False only when perfbot cannot go on. */
+	bool (*boot)(void *ctx, enum side s, const char *log_prefix, struct boot_record *br,
+		     pb_err *err);
+	void *boot_ctx;
 };
 
 /* Boots, computing cmp's results after the first rounds and after each

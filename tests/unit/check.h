@@ -65,6 +65,7 @@ void test_stats(void);
 void test_results(void);
 void test_kernel(void);
 void test_compare(void);
+void test_measure(void);
 void test_workload(void);
 void test_vm(void);
 
