@@ -68,6 +68,7 @@ void test_compare(void);
 void test_measure(void);
 void test_workload(void);
 void test_vm(void);
+void test_options(void);
 
 /* A fresh temporary directory for one test (removed by the caller). */
 char *test_tmpdir(void);
