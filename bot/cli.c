@@ -1,6 +1,7 @@
 #include "cli.h"
 #include "queue.h"
 
+#include <errno.h>
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
@@ -77,6 +78,47 @@ static void add_override(struct cli *c, char *s)
 	c->overrides = xrealloc(c->overrides, sizeof(char *) * (size_t)(c->noverrides + 1));
 	c->overrides[c->noverrides++] = s;
 }
+
+static bool config_option(const struct pb_option *opt, const char *arg, void *value, pb_err *err)
+{
+	(void)opt;
+	(void)err;
+	((struct cli *)value)->config_path = arg;
+	return true;
+}
+
+/* Checked with the configuration, where each key's rule is. */
+static bool set_option(const struct pb_option *opt, const char *arg, void *value, pb_err *err)
+{
+	(void)err;
+	if (opt->data)
+		add_override(value, xasprintf("%s=%s", (const char *)opt->data, arg));
+	else
+		add_override(value, xstrdup(arg));
+	return true;
+}
+
+/* --boots N is -c run.boots=N. */
+#define OPT_SHORTCUT(name, argh, key, help)                                           \
+	OPT_CALLBACK_DATA(0, (name), NULL, (argh), key " (" help ")", set_option, key)
+
+const struct pb_option cli_common_options[] = {
+	OPT_GROUP("the configuration (config.ini, then these, in order)"),
+	OPT_CALLBACK('C', "config", NULL, "FILE", "configuration (default: ./config.ini)",
+		     config_option),
+	OPT_CALLBACK('c', "set", NULL, "SECTION.KEY=VAL", "override any configuration key",
+		     set_option),
+	OPT_SHORTCUT("accel", "MODE", "qemu.accel", "auto|kvm|tcg|tcg-icount"),
+	OPT_SHORTCUT("boots", "N", "run.boots", "boots per kernel"),
+	OPT_SHORTCUT("iterations", "N", "run.iterations", "iterations per boot"),
+	OPT_SHORTCUT("cache-dir", "DIR", "cache.dir", "kernel trees, builds, ccache"),
+	OPT_SHORTCUT("db", "FILE", "database.path", "results database"),
+	OPT_SHORTCUT("queue", "DIR", "queue.dir", "directory of patch files"),
+	OPT_SHORTCUT("report-dir", "DIR", "report.dir", "where HTML reports go"),
+	OPT_SHORTCUT("jobs", "N", "kernel.jobs", "make -j (0: all CPUs)"),
+	OPT_SHORTCUT("kernel-source", "FILE", "kernel.source", "linux-source tarball"),
+	OPT_END(),
+};
 
 bool cli_common(struct cli *c, int opt, const char *arg)
 {
@@ -162,82 +204,54 @@ void cli_free(struct cli *c)
 	memset(c, 0, sizeof(*c));
 }
 
-int cli_patch_args(int argc, char **argv, struct cli *c, struct patch_args *a,
-		   void (*usage)(FILE *out))
+/* -w X -w X is one X (the limit counts the options given). */
+static void unique_workloads(char **names, int *n)
 {
-	static const struct option own[] = { { "patch", required_argument, NULL, 'p' },
-					     { "workload", required_argument, NULL, 'w' },
-					     { "force", no_argument, NULL, 'f' },
-					     { "help", no_argument, NULL, 'h' },
-					     { 0 } };
-	struct option *opts = cli_options(own);
-	int opt, rc = -1;
+	int k = 0;
+
+	for (int i = 0; i < *n; i++) {
+		bool seen = false;
+
+		for (int d = 0; d < k && !seen; d++)
+			seen = !strcmp(names[d], names[i]);
+		if (!seen)
+			names[k++] = names[i];
+	}
+	*n = k;
+}
+
+int cli_patch_args(int argc, char **argv, struct cli *c, struct patch_args *a,
+		   const struct pb_usage *u)
+{
+	const struct pb_option opts[] = {
+		OPT_CLI_PATCH(&a->number, "the series number of the patch (765 of [PATCH 5.13 765/800])"),
+		OPT_CLI_WORKLOADS(a->only, &a->nonly,
+				  "run this workload instead of those the patch's paths choose\n"
+				  "(repeatable; workloads/*.ini lists them)"),
+		OPT_BOOL('f', "force", &a->force, "measure a patch that is not an mm patch too"),
+		OPT_CLI_COMMON(c),
+		OPT_END(),
+	};
+	int rc;
 
 	memset(a, 0, sizeof(*a));
 	a->number = -1;
-	while (rc < 0 && (opt = getopt_long(argc, argv, "p:w:fhC:c:", opts, NULL)) != -1) {
-		if (cli_common(c, opt, optarg))
-			continue;
-		if (opt == 'f') {
-			a->force = true;
-		} else if (opt == 'w') {
-			if (!cli_workload_arg(a->only, &a->nonly, optarg))
-				rc = PB_EXIT_USAGE;
-		} else if (opt == 'p') {
-			if (!cli_patch_number(optarg, &a->number))
-				rc = PB_EXIT_USAGE;
-		} else if (opt == 'h') {
-			usage(stdout);
-			rc = PB_EXIT_OK;
-		} else {
-			cli_bad_option(argv);
-			rc = PB_EXIT_USAGE;
-		}
+	rc = parse_options(argc, argv, opts, u, NULL);
+	if (rc != PB_OPT_GO_ON)
+		return rc;
+	unique_workloads(a->only, &a->nonly);
+	if (a->number < 0) {
+		cli_error("%s needs --patch N (perfbot list shows the numbers)", argv[0]);
+		return PB_EXIT_USAGE;
 	}
-	/* -w X -w X is one X (the limit above counts the options given) */
-	for (int i = 0, k = 0; i <= a->nonly; i++) {
-		if (i == a->nonly) {
-			a->nonly = k;
-			break;
-		}
-		for (int d = 0; d < k && a->only[i]; d++)
-			if (!strcmp(a->only[d], a->only[i]))
-				a->only[i] = NULL;
-		if (a->only[i])
-			a->only[k++] = a->only[i];
-	}
-	if (rc < 0 && (optind < argc || a->number < 0)) {
-		if (a->number < 0)
-			cli_error("%s needs --patch N (perfbot list shows the numbers)", argv[0]);
-		else
-			cli_error("unexpected argument '%s'", argv[optind]);
-		rc = PB_EXIT_USAGE;
-	}
-	free(opts);
-	return rc;
+	return PB_OPT_GO_ON;
 }
 
-int cli_no_args(int argc, char **argv, struct cli *c, void (*usage)(FILE *out))
+int cli_no_args(int argc, char **argv, struct cli *c, const struct pb_usage *u)
 {
-	static const struct option own[] = { { "help", no_argument, NULL, 'h' }, { 0 } };
-	struct option *opts = cli_options(own);
-	int opt, rc = -1;
+	const struct pb_option opts[] = { OPT_CLI_COMMON(c), OPT_END() };
 
-	while (rc < 0 && (opt = getopt_long(argc, argv, "hC:c:", opts, NULL)) != -1) {
-		if (cli_common(c, opt, optarg))
-			continue;
-		if (opt == 'h') {
-			usage(stdout);
-			rc = PB_EXIT_OK;
-		} else {
-			cli_bad_option(argv);
-			rc = PB_EXIT_USAGE;
-		}
-	}
-	if (rc < 0 && cli_extra_argument(argc, argv))
-		rc = PB_EXIT_USAGE;
-	free(opts);
-	return rc;
+	return parse_options(argc, argv, opts, u, NULL);
 }
 
 bool cli_extra_argument(int argc, char **argv)
@@ -289,6 +303,22 @@ bool cli_patch_number(const char *arg, int *number)
 		return false;
 	}
 	*number = (int)v;
+	return true;
+}
+
+bool cli_patch_option(const struct pb_option *opt, const char *arg, void *value, pb_err *err)
+{
+	char *end;
+	long v;
+
+	(void)opt;
+	errno = 0;
+	v = strtol(arg, &end, 10);
+	if (!arg[0] || *end || errno || v < 1 || v > 100000) {
+		pb_seterr(err, "--patch '%s': expected a patch number such as 765", arg);
+		return false;
+	}
+	*(int *)value = (int)v;
 	return true;
 }
 

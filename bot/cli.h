@@ -6,6 +6,7 @@
 #include <getopt.h>
 
 #include "config.h"
+#include "parse-options.h"
 
 /* git describe of the tree that was built (build/version.c, rewritten
  * only when it changes, so a new commit relinks with the right string). */
@@ -37,6 +38,11 @@ struct cli {
 	int noverrides;
 };
 
+/* The options every command and perfbotd take, into a struct cli: -C, -c
+ * and the named configuration keys. OPT_CLI_COMMON(&c) in a table. */
+extern const struct pb_option cli_common_options[];
+#define OPT_CLI_COMMON(c) OPT_INCLUDE(cli_common_options, PB_OPT_PTR(struct cli, c))
+
 /* Appends the common long options to a command's own (NULL-terminated
  * result, to be freed). */
 struct option *cli_options(const struct option *own);
@@ -61,6 +67,14 @@ bool cli_patch_number(const char *arg, int *number);
 /* --workload NAME, repeatable: appends to names (CLI_MAX_WORKLOADS of them);
  * prints the error when there are too many. */
 #define CLI_MAX_WORKLOADS 32
+
+/* -p, --patch N into an int: a series number such as 765. */
+bool cli_patch_option(const struct pb_option *opt, const char *arg, void *value, pb_err *err);
+#define OPT_CLI_PATCH(v, h) \
+	OPT_CALLBACK('p', "patch", PB_OPT_PTR(int, v), "N", (h), cli_patch_option)
+/* -w, --workload NAME, repeatable: into names, *n of them. */
+#define OPT_CLI_WORKLOADS(names, n, h)                                                \
+	OPT_STRING_LIST('w', "workload", (names), (n), CLI_MAX_WORKLOADS, "NAME", (h))
 bool cli_workload_arg(char **names, int *n, char *arg);
 
 /* What run and submit are told: --patch N, --workload NAME..., --force. */
@@ -70,15 +84,15 @@ struct patch_args {
 	int nonly;
 	bool force;
 };
-/* Parses them (and the common options, into c); -1 to go on, else the exit
- * status to return (the error or the usage printed). */
+/* Parses them (and the common options, into c); PB_OPT_GO_ON, else the
+ * exit status to return (the error or the usage printed). */
 int cli_patch_args(int argc, char **argv, struct cli *c, struct patch_args *a,
-		   void (*usage)(FILE *out));
+		   const struct pb_usage *u);
 
 /* The options of a command that has none of its own: -h and the common
- * ones (into c), no arguments. -1 to go on, else the exit status to return
- * (the error or the usage printed). */
-int cli_no_args(int argc, char **argv, struct cli *c, void (*usage)(FILE *out));
+ * ones (into c), no arguments. PB_OPT_GO_ON, else the exit status to
+ * return (the error or the usage printed). */
+int cli_no_args(int argc, char **argv, struct cli *c, const struct pb_usage *u);
 
 /* After a command's getopt_long loop: true, with the error printed, if an
  * argument that is no option is left (no command takes one). */

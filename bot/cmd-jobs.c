@@ -9,11 +9,7 @@
 #include "jobdb.h"
 #include "util.h"
 
-static void usage(FILE *out)
-{
-	fprintf(out, "usage: perfbot jobs [options]\n");
-	cli_common_usage(out);
-}
+static const struct pb_usage usage = { "perfbot jobs", "[options]", NULL };
 
 /* Every string of a row comes from the database: made visible(), so that
  * none can forge a row or reach the terminal as an escape sequence. */
@@ -65,7 +61,7 @@ int cmd_jobs(int argc, char **argv)
 	struct pb_config cfg;
 	struct job *jobs = NULL;
 	sqlite3 *db = NULL;
-	int n = 0, rc = cli_no_args(argc, argv, &c, usage);
+	int n = 0, rc = cli_no_args(argc, argv, &c, &usage);
 	pb_err err;
 
 	if (rc >= 0)

@@ -8,11 +8,7 @@
 #include "queue.h"
 #include "report.h"
 
-static void usage(FILE *out)
-{
-	fprintf(out, "usage: perfbot report [options]\n");
-	cli_common_usage(out);
-}
+static const struct pb_usage usage = { "perfbot report", "[options]", NULL };
 
 int cmd_report(int argc, char **argv)
 {
@@ -20,7 +16,7 @@ int cmd_report(int argc, char **argv)
 	struct pb_config cfg;
 	struct pb_queue q;
 	sqlite3 *db = NULL;
-	int rc = cli_no_args(argc, argv, &c, usage), pages = 0;
+	int rc = cli_no_args(argc, argv, &c, &usage), pages = 0;
 	pb_err err;
 
 	if (rc >= 0)

@@ -7,17 +7,11 @@
 #include "pipeline.h"
 #include "queue.h"
 
-static void usage(FILE *out)
-{
-	fprintf(out, "usage: perfbot run --patch N [options]\n"
-		     "  -p, --patch N              the series number of the patch (765 of [PATCH 5.13 765/800])\n"
-		     "  -w, --workload NAME        run this workload instead of those the patch's paths choose\n"
-		     "                             (repeatable; workloads/*.ini lists them)\n"
-		     "  -f, --force                measure a patch that is not an mm patch too\n");
-	cli_common_usage(out);
-	fprintf(out, "exit status: 0 measured (or nothing to measure), 1 bad input or environment,\n"
-		     "             2 bad usage, 3 a kernel failed to build or boot (stored as a result)\n");
-}
+static const struct pb_usage usage = {
+	"perfbot run", "--patch N [options]",
+	"exit status: 0 measured (or nothing to measure), 1 bad input or environment,\n"
+	"             2 bad usage, 3 a kernel failed to build or boot (stored as a result)\n",
+};
 
 int cmd_run(int argc, char **argv)
 {
@@ -25,7 +19,7 @@ int cmd_run(int argc, char **argv)
 	struct patch_args a;
 	struct pb_config cfg;
 	struct pb_queue q;
-	int rc = cli_patch_args(argc, argv, &c, &a, usage);
+	int rc = cli_patch_args(argc, argv, &c, &a, &usage);
 
 	if (rc < 0 && !cli_load_config_queue(&c, &cfg, &q))
 		rc = PB_EXIT_ERROR;

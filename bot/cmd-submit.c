@@ -15,16 +15,12 @@
 #include "queue.h"
 #include "workload.h"
 
-static void usage(FILE *out)
-{
-	fprintf(out, "usage: perfbot submit --patch N [options]\n"
-		     "  -p, --patch N         the series number of the patch\n"
-		     "  -w, --workload NAME   run this workload (repeatable), as perfbot run does\n"
-		     "  -f, --force           measure a patch that is not an mm patch too\n");
-	cli_common_usage(out);
-	fprintf(out, "perfbotd runs the queued jobs one at a time; perfbot jobs lists them.\n"
-		     "exit status: 0 queued, 1 bad input (nothing queued), 2 bad usage\n");
-}
+/* the options are run's: cli_patch_args() */
+static const struct pb_usage usage = {
+	"perfbot submit", "--patch N [options]",
+	"perfbotd runs the queued jobs one at a time; perfbot jobs lists them.\n"
+	"exit status: 0 queued, 1 bad input (nothing queued), 2 bad usage\n",
+};
 
 /* The names as one space-separated string, after checking they exist. */
 static bool workload_names(const struct pb_config *cfg, char **only, int nonly, pb_str *names)
@@ -155,7 +151,7 @@ int cmd_submit(int argc, char **argv)
 	struct patch_args a;
 	struct pb_config cfg;
 	struct pb_queue q;
-	int rc = cli_patch_args(argc, argv, &c, &a, usage);
+	int rc = cli_patch_args(argc, argv, &c, &a, &usage);
 
 	/* the job runs with perfbotd's configuration file, never this one */
 	if (rc < 0 && c.config_path) {

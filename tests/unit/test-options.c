@@ -5,6 +5,7 @@
 #include <unistd.h>
 
 #include "check.h"
+#include "cli.h"
 #include "parse-options.h"
 
 struct captured {
@@ -306,8 +307,58 @@ static void test_usage(void)
 	captured_free(&c);
 }
 
+/* The common options every command includes, in a table of its own. */
+static void test_common(void)
+{
+	char *argv[] = { "test", "-C", "x.ini", "--boots", "3", "-c", "run.seed=4",
+			 "--kernel-source=k.tar.xz", "--rep", "r", "-p", "765", NULL };
+	struct cli c = { 0 };
+	int number = 0;
+	const struct pb_option opts[] = {
+		OPT_CLI_PATCH(&number, "the patch"),
+		OPT_CLI_COMMON(&c),
+		OPT_END(),
+	};
+	struct captured r = parse(argv, opts, false);
+
+	CHECK_INT(r.rc, PB_OPT_GO_ON);
+	CHECK_STR(c.config_path, "x.ini");
+	CHECK_INT(number, 765);
+	CHECK_INT(c.noverrides, 4);
+	if (c.noverrides == 4) {
+		CHECK_STR(c.overrides[0], "run.boots=3");
+		CHECK_STR(c.overrides[1], "run.seed=4");
+		CHECK_STR(c.overrides[2], "kernel.source=k.tar.xz");
+		CHECK_STR(c.overrides[3], "report.dir=r");
+	}
+	captured_free(&r);
+	cli_free(&c);
+	{
+		char *bad[] = { "test", "--patch", "7\n71", NULL };
+
+		r = parse(bad, opts, false);
+		CHECK_REFUSED(r, "perfbot test: --patch '7\\x0a71': expected a patch number such as 765");
+		captured_free(&r);
+	}
+	{
+		char *help[] = { "test", "--help", NULL };
+		static const char *const every[] = { "-p, --patch N ", "-C, --config FILE ",
+						     "-c, --set SECTION.KEY=VAL ", "--accel MODE ",
+						     "--boots N ", "--iterations N ", "--cache-dir DIR ",
+						     "--db FILE ", "--queue DIR ", "--report-dir DIR ",
+						     "--jobs N ", "--kernel-source FILE " };
+
+		r = parse(help, opts, false);
+		CHECK_INT(r.rc, PB_EXIT_OK);
+		for (size_t i = 0; i < PB_ARRAY_SIZE(every); i++)
+			CHECK_HAS(r.out, every[i]);
+		captured_free(&r);
+	}
+}
+
 void test_options(void)
 {
+	test_common();
 	test_values();
 	test_refusals();
 	test_arguments();
