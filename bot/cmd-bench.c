@@ -63,21 +63,6 @@ struct bench {
 	gsl_rng *rng;
 };
 
-static void usage(FILE *out)
-{
-	fprintf(out, "usage: perfbot bench [options]\n"
-		     "  --modes LIST        accelerator modes, comma-separated (default tcg-icount,tcg)\n"
-		     "  --strengths LIST    N of the synthetic slowdown under tcg-icount (default\n"
-		     "                      0,3,6,11,28: about 0, 0.5, 1, 2 and 5%%; N/512 of a THP's\n"
-		     "                      clearing or of a 2 MiB page's copy)\n"
-		     "  --wall-strengths LIST  the same in wall-clock modes, where clearing and copying\n"
-		     "                      weigh less (default 0,34,84,170)\n"
-		     "  --pool N            boots of each kernel and strength per mode, the base twice\n"
-		     "                      (default 6 under tcg-icount, 12 in wall-clock modes)\n"
-		     "  --draws N           comparisons drawn per strength (default 400)\n");
-	cli_common_usage(out);
-}
-
 static bool parse_list(const char *arg, int *v, int max, int *n)
 {
 	char *copy = xstrdup(arg), *save = NULL, *end;
@@ -525,16 +510,49 @@ out:
 	return rc;
 }
 
+static const struct pb_usage usage = { "perfbot bench", "[options]", NULL };
+
+/* What --modes accepts, as bench_opts holds them. */
+static char mode_names[][sizeof("tcg-icount")] = { "tcg-icount", "tcg", "kvm" };
+
+static bool modes_option(const struct pb_option *opt, const char *arg, void *value, pb_err *err)
+{
+	struct bench_opts *o = value;
+	char *copy = xstrdup(arg), *save = NULL;
+	bool ok = true;
+
+	(void)opt;
+	o->nmodes = 0;
+	for (char *t = strtok_r(copy, ",", &save); ok && t; t = strtok_r(NULL, ",", &save)) {
+		size_t k = 0;
+
+		while (k < PB_ARRAY_SIZE(mode_names) && strcmp(t, mode_names[k]))
+			k++;
+		ok = o->nmodes < MAX_MODES && k < PB_ARRAY_SIZE(mode_names);
+		if (ok)
+			o->modes[o->nmodes++] = mode_names[k];
+	}
+	free(copy);
+	if (!ok || !o->nmodes)
+		pb_seterr(err, "--modes takes up to %d of tcg-icount, tcg, kvm", MAX_MODES);
+	return ok && o->nmodes;
+}
+
+/* --strengths and --wall-strengths. */
+static bool strengths_option(const struct pb_option *opt, const char *arg, void *value, pb_err *err)
+{
+	struct bench_opts *o = value;
+	bool wall = !strcmp(opt->long_name, "wall-strengths");
+
+	if (parse_list(arg, wall ? o->wall_strengths : o->strengths, MAX_STRENGTHS,
+		       wall ? &o->nwall_strengths : &o->nstrengths))
+		return true;
+	pb_seterr(err, "--%s takes up to %d numbers, e.g. 0,5,10", opt->long_name, MAX_STRENGTHS);
+	return false;
+}
+
 int cmd_bench(int argc, char **argv)
 {
-	static const struct option own[] = { { "modes", required_argument, NULL, 'm' },
-					     { "strengths", required_argument, NULL, 's' },
-					     { "wall-strengths", required_argument, NULL, 'S' },
-					     { "pool", required_argument, NULL, 'n' },
-					     { "draws", required_argument, NULL, 'd' },
-					     { "help", no_argument, NULL, 'h' },
-					     { 0 } };
-	struct option *opts = cli_options(own);
 	struct bench_opts o = { .modes = { "tcg-icount", "tcg" }, .nmodes = 2,
 				.strengths = { 0, 3, 6, 11, 28 }, .nstrengths = 5,
 				.wall_strengths = { 0, 34, 84, 170 }, .nwall_strengths = 4,
@@ -542,49 +560,28 @@ int cmd_bench(int argc, char **argv)
 	struct cli c = { 0 };
 	struct pb_config cfg;
 	struct pb_queue q;
-	char *modes = NULL;
-	int opt, rc = PB_EXIT_USAGE, one;
+	int rc;
+	const struct pb_option opts[] = {
+		OPT_CALLBACK(0, "modes", &o, "LIST",
+			     "accelerator modes, comma-separated (default tcg-icount,tcg)", modes_option),
+		OPT_CALLBACK(0, "strengths", &o, "LIST",
+			     "N of the synthetic slowdown under tcg-icount (default\n"
+			     "0,3,6,11,28: about 0, 0.5, 1, 2 and 5%; N/512 of a THP's\n"
+			     "clearing or of a 2 MiB page's copy)", strengths_option),
+		OPT_CALLBACK(0, "wall-strengths", &o, "LIST",
+			     "the same in wall-clock modes, where clearing and copying\n"
+			     "weigh less (default 0,34,84,170)", strengths_option),
+		OPT_INTEGER(0, "pool", &o.pool, "N", 2, 100000, "boots",
+			    "boots of each kernel and strength per mode, the base twice\n"
+			    "(default 6 under tcg-icount, 12 in wall-clock modes)"),
+		OPT_INTEGER(0, "draws", &o.draws, "N", 10, 100000, "comparisons",
+			    "comparisons drawn per strength (default 400)"),
+		OPT_CLI_COMMON(&c),
+		OPT_END(),
+	};
 
-	while ((opt = getopt_long(argc, argv, "hC:c:", opts, NULL)) != -1) {
-		if (cli_common(&c, opt, optarg))
-			continue;
-		if (opt == 'm') {
-			char *save = NULL;
-
-			free(modes);
-			modes = xstrdup(optarg);
-			o.nmodes = 0;
-			for (char *t = strtok_r(modes, ",", &save); t; t = strtok_r(NULL, ",", &save)) {
-				if (o.nmodes == MAX_MODES || (strcmp(t, "tcg") && strcmp(t, "tcg-icount") &&
-							      strcmp(t, "kvm"))) {
-					cli_error("--modes takes up to %d of tcg-icount, tcg, kvm", MAX_MODES);
-					goto out;
-				}
-				o.modes[o.nmodes++] = t;
-			}
-		} else if (opt == 's' || opt == 'S') {
-			if (!parse_list(optarg, opt == 's' ? o.strengths : o.wall_strengths, MAX_STRENGTHS,
-					opt == 's' ? &o.nstrengths : &o.nwall_strengths)) {
-				cli_error("--strengths takes up to %d numbers, e.g. 0,5,10", MAX_STRENGTHS);
-				goto out;
-			}
-		} else if (opt == 'n' || opt == 'd') {
-			if (!parse_list(optarg, &one, 1, &(int){ 0 }) || one < (opt == 'n' ? 2 : 10)) {
-				cli_error("--%s needs a number (at least %d)", opt == 'n' ? "pool" : "draws",
-					  opt == 'n' ? 2 : 10);
-				goto out;
-			}
-			*(opt == 'n' ? &o.pool : &o.draws) = one;
-		} else if (opt == 'h') {
-			usage(stdout);
-			rc = PB_EXIT_OK;
-			goto out;
-		} else {
-			cli_bad_option(argv);
-			goto out;
-		}
-	}
-	if (cli_extra_argument(argc, argv))
+	rc = parse_options(argc, argv, opts, &usage, NULL);
+	if (rc != PB_OPT_GO_ON)
 		goto out;
 	if (!cli_load_config_queue(&c, &cfg, &q)) {
 		rc = PB_EXIT_ERROR;
@@ -594,8 +591,6 @@ int cmd_bench(int argc, char **argv)
 	queue_free(&q);
 	config_free(&cfg);
 out:
-	free(modes);
-	free(opts);
 	cli_free(&c);
 	return rc;
 }

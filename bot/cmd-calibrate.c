@@ -10,53 +10,29 @@
 #include "pipeline.h"
 #include "queue.h"
 
-static void usage(FILE *out)
-{
-	fprintf(out, "usage: perfbot calibrate [options]\n"
-		     "  -w, --workload NAME   calibrate this workload (repeatable; default: every one)\n"
-		     "  -b, --per-side N      boots per side (default [calibrate] boots, 4)\n");
-	cli_common_usage(out);
-	fprintf(out, "exit status: 0 calibrated, 1 bad input or environment, 2 bad usage,\n"
-		     "             3 the base kernel failed to build or boot (stored as a result)\n");
-}
+static const struct pb_usage usage = {
+	"perfbot calibrate", "[options]",
+	"exit status: 0 calibrated, 1 bad input or environment, 2 bad usage,\n"
+	"             3 the base kernel failed to build or boot (stored as a result)\n",
+};
 
 int cmd_calibrate(int argc, char **argv)
 {
-	static const struct option own[] = { { "workload", required_argument, NULL, 'w' },
-					     { "per-side", required_argument, NULL, 'b' },
-					     { "help", no_argument, NULL, 'h' },
-					     { 0 } };
-	struct option *opts = cli_options(own);
 	struct cli c = { 0 };
 	struct pb_config cfg;
 	struct pb_queue q;
-	char *only[CLI_MAX_WORKLOADS], *end;
-	int opt, rc = PB_EXIT_USAGE, nonly = 0, per_side = 0;
+	char *only[CLI_MAX_WORKLOADS];
+	int rc, nonly = 0, per_side = 0;
+	const struct pb_option opts[] = {
+		OPT_CLI_WORKLOADS(only, &nonly, "calibrate this workload (repeatable; default: every one)"),
+		OPT_INTEGER('b', "per-side", &per_side, "N", 2, 1000, "boots",
+			    "boots per side (default [calibrate] boots, 4)"),
+		OPT_CLI_COMMON(&c),
+		OPT_END(),
+	};
 
-	while ((opt = getopt_long(argc, argv, "w:b:hC:c:", opts, NULL)) != -1) {
-		if (cli_common(&c, opt, optarg))
-			continue;
-		if (opt == 'w') {
-			if (!cli_workload_arg(only, &nonly, optarg))
-				goto out;
-		} else if (opt == 'b') {
-			long v = strtol(optarg, &end, 10);
-
-			if (!optarg[0] || *end || v < 2 || v > 1000) {
-				cli_error("--per-side needs a number of boots from 2 to 1000, not '%s'", optarg);
-				goto out;
-			}
-			per_side = (int)v;
-		} else if (opt == 'h') {
-			usage(stdout);
-			rc = PB_EXIT_OK;
-			goto out;
-		} else {
-			cli_bad_option(argv);
-			goto out;
-		}
-	}
-	if (cli_extra_argument(argc, argv))
+	rc = parse_options(argc, argv, opts, &usage, NULL);
+	if (rc != PB_OPT_GO_ON)
 		goto out;
 	if (!cli_load_config_queue(&c, &cfg, &q)) {
 		rc = PB_EXIT_ERROR;
@@ -66,7 +42,6 @@ int cmd_calibrate(int argc, char **argv)
 	queue_free(&q);
 	config_free(&cfg);
 out:
-	free(opts);
 	cli_free(&c);
 	return rc;
 }

@@ -3,31 +3,18 @@
 
 #include "cli.h"
 
+static const struct pb_usage usage = { "perfbot config", "[options]", NULL };
+
 int cmd_config(int argc, char **argv)
 {
-	static const struct option own[] = { { "help", no_argument, NULL, 'h' }, { 0 } };
-	struct option *opts = cli_options(own);
 	struct cli c = { 0 };
 	struct pb_config cfg;
 	pb_err err;
-	int opt, rc = PB_EXIT_OK;
+	int rc = cli_no_args(argc, argv, &c, &usage);
 
-	while ((opt = getopt_long(argc, argv, "hC:c:", opts, NULL)) != -1) {
-		if (cli_common(&c, opt, optarg))
-			continue;
-		if (opt == 'h') {
-			printf("usage: perfbot config [options]\n");
-			cli_common_usage(stdout);
-			goto out;
-		}
-		cli_bad_option(argv);
-		rc = PB_EXIT_USAGE;
+	if (rc != PB_OPT_GO_ON)
 		goto out;
-	}
-	if (cli_extra_argument(argc, argv)) {
-		rc = PB_EXIT_USAGE;
-		goto out;
-	}
+	rc = PB_EXIT_OK;
 	if (!cli_load_config(&c, &cfg, &err)) {
 		cli_error("%s", err.msg);
 		rc = PB_EXIT_ERROR;
@@ -37,7 +24,6 @@ int cmd_config(int argc, char **argv)
 	config_dump(&cfg, stdout);
 	config_free(&cfg);
 out:
-	free(opts);
 	cli_free(&c);
 	return rc;
 }

@@ -65,42 +65,26 @@ static void print_row(const struct pb_patch *p, bool lng)
 	printf("\n");
 }
 
+static const struct pb_usage usage = { "perfbot list", "[--long] [--mm] [options]", NULL };
+
 int cmd_list(int argc, char **argv)
 {
-	static const struct option own[] = { { "long", no_argument, NULL, 'l' },
-					     { "mm", no_argument, NULL, 'm' },
-					     { "help", no_argument, NULL, 'h' },
-					     { 0 } };
-	struct option *opts = cli_options(own);
 	struct cli c = { 0 };
 	struct pb_config cfg;
 	struct pb_queue q;
 	bool lng = false, mm_only = false;
-	int opt, rc = PB_EXIT_OK, nmm = 0, ncc = 0;
+	int rc, nmm = 0, ncc = 0;
+	const struct pb_option opts[] = {
+		OPT_BOOL('l', "long", &lng, "add why mm, Fixes:, files with +/- and the sign-off chain"),
+		OPT_BOOL('m', "mm", &mm_only, "only the mm patches"),
+		OPT_CLI_COMMON(&c),
+		OPT_END(),
+	};
 
-	while ((opt = getopt_long(argc, argv, "lmhC:c:", opts, NULL)) != -1) {
-		if (cli_common(&c, opt, optarg))
-			continue;
-		if (opt == 'l') {
-			lng = true;
-		} else if (opt == 'm') {
-			mm_only = true;
-		} else if (opt == 'h') {
-			printf("usage: perfbot list [--long] [--mm] [options]\n"
-			       "  -l, --long   add why mm, Fixes:, files with +/- and the sign-off chain\n"
-			       "  -m, --mm     only the mm patches\n");
-			cli_common_usage(stdout);
-			goto out;
-		} else {
-			cli_bad_option(argv);
-			rc = PB_EXIT_USAGE;
-			goto out;
-		}
-	}
-	if (cli_extra_argument(argc, argv)) {
-		rc = PB_EXIT_USAGE;
+	rc = parse_options(argc, argv, opts, &usage, NULL);
+	if (rc != PB_OPT_GO_ON)
 		goto out;
-	}
+	rc = PB_EXIT_OK;
 	if (!cli_load_config_queue(&c, &cfg, &q)) {
 		rc = PB_EXIT_ERROR;
 		goto out;
@@ -123,7 +107,6 @@ int cmd_list(int argc, char **argv)
 	queue_free(&q);
 	config_free(&cfg);
 out:
-	free(opts);
 	cli_free(&c);
 	return rc;
 }

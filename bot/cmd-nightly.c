@@ -16,15 +16,11 @@
 #include "report.h"
 #include "workload.h"
 
-static void usage(FILE *out)
-{
-	fprintf(out, "usage: perfbot nightly [--all] [options]\n"
-		     "  -a, --all     run every mm patch, measured before or not\n"
-		     "  --no-calibrate  skip the A/A calibration\n");
-	cli_common_usage(out);
-	fprintf(out, "exit status: 0 done (regressions are in the report, not the status), 1 perfbot could\n"
-		     "             not go on (another perfbot holds the lock, bad config, ...)\n");
-}
+static const struct pb_usage usage = {
+	"perfbot nightly", "[--all] [options]",
+	"exit status: 0 done (regressions are in the report, not the status), 1 perfbot could\n"
+	"             not go on (another perfbot holds the lock, bad config, ...)\n",
+};
 
 /* The comparison of this patch file on this base, config and perfbot, if any. */
 static long long measured_before(sqlite3 *db, const struct pb_queue *q, const struct pb_patch *p,
@@ -238,44 +234,29 @@ out:
 
 int cmd_nightly(int argc, char **argv)
 {
-	static const struct option own[] = { { "all", no_argument, NULL, 'a' },
-					     { "no-calibrate", no_argument, NULL, 'n' },
-					     { "help", no_argument, NULL, 'h' },
-					     { 0 } };
-	struct option *opts = cli_options(own);
 	struct cli c = { 0 };
 	struct pb_config cfg;
 	struct pb_queue q;
-	bool all = false, calibrate = true;
-	int opt, rc = PB_EXIT_USAGE;
+	bool all = false, no_calibrate = false;
+	int rc;
+	const struct pb_option opts[] = {
+		OPT_BOOL('a', "all", &all, "run every mm patch, measured before or not"),
+		OPT_BOOL(0, "no-calibrate", &no_calibrate, "skip the A/A calibration"),
+		OPT_CLI_COMMON(&c),
+		OPT_END(),
+	};
 
-	while ((opt = getopt_long(argc, argv, "ahC:c:", opts, NULL)) != -1) {
-		if (cli_common(&c, opt, optarg))
-			continue;
-		if (opt == 'a') {
-			all = true;
-		} else if (opt == 'n') {
-			calibrate = false;
-		} else if (opt == 'h') {
-			usage(stdout);
-			rc = PB_EXIT_OK;
-			goto out;
-		} else {
-			cli_bad_option(argv);
-			goto out;
-		}
-	}
-	if (cli_extra_argument(argc, argv))
+	rc = parse_options(argc, argv, opts, &usage, NULL);
+	if (rc != PB_OPT_GO_ON)
 		goto out;
 	if (!cli_load_config_queue(&c, &cfg, &q)) {
 		rc = PB_EXIT_ERROR;
 		goto out;
 	}
-	rc = nightly(&cfg, &q, all, calibrate);
+	rc = nightly(&cfg, &q, all, !no_calibrate);
 	queue_free(&q);
 	config_free(&cfg);
 out:
-	free(opts);
 	cli_free(&c);
 	return rc;
 }

@@ -6,36 +6,24 @@
 #include "kernel.h"
 #include "queue.h"
 
+static const struct pb_usage usage = { "perfbot pair", "[--patch N] [options]", NULL };
+
 int cmd_pair(int argc, char **argv)
 {
-	static const struct option own[] = { { "patch", required_argument, NULL, 'p' },
-					     { "help", no_argument, NULL, 'h' },
-					     { 0 } };
-	struct option *opts = cli_options(own);
 	struct cli c = { 0 };
 	struct pb_config cfg;
 	struct pb_queue q;
 	struct kernel_tree tree;
-	int opt, rc = PB_EXIT_USAGE, number = 0, tried = 0;
+	int rc, number = 0, tried = 0;
 	pb_err err;
+	const struct pb_option opts[] = {
+		OPT_CLI_PATCH(&number, "only this patch, mm or not (default: every mm patch)"),
+		OPT_CLI_COMMON(&c),
+		OPT_END(),
+	};
 
-	while ((opt = getopt_long(argc, argv, "p:hC:c:", opts, NULL)) != -1) {
-		if (cli_common(&c, opt, optarg))
-			continue;
-		if (opt == 'p') {
-			if (!cli_patch_number(optarg, &number))
-				goto out;
-		} else if (opt == 'h') {
-			printf("usage: perfbot pair [--patch N] [options]\n");
-			cli_common_usage(stdout);
-			rc = PB_EXIT_OK;
-			goto out;
-		} else {
-			cli_bad_option(argv);
-			goto out;
-		}
-	}
-	if (cli_extra_argument(argc, argv))
+	rc = parse_options(argc, argv, opts, &usage, NULL);
+	if (rc != PB_OPT_GO_ON)
 		goto out;
 	rc = PB_EXIT_ERROR;
 	if (!cli_load_config_queue(&c, &cfg, &q))
@@ -80,7 +68,6 @@ int cmd_pair(int argc, char **argv)
 	queue_free(&q);
 	config_free(&cfg);
 out:
-	free(opts);
 	cli_free(&c);
 	return rc;
 }
