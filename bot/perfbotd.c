@@ -71,18 +71,12 @@ static void handle(int sig, void (*fn)(int))
 	sigaction(sig, &sa, NULL);
 }
 
-static void usage(FILE *out)
-{
-	fprintf(out, "usage: perfbotd [options]\n"
-		     "  -F, --foreground   stay attached and log to stderr (what systemd and tests use)\n"
-		     "  -s, --syslog       log to syslog even in the foreground\n"
-		     "  -1, --once         exit when no job is queued instead of waiting for one\n"
-		     "  -i, --poll SECS    how often an idle perfbotd looks for a job (default 10)\n");
-	cli_common_usage(out);
-	fprintf(out, "signals: SIGTERM stops after the current boot (the job resumes on the next start),\n"
-		     "         SIGHUP re-reads config.ini before the next job.\n"
-		     "exit status: 0 stopped, 1 cannot start (bad config, another perfbotd, database)\n");
-}
+static const struct pb_usage usage = {
+	"perfbotd", "[options]",
+	"signals: SIGTERM stops after the current boot (the job resumes on the next start),\n"
+	"         SIGHUP re-reads config.ini before the next job.\n"
+	"exit status: 0 stopped, 1 cannot start (bad config, another perfbotd, database)\n",
+};
 
 /* The last non-empty line of a job's log, for perfbot jobs. */
 static char *last_line(const char *path)
@@ -330,53 +324,27 @@ static int serve(struct cli *c, struct pb_config *cfg, bool once, int poll_s)
 
 int main(int argc, char **argv)
 {
-	static const struct option own[] = { { "foreground", no_argument, NULL, 'F' },
-					     { "syslog", no_argument, NULL, 's' },
-					     { "once", no_argument, NULL, '1' },
-					     { "poll", required_argument, NULL, 'i' },
-					     { "help", no_argument, NULL, 'h' },
-					     { 0 } };
-	struct option *opts = cli_options(own);
 	struct cli c = { 0 };
 	struct pb_config cfg;
 	bool foreground = false, once = false;
-	int opt, rc = PB_EXIT_USAGE, poll_s = 10;
-	char *end;
+	int rc, poll_s = 10;
 	pb_err err;
+	const struct pb_option opts[] = {
+		OPT_BOOL('F', "foreground", &foreground,
+			 "stay attached and log to stderr (what systemd and tests use)"),
+		OPT_BOOL('s', "syslog", &use_syslog, "log to syslog even in the foreground"),
+		OPT_BOOL('1', "once", &once, "exit when no job is queued instead of waiting for one"),
+		OPT_INTEGER('i', "poll", &poll_s, "SECS", 1, 3600, "seconds",
+			    "how often an idle perfbotd looks for a job (default 10)"),
+		OPT_CLI_COMMON(&c),
+		OPT_END(),
+	};
 
 	setvbuf(stdout, NULL, _IOLBF, 0);
 	cli_program = "perfbotd";
-	opterr = 0;
-	while ((opt = getopt_long(argc, argv, "Fs1i:hC:c:", opts, NULL)) != -1) {
-		if (cli_common(&c, opt, optarg))
-			continue;
-		if (opt == 'F') {
-			foreground = true;
-		} else if (opt == 's') {
-			use_syslog = true;
-		} else if (opt == '1') {
-			once = true;
-		} else if (opt == 'i') {
-			long v = strtol(optarg, &end, 10);
-
-			if (!optarg[0] || *end || v < 1 || v > 3600) {
-				cli_error("--poll needs seconds from 1 to 3600, not '%s'", optarg);
-				goto out;
-			}
-			poll_s = (int)v;
-		} else if (opt == 'h') {
-			usage(stdout);
-			rc = PB_EXIT_OK;
-			goto out;
-		} else {
-			cli_bad_option(argv);
-			goto out;
-		}
-	}
-	if (optind < argc) {
-		cli_error("unexpected argument '%s'", argv[optind]);
+	rc = parse_options(argc, argv, opts, &usage, NULL);
+	if (rc != PB_OPT_GO_ON)
 		goto out;
-	}
 	if (!cli_load_config(&c, &cfg, &err)) {
 		cli_error("%s", err.msg);
 		rc = PB_EXIT_ERROR;
@@ -434,7 +402,6 @@ int main(int argc, char **argv)
 	rc = serve(&c, &cfg, once, poll_s);
 	config_free(&cfg);
 out:
-	free(opts);
 	cli_free(&c);
 	return rc;
 }
