@@ -5,38 +5,8 @@
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
-#include <unistd.h>
-
-/* Named shortcuts for the keys people override most; -c section.key=value
- * reaches every other key. */
-static const struct shortcut {
-	const char *option, *key, *help;
-} shortcuts[] = {
-	{ "accel", "qemu.accel", "auto|kvm|tcg|tcg-icount" },
-	{ "boots", "run.boots", "boots per kernel" },
-	{ "iterations", "run.iterations", "iterations per boot" },
-	{ "cache-dir", "cache.dir", "kernel trees, builds, ccache" },
-	{ "db", "database.path", "results database" },
-	{ "queue", "queue.dir", "directory of patch files" },
-	{ "report-dir", "report.dir", "where HTML reports go" },
-	{ "jobs", "kernel.jobs", "make -j (0: all CPUs)" },
-	{ "kernel-source", "kernel.source", "linux-source tarball" },
-};
 
 const char *cli_program = "perfbot";
-
-void cli_bad_option(char **argv)
-{
-	const char *opt = optind > 0 ? argv[optind - 1] : "?";
-	bool daemon = strcmp(cli_program, "perfbot") != 0;
-	char *help = daemon ? xasprintf("%s --help", cli_program)
-			    : xasprintf("perfbot %s --help", argv[0]);
-
-	/* opterr is 0: this is the only line a bad option prints */
-	cli_error("%s%sunknown option '%s', or it lacks its value (%s lists the options)",
-		  daemon ? "" : argv[0], daemon ? "" : ": ", opt, help);
-	free(help);
-}
 
 /* One line, whatever the arguments held (a newline in --patch, an escape
  * sequence from a patch): see visible(). */
@@ -53,24 +23,6 @@ void cli_error(const char *fmt, ...)
 	fprintf(stderr, "%s: %s\n", cli_program, line);
 	free(line);
 	free(raw);
-}
-
-struct option *cli_options(const struct option *own)
-{
-	int n = 0, k = 0;
-	struct option *all;
-
-	while (own && own[n].name)
-		n++;
-	all = xcalloc((size_t)n + PB_ARRAY_SIZE(shortcuts) + 3, sizeof(*all));
-	for (int i = 0; i < n; i++)
-		all[k++] = own[i];
-	all[k++] = (struct option){ "config", required_argument, NULL, 'C' };
-	all[k++] = (struct option){ "set", required_argument, NULL, 'c' };
-	for (size_t i = 0; i < PB_ARRAY_SIZE(shortcuts); i++)
-		all[k++] = (struct option){ shortcuts[i].option, required_argument, NULL,
-					    CLI_COMMON_BASE + (int)i };
-	return all;
 }
 
 static void add_override(struct cli *c, char *s)
@@ -98,7 +50,8 @@ static bool set_option(const struct pb_option *opt, const char *arg, void *value
 	return true;
 }
 
-/* --boots N is -c run.boots=N. */
+/* Named shortcuts for the keys people override most (--boots N is -c
+ * run.boots=N); -c section.key=value reaches every other key. */
 #define OPT_SHORTCUT(name, argh, key, help)                                           \
 	OPT_CALLBACK_DATA(0, (name), NULL, (argh), key " (" help ")", set_option, key)
 
@@ -119,32 +72,6 @@ const struct pb_option cli_common_options[] = {
 	OPT_SHORTCUT("kernel-source", "FILE", "kernel.source", "linux-source tarball"),
 	OPT_END(),
 };
-
-bool cli_common(struct cli *c, int opt, const char *arg)
-{
-	if (opt == 'C') {
-		c->config_path = arg;
-		return true;
-	}
-	if (opt == 'c') {
-		add_override(c, xstrdup(arg));
-		return true;
-	}
-	if (opt >= CLI_COMMON_BASE && opt < CLI_COMMON_BASE + (int)PB_ARRAY_SIZE(shortcuts)) {
-		add_override(c, xasprintf("%s=%s", shortcuts[opt - CLI_COMMON_BASE].key, arg));
-		return true;
-	}
-	return false;
-}
-
-void cli_common_usage(FILE *out)
-{
-	fprintf(out, "  -C, --config FILE          configuration (default: ./config.ini)\n"
-		     "  -c, --set SECTION.KEY=VAL  override any configuration key\n");
-	for (size_t i = 0; i < PB_ARRAY_SIZE(shortcuts); i++)
-		fprintf(out, "      --%-22s %s (%s)\n", shortcuts[i].option, shortcuts[i].key,
-			shortcuts[i].help);
-}
 
 /* config.ini of the checkout this binary was built in (build/perfbot). */
 static char *config_beside_binary(void)
@@ -254,14 +181,6 @@ int cli_no_args(int argc, char **argv, struct cli *c, const struct pb_usage *u)
 	return parse_options(argc, argv, opts, u, NULL);
 }
 
-bool cli_extra_argument(int argc, char **argv)
-{
-	if (optind >= argc)
-		return false;
-	cli_error("unexpected argument '%s'", argv[optind]);
-	return true;
-}
-
 bool cli_load_config_queue(struct cli *c, struct pb_config *cfg, struct pb_queue *q)
 {
 	pb_err err;
@@ -293,19 +212,6 @@ const struct pb_patch *cli_queue_patch(const struct pb_queue *q, int number)
 	return NULL;
 }
 
-bool cli_patch_number(const char *arg, int *number)
-{
-	char *end;
-	long v = strtol(arg, &end, 10);
-
-	if (!arg[0] || *end || v < 1 || v > 100000) {
-		cli_error("--patch '%s': expected a patch number such as 765", arg);
-		return false;
-	}
-	*number = (int)v;
-	return true;
-}
-
 bool cli_patch_option(const struct pb_option *opt, const char *arg, void *value, pb_err *err)
 {
 	char *end;
@@ -319,15 +225,5 @@ bool cli_patch_option(const struct pb_option *opt, const char *arg, void *value,
 		return false;
 	}
 	*(int *)value = (int)v;
-	return true;
-}
-
-bool cli_workload_arg(char **names, int *n, char *arg)
-{
-	if (*n == CLI_MAX_WORKLOADS) {
-		cli_error("at most %d --workload options", CLI_MAX_WORKLOADS);
-		return false;
-	}
-	names[(*n)++] = arg;
 	return true;
 }

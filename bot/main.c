@@ -29,7 +29,6 @@ int main(int argc, char **argv)
 {
 	/* Progress goes to stderr, results to stdout: keep them in order. */
 	setvbuf(stdout, NULL, _IOLBF, 0);
-	opterr = 0; /* a bad option is reported in one line, by cli_bad_option() */
 	if (argc < 2) {
 		usage(stderr);
 		return PB_EXIT_USAGE;
