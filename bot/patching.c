@@ -1,0 +1,204 @@
+/* Patching: patch(1) dry runs and applies on the work copy, what its output
+ * says (the files it touches, the hunks that failed or moved), and the pair
+ * decision (forward, reverse or a port) made from them. */
+#include "patching.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+const char *pair_method_name(enum pair_method m)
+{
+	switch (m) {
+	case PAIR_FORWARD:
+		return "forward";
+	case PAIR_REVERSE:
+		return "reverse";
+	case PAIR_PORT:
+		return "port";
+	}
+	return "?";
+}
+
+/* Runs patch(1) on the work tree; out gets what it said. */
+int run_patch(const struct kernel_tree *t, const char *file, bool reverse, bool dry_run,
+	      pb_str *out)
+{
+	char *argv[12];
+	int n = 0, status = 0;
+
+	argv[n++] = "patch";
+	argv[n++] = "-p1";
+	argv[n++] = "-f"; /* never ask, never guess "reversed" */
+	argv[n++] = "--no-backup-if-mismatch";
+	if (reverse)
+		argv[n++] = "-R";
+	if (dry_run)
+		argv[n++] = "--dry-run";
+	else {
+		argv[n++] = "-r";
+		argv[n++] = "-";
+	}
+	argv[n++] = "-i";
+	argv[n++] = (char *)file;
+	argv[n] = NULL;
+	if (!spawn_capture(argv, t->work, true, out, &status))
+		return -1;
+	return status;
+}
+
+/* The files patch(1) named in its "checking file X" / "patching file X" lines. */
+void touched_files(const char *patch_out, pb_str *list)
+{
+	const char *s = patch_out;
+
+	while ((s = strstr(s, " file "))) {
+		const char *e;
+
+		s += 6;
+		e = s + strcspn(s, "\n");
+		if (e > s) {
+			str_addn(list, s, (size_t)(e - s));
+			str_add(list, "\n");
+		}
+		s = e;
+	}
+}
+
+/* "mm/migrate.c hunk #1 FAILED at 1288; ..." from patch(1)'s output. */
+char *summarize_patch_output(const char *out, bool failures_only)
+{
+	pb_str s;
+	char *copy = xstrdup(out), *line, *save = NULL, *file = NULL;
+
+	str_init(&s);
+	for (line = strtok_r(copy, "\n", &save); line; line = strtok_r(NULL, "\n", &save)) {
+		if (starts_with(line, "checking file ") || starts_with(line, "patching file ")) {
+			file = line + 14;
+		} else if (starts_with(line, "Hunk #")) {
+			bool failed = strstr(line, "FAILED") != NULL;
+
+			if (failures_only && !failed)
+				continue;
+			if (s.len)
+				str_add(&s, "; ");
+			str_addf(&s, "%s %s", file ? file : "?", line);
+		} else if (strstr(line, "can't find file") || strstr(line, "No file to patch") ||
+			   strstr(line, "malformed") || strstr(line, "Only garbage")) {
+			if (s.len)
+				str_add(&s, "; ");
+			str_add(&s, line);
+		}
+	}
+	free(copy);
+	if (!s.len)
+		str_add(&s, failures_only ? "patch(1) failed" : "clean");
+	return str_steal(&s);
+}
+
+static bool dry_run(struct kernel_tree *t, const char *file, bool reverse, char **summary,
+		    pb_err *err)
+{
+	pb_str out;
+	int rc;
+
+	str_init(&out);
+	rc = run_patch(t, file, reverse, true, &out);
+	if (rc < 0) {
+		pb_seterr(err, "patch(1) not found (apt-get install patch)");
+		str_free(&out);
+		*summary = NULL;
+		return false;
+	}
+	*summary = summarize_patch_output(out.buf, rc != 0);
+	str_free(&out);
+	return rc == 0;
+}
+
+void kernel_change_set(struct kernel_change *c, const char *file, bool reverse, const char *label)
+{
+	memset(c, 0, sizeof(*c));
+	c->label = xstrdup(label);
+	c->reverse = reverse;
+	if (file) {
+		c->file = xstrdup(file);
+		if (!sha256_file(file, c->sha256, NULL))
+			c->sha256[0] = '\0';
+	}
+}
+
+bool pair_decide(const struct pb_config *cfg, struct kernel_tree *t, const struct pb_patch *p,
+		 struct pair_plan *plan, pb_err *err)
+{
+	char *fwd = NULL, *rev = NULL, *port = NULL, *port_sum = NULL;
+	bool ok = false;
+	int lock = tree_lock(t);
+
+	memset(plan, 0, sizeof(*plan));
+	if (!tree_reset(t, err))
+		goto out;
+	if (dry_run(t, p->file, false, &fwd, err)) {
+		plan->method = PAIR_FORWARD;
+		kernel_change_set(&plan->without, NULL, false, "base");
+		kernel_change_set(&plan->with, p->file, false, "base+patch");
+		plan->detail = xasprintf("applies forward to %s: %s", t->version, fwd);
+		ok = true;
+		goto out;
+	}
+	if (!fwd)
+		goto out;
+	if (dry_run(t, p->file, true, &rev, err)) {
+		plan->method = PAIR_REVERSE;
+		kernel_change_set(&plan->without, p->file, true, "base-patch");
+		kernel_change_set(&plan->with, NULL, false, "base");
+		plan->detail = xasprintf("already in %s, reverts cleanly: %s", t->version, rev);
+		ok = true;
+		goto out;
+	}
+	if (!rev)
+		goto out;
+	if (p->upstream[0])
+		port = xasprintf("%s/%s/%s.patch", cfg->ports_dir, t->series, p->upstream);
+	if (port && path_exists(port)) {
+		if (!dry_run(t, port, false, &port_sum, err)) {
+			pb_seterr(err, "patch %03d: its port %s does not apply to %s: %s", p->number, port,
+				  t->version, port_sum ? port_sum : "");
+			goto out;
+		}
+		plan->method = PAIR_PORT;
+		kernel_change_set(&plan->without, port, false, "base+port");
+		kernel_change_set(&plan->with, NULL, false, "base");
+		plan->detail = xasprintf("already in %s in reworked form; pre-fix behaviour "
+					 "restored by port %s", t->version, port);
+		ok = true;
+		goto out;
+	}
+	pb_seterr(err,
+		  "patch %03d applies neither forward nor in reverse to linux %s and has no port %s "
+		  "(forward: %s | reverse: %s)",
+		  p->number, t->version,
+		  port ? port : "(no upstream commit named)", fwd, rev);
+out:
+	tree_unlock(lock);
+	free(fwd);
+	free(rev);
+	free(port);
+	free(port_sum);
+	if (!ok)
+		pair_plan_free(plan);
+	return ok;
+}
+
+void kernel_change_free(struct kernel_change *c)
+{
+	free(c->file);
+	free(c->label);
+	memset(c, 0, sizeof(*c));
+}
+
+void pair_plan_free(struct pair_plan *plan)
+{
+	kernel_change_free(&plan->without);
+	kernel_change_free(&plan->with);
+	free(plan->detail);
+	memset(plan, 0, sizeof(*plan));
+}

@@ -1,0 +1,49 @@
+/* Patching: running patch(1) on a tree's work copy, reading what it says,
+ * and the pair of kernels a patch gives (forward, reverse or a port). */
+#ifndef PERFBOT_PATCHING_H
+#define PERFBOT_PATCHING_H
+
+#include "config.h"
+#include "queue.h"
+#include "tree.h"
+
+enum pair_method { PAIR_FORWARD, PAIR_REVERSE, PAIR_PORT };
+const char *pair_method_name(enum pair_method m);
+
+/* One kernel of a pair: the base tree with nothing, a patch or a port applied
+ * forward, or a patch taken out (applied in reverse). */
+struct kernel_change {
+	char *file;       /* NULL: the base tree as shipped */
+	bool reverse;
+	char sha256[65];
+	char *label;      /* "base", "base+patch", "base-patch", "base+port" */
+};
+
+/* file NULL: the base tree; the file's SHA-256 goes into the kernel's key. */
+void kernel_change_set(struct kernel_change *c, const char *file, bool reverse, const char *label);
+void kernel_change_free(struct kernel_change *c);
+
+struct pair_plan {
+	enum pair_method method;
+	struct kernel_change without, with;  /* without and with the fix */
+	char *detail;     /* what patch(1) said: offsets, fuzz */
+};
+
+/* Forward, reverse, or a port from cfg->ports_dir/<series>/<upstream>.patch;
+ * fails with one line naming the hunks that failed. */
+bool pair_decide(const struct pb_config *cfg, struct kernel_tree *t, const struct pb_patch *p,
+		 struct pair_plan *plan, pb_err *err);
+void pair_plan_free(struct pair_plan *plan);
+
+/* patch -p1 -f on t->work (dry_run: --dry-run); its exit status, -1 if it
+ * could not be run; out gets what it said. */
+int run_patch(const struct kernel_tree *t, const char *file, bool reverse, bool dry_run,
+	      pb_str *out);
+/* The files patch(1) output names, one a line, appended to list. */
+void touched_files(const char *patch_out, pb_str *list);
+/* "mm/migrate.c Hunk #1 FAILED at 1288. ..." from patch(1)'s output: every
+ * hunk line, or (failures_only) the failed ones; "clean" or "patch(1)
+ * failed" when there is none. */
+char *summarize_patch_output(const char *out, bool failures_only);
+
+#endif
