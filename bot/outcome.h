@@ -1,0 +1,36 @@
+/* What a boot ended as: the outcomes, the record of one boot, and the
+ * classification of what it left behind. */
+#ifndef PERFBOT_OUTCOME_H
+#define PERFBOT_OUTCOME_H
+
+#include "guest.h"
+#include "results.h"
+
+/* What a boot ended as. */
+enum boot_outcome {
+	BOOT_OK,          /* every workload ran and its check passed */
+	BOOT_INVALID,     /* it ran, but a workload's check failed or it reported nothing */
+	BOOT_PANIC,       /* the kernel panicked (panic=-1 + -no-reboot stops QEMU) */
+	BOOT_TIMEOUT,     /* no "PB1 done" within the boot timeout */
+	BOOT_QEMU_ERROR,  /* QEMU itself failed */
+	BOOT_INCOMPLETE,  /* the guest stopped without reporting done */
+};
+const char *boot_outcome_name(enum boot_outcome o);
+
+struct boot_record {
+	enum boot_outcome outcome;
+	char *detail;          /* panic text, timeout, the failed check, ... */
+	char *console_log, *results_log;
+	char *qemu_cmdline;    /* the argv as one line */
+	double wall_seconds;
+	struct boot_results results;
+};
+void boot_record_free(struct boot_record *br);
+
+/* The outcome of a boot from what it left: the console, the results port,
+ * QEMU's own output and exit. Sets br->outcome, detail and results. */
+void boot_classify(struct boot_record *br, const struct guest_plan *gp, const char *console,
+		   const char *results, size_t rlen, const char *qemu_log, bool timed_out,
+		   int qemu_status, int timeout_s);
+
+#endif
