@@ -301,3 +301,28 @@ bool disk_create(const char *img, const struct disk_def *d, pb_err *err)
 	}
 	return true;
 }
+
+/* Workload binaries are built beside perfbot (build/workloads/). */
+static char *workload_bin_dir(void)
+{
+	char *dir = exe_dir(), *bin = xasprintf("%s/workloads", dir ? dir : "build");
+
+	free(dir);
+	return bin;
+}
+
+/* Log dir, initramfs and accelerator, the same for run, calibrate and bench. */
+bool host_guest_prepare(const struct pb_config *cfg, const struct guest_plan *gp,
+			const char *probe_kernel, const char *log_dir, char **initrd,
+			struct accel *a, pb_err *err)
+{
+	char *bin_dir = workload_bin_dir(), *init_script = xasprintf("%s/init", cfg->workloads_dir);
+	bool ok;
+
+	*initrd = xasprintf("%s/initramfs.cpio", log_dir);
+	ok = mkdir_p(log_dir, err) && initramfs_build(gp, init_script, bin_dir, *initrd, err) &&
+	     accel_choose(cfg, probe_kernel, log_dir, a, err);
+	free(bin_dir);
+	free(init_script);
+	return ok;
+}

@@ -2,6 +2,7 @@
 #ifndef PERFBOT_GUEST_H
 #define PERFBOT_GUEST_H
 
+#include "accel.h"
 #include "config.h"
 #include "workload.h"
 
@@ -39,5 +40,11 @@ bool initramfs_build(const struct guest_plan *gp, const char *init_script, const
 
 /* A fresh image for one boot at img: zeros, or an empty ext4 file system. */
 bool disk_create(const char *img, const struct disk_def *d, pb_err *err);
+
+/* Makes log_dir, writes the initramfs (*initrd, in log_dir) and chooses the
+ * accelerator, probing KVM with probe_kernel. */
+bool host_guest_prepare(const struct pb_config *cfg, const struct guest_plan *gp,
+			const char *probe_kernel, const char *log_dir, char **initrd,
+			struct accel *a, pb_err *err);
 
 #endif

@@ -1,9 +1,7 @@
-/* What perfbot needs from the host before it builds or boots anything: the
- * programs and headers, with the Debian package that brings each; and the
- * guest's pieces (initramfs, accelerator) that every subcommand that boots
- * prepares the same way. */
+/* What perfbot needs from the host before it builds or boots anything (the
+ * programs and headers, with the Debian package that brings each), the
+ * workloads named on the command line, and a run's timestamp. */
 #include "host.h"
-#include "selftests.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -64,15 +62,6 @@ bool host_check_requirements(const struct workload *const *w, int n, pb_err *err
 	return ok;
 }
 
-/* Workload binaries are built beside perfbot (build/workloads/). */
-static char *workload_bin_dir(void)
-{
-	char *dir = exe_dir(), *bin = xasprintf("%s/workloads", dir ? dir : "build");
-
-	free(dir);
-	return bin;
-}
-
 char *host_timestamp(void)
 {
 	char *iso = iso_time_now(), *out = xstrdup(iso);
@@ -104,28 +93,4 @@ bool host_workloads_named(const struct workload_set *set, char **names, int n,
 		}
 	}
 	return true;
-}
-
-bool host_selftests(const struct kernel_tree *t, struct guest_plan *gp, pb_err *err)
-{
-	for (int i = 0; i < gp->nworkloads; i++)
-		if (gp->workloads[i]->selftests_vm)
-			return gp->selftests_dir || selftests_build(t, &gp->selftests_dir, err);
-	return true;
-}
-
-/* Log dir, initramfs and accelerator, the same for run, calibrate and bench. */
-bool host_guest_prepare(const struct pb_config *cfg, const struct guest_plan *gp,
-			const char *probe_kernel, const char *log_dir, char **initrd,
-			struct accel *a, pb_err *err)
-{
-	char *bin_dir = workload_bin_dir(), *init_script = xasprintf("%s/init", cfg->workloads_dir);
-	bool ok;
-
-	*initrd = xasprintf("%s/initramfs.cpio", log_dir);
-	ok = mkdir_p(log_dir, err) && initramfs_build(gp, init_script, bin_dir, *initrd, err) &&
-	     accel_choose(cfg, probe_kernel, log_dir, a, err);
-	free(bin_dir);
-	free(init_script);
-	return ok;
 }

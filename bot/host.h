@@ -1,9 +1,12 @@
 /* The host side of every subcommand that builds and boots: requirements,
- * the workloads asked for, the initramfs and the accelerator. */
+ * the workloads asked for, a timestamp; and, through guest.h and
+ * selftests.h, the initramfs, the accelerator and the vm selftests. */
 #ifndef PERFBOT_HOST_H
 #define PERFBOT_HOST_H
 
+#include "guest.h"
 #include "kernel.h"
+#include "selftests.h"
 #include "vm.h"
 #include "workload.h"
 
@@ -17,15 +20,5 @@ bool host_workloads_named(const struct workload_set *set, char **names, int n,
 
 /* "20261203T101500Z": for log directories. */
 char *host_timestamp(void);
-
-/* The tree's vm selftests, built (or found cached) when a workload of gp
- * declares selftests = vm. */
-bool host_selftests(const struct kernel_tree *t, struct guest_plan *gp, pb_err *err);
-
-/* Makes log_dir, writes the initramfs (*initrd, in log_dir) and chooses the
- * accelerator, probing KVM with probe_kernel. */
-bool host_guest_prepare(const struct pb_config *cfg, const struct guest_plan *gp,
-			const char *probe_kernel, const char *log_dir, char **initrd,
-			struct accel *a, pb_err *err);
 
 #endif

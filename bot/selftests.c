@@ -1,3 +1,5 @@
+/* The kernel's vm selftests: built static from the pristine tree, once per
+ * tree, compiler and static libraries, for the guests that run them. */
 #include "selftests.h"
 
 #include <stdlib.h>
@@ -114,4 +116,12 @@ out:
 	free(log);
 	free(src);
 	return ok;
+}
+
+bool host_selftests(const struct kernel_tree *t, struct guest_plan *gp, pb_err *err)
+{
+	for (int i = 0; i < gp->nworkloads; i++)
+		if (gp->workloads[i]->selftests_vm)
+			return gp->selftests_dir || selftests_build(t, &gp->selftests_dir, err);
+	return true;
 }

@@ -4,6 +4,7 @@
 #ifndef PERFBOT_SELFTESTS_H
 #define PERFBOT_SELFTESTS_H
 
+#include "guest.h"
 #include "kernel.h"
 
 /* <tree>/selftests-vm/bin: every test program that builds (static) here,
@@ -11,5 +12,9 @@
  * directory. Tests that do not build (a missing -dev package) are left out;
  * <tree>/selftests-vm.build.log says why. */
 bool selftests_build(const struct kernel_tree *t, char **dir, pb_err *err);
+
+/* The tree's vm selftests, built (or found cached) when a workload of gp
+ * declares selftests = vm. */
+bool host_selftests(const struct kernel_tree *t, struct guest_plan *gp, pb_err *err);
 
 #endif
