@@ -113,63 +113,102 @@ void kill_orphaned_build(const struct kernel_tree *t)
 	free(path);
 }
 
-/* make ... bzImage, its output to log, a progress line on the terminal. */
-int run_make(const struct pb_config *cfg, struct kernel_tree *t, const char *objdir,
-	     const char *log, const char *label)
+/* make's arguments and environment: ccache under the cache dir, and the
+ * same build user, host and timestamp in every kernel. */
+struct make_args {
+	char *o, *j, *ccache_dir, *ccache_base;
+	char *env[7], *argv[6];
+};
+
+static void make_args_init(struct make_args *m, const struct pb_config *cfg,
+			   const struct kernel_tree *t, const char *objdir)
 {
-	char *o = xasprintf("O=%s", objdir), *j = xasprintf("-j%d", cfg->jobs ? cfg->jobs : ncpus());
-	char *steps_file = xasprintf("%s/.perfbot-steps", objdir);
-	char *prev = read_file(steps_file, NULL, NULL);
-	long expected = prev ? strtol(prev, NULL, 10) : 0;
 	bool ccache = program_in_path("ccache");
-	char *ccache_dir = cfg->ccache_dir ? xasprintf("CCACHE_DIR=%s", cfg->ccache_dir)
-					   : xasprintf("CCACHE_DIR=%s/ccache", cfg->cache_dir);
-	char *ccache_base = xasprintf("CCACHE_BASEDIR=%s", t->cache_dir);
-	char *env[] = { ccache_dir, ccache_base, "CCACHE_MAXSIZE=8G", "KBUILD_BUILD_USER=perfbot",
-			"KBUILD_BUILD_HOST=perfbot",
-			"KBUILD_BUILD_TIMESTAMP=Thu Jan  1 00:00:00 UTC 2026", NULL };
-	char *argv[] = { "make", o, j, ccache ? "CC=ccache gcc" : "CC=gcc", "bzImage", NULL };
+
+	m->o = xasprintf("O=%s", objdir);
+	m->j = xasprintf("-j%d", cfg->jobs ? cfg->jobs : ncpus());
+	m->ccache_dir = cfg->ccache_dir ? xasprintf("CCACHE_DIR=%s", cfg->ccache_dir)
+					: xasprintf("CCACHE_DIR=%s/ccache", cfg->cache_dir);
+	m->ccache_base = xasprintf("CCACHE_BASEDIR=%s", t->cache_dir);
+	{
+		char *env[] = { m->ccache_dir, m->ccache_base, "CCACHE_MAXSIZE=8G",
+				"KBUILD_BUILD_USER=perfbot", "KBUILD_BUILD_HOST=perfbot",
+				"KBUILD_BUILD_TIMESTAMP=Thu Jan  1 00:00:00 UTC 2026", NULL };
+		char *argv[] = { "make", m->o, m->j, ccache ? "CC=ccache gcc" : "CC=gcc", "bzImage",
+				 NULL };
+
+		memcpy(m->env, env, sizeof(env));
+		memcpy(m->argv, argv, sizeof(argv));
+	}
+}
+
+static void make_args_free(struct make_args *m)
+{
+	free(m->o);
+	free(m->j);
+	free(m->ccache_dir);
+	free(m->ccache_base);
+}
+
+/* Copies make's output to out and shows its steps on the terminal, against
+ * the expected count when a cold build noted one; the steps it made. */
+static long follow_make(FILE *in, FILE *out, const char *label, long expected)
+{
 	struct progress pr;
-	FILE *out = fopen(log, "w"), *in;
 	char *line = NULL, last[160] = "";
 	size_t cap = 0;
 	long steps = 0;
-	int fd, st = 0;
-	pid_t pid;
 
-	free(prev);
-	if (!out)
-		goto fail;
-	pid = spawn_pipe(argv, t->work, env, &fd);
-	if (pid < 0)
-		goto fail;
-	build_group_note(t, pid);
-	in = fdopen(fd, "r");
 	progress_init(&pr);
 	while (getline(&line, &cap, in) > 0) {
+		double el;
+
 		fputs(line, out);
 		if (line[0] == ' ' && line[1] == ' ' && line[2] >= 'A' && line[2] <= 'Z') {
 			steps++;
 			snprintf(last, sizeof(last), "%s", trim(line));
 		}
-		{
-			double el = now_seconds() - pr.start;
-
-			if (expected > steps)
-				progress_show(&pr, false, "  build %-10s %5ld/~%ld steps %3d:%02d  %.60s",
-					      label, steps, expected, (int)el / 60, (int)el % 60, last);
-			else
-				progress_show(&pr, false, "  build %-10s %5ld steps %3d:%02d  %.60s", label,
-					      steps, (int)el / 60, (int)el % 60, last);
-		}
+		el = now_seconds() - pr.start;
+		if (expected > steps)
+			progress_show(&pr, false, "  build %-10s %5ld/~%ld steps %3d:%02d  %.60s", label,
+				      steps, expected, (int)el / 60, (int)el % 60, last);
+		else
+			progress_show(&pr, false, "  build %-10s %5ld steps %3d:%02d  %.60s", label, steps,
+				      (int)el / 60, (int)el % 60, last);
 	}
 	progress_done(&pr);
 	free(line);
+	return steps;
+}
+
+/* make ... bzImage, its output to log, a progress line on the terminal. */
+int run_make(const struct pb_config *cfg, struct kernel_tree *t, const char *objdir,
+	     const char *log, const char *label)
+{
+	struct make_args m;
+	char *steps_file = xasprintf("%s/.perfbot-steps", objdir);
+	char *prev = read_file(steps_file, NULL, NULL);
+	long expected = prev ? strtol(prev, NULL, 10) : 0, steps;
+	FILE *out, *in;
+	int fd, st = 0, rc = -1;
+	pid_t pid = -1;
+
+	free(prev);
+	make_args_init(&m, cfg, t, objdir);
+	out = fopen(log, "w");
+	if (out)
+		pid = spawn_pipe(m.argv, t->work, m.env, &fd);
+	if (pid < 0)
+		goto out;
+	build_group_note(t, pid);
+	in = fdopen(fd, "r");
+	steps = follow_make(in, out, label, expected);
 	fclose(in);
 	while (waitpid(pid, &st, 0) < 0 && errno == EINTR)
 		;
 	build_group_note(t, 0);
 	fclose(out);
+	out = NULL;
 	if (WIFEXITED(st) && WEXITSTATUS(st) == 0 && steps > expected) {
 		/* Remember a cold build's size so the next one can show how far it is. */
 		char *s = xasprintf("%ld\n", steps);
@@ -177,21 +216,13 @@ int run_make(const struct pb_config *cfg, struct kernel_tree *t, const char *obj
 		write_file_atomic(steps_file, s, strlen(s), NULL);
 		free(s);
 	}
-	free(o);
-	free(j);
-	free(steps_file);
-	free(ccache_dir);
-	free(ccache_base);
-	return WIFEXITED(st) ? WEXITSTATUS(st) : 128 + WTERMSIG(st);
-fail:
+	rc = WIFEXITED(st) ? WEXITSTATUS(st) : 128 + WTERMSIG(st);
+out:
 	if (out)
 		fclose(out);
-	free(o);
-	free(j);
+	make_args_free(&m);
 	free(steps_file);
-	free(ccache_dir);
-	free(ccache_base);
-	return -1;
+	return rc;
 }
 
 /* A make that failed for want of space: the machine's problem, not the

@@ -202,3 +202,36 @@ void pair_plan_free(struct pair_plan *plan)
 	free(plan->detail);
 	memset(plan, 0, sizeof(*plan));
 }
+
+bool change_apply(struct kernel_tree *t, const struct kernel_change *change, pb_err *err)
+{
+	pb_str said, files;
+	char *dp = tree_dirty_path(t);
+	bool ok = false;
+	int rc;
+
+	str_init(&said);
+	str_init(&files);
+	rc = run_patch(t, change->file, change->reverse, true, &said);
+	touched_files(said.buf, &files);
+	/* Record what will be touched before touching it: a perfbot killed
+	 * half-way through still knows what to put back. */
+	if (rc != 0 || !write_file_atomic(dp, files.buf, files.len, err)) {
+		if (rc != 0)
+			pb_seterr(err, "%s no longer applies to the tree", change->file);
+		goto out;
+	}
+	str_free(&said);
+	str_init(&said);
+	rc = run_patch(t, change->file, change->reverse, false, &said);
+	if (rc != 0) {
+		pb_seterr(err, "applying %s failed: %.200s", change->file, said.buf);
+		goto out;
+	}
+	ok = true;
+out:
+	free(dp);
+	str_free(&said);
+	str_free(&files);
+	return ok;
+}

@@ -35,6 +35,10 @@ bool pair_decide(const struct pb_config *cfg, struct kernel_tree *t, const struc
 		 struct pair_plan *plan, pb_err *err);
 void pair_plan_free(struct pair_plan *plan);
 
+/* Applies change->file (forward or in reverse) to the work copy, noting in
+ * work.dirty first the files it touches, for tree_reset to put back. */
+bool change_apply(struct kernel_tree *t, const struct kernel_change *change, pb_err *err);
+
 /* patch -p1 -f on t->work (dry_run: --dry-run); its exit status, -1 if it
  * could not be run; out gets what it said. */
 int run_patch(const struct kernel_tree *t, const char *file, bool reverse, bool dry_run,

@@ -95,21 +95,87 @@ static char *first_line_of(const char *path)
 	return line;
 }
 
+/* tar -xf the kernel source into tmp; err has tar's first complaint. */
+static bool untar(const struct pb_config *cfg, const char *tmp, pb_err *err)
+{
+	char *errors = xasprintf("%s/.tar-errors", tmp);
+	char *argv[] = { "tar", "-C", (char *)tmp, "-xf", cfg->kernel_source, NULL };
+	struct spawn_opts o = { .stdout_path = "", .stderr_path = errors };
+	struct spawn_result r;
+	bool ok = spawn_wait(argv, &o, &r) && r.status == 0;
+
+	if (!ok) {
+		char *said = first_line_of(errors);
+
+		pb_seterr(err, "%s: tar could not extract it (exit %d%s%.200s; truncated, corrupt or the "
+			       "disk full?)", cfg->kernel_source, r.status, said[0] ? ": " : "", said);
+		free(said);
+	}
+	free(errors);
+	return ok;
+}
+
+/* The top directory tar made in tmp, if it holds a kernel (a Makefile). */
+static char *tarball_top(const char *tmp, const char *source, pb_err *err)
+{
+	DIR *d = opendir(tmp);
+	struct dirent *de;
+	char *top = NULL, *mk;
+	bool has;
+
+	while (d && (de = readdir(d)))
+		if (de->d_name[0] != '.') {
+			free(top);
+			top = xasprintf("%s/%s", tmp, de->d_name);
+		}
+	if (d)
+		closedir(d);
+	if (!top || !path_exists(top)) {
+		pb_seterr(err, "%s: no top directory in the tarball", source);
+		free(top);
+		return NULL;
+	}
+	mk = xasprintf("%s/Makefile", top);
+	has = path_exists(mk);
+	free(mk);
+	if (!has) {
+		pb_seterr(err, "%s: not a kernel source tarball (no Makefile)", source);
+		free(top);
+		return NULL;
+	}
+	return top;
+}
+
+/* top renamed into place as t->pristine, t->dir made only now. */
+static bool tree_place(struct kernel_tree *t, const char *top, pb_err *err)
+{
+	bool made_dir = false;
+
+	if (mkdir(t->dir, 0755) == 0) {
+		made_dir = true;
+	} else if (errno != EEXIST) {
+		pb_seterr(err, "%s: %s", t->dir, strerror(errno));
+		return false;
+	}
+	/* The rename is what marks the tree complete. */
+	if (rename(top, t->pristine) != 0) {
+		pb_seterr(err, "%s: %s", t->pristine, strerror(errno));
+		if (made_dir)
+			rmdir(t->dir);
+		return false;
+	}
+	return true;
+}
+
 /* Extracts the tarball beside t->dir, in <key>.tmp.<pid>, and renames its
  * top directory into place as t->dir/pristine, creating t->dir only then:
  * a tarball tar cannot read (truncated, corrupt) or that is no kernel
  * leaves nothing behind but what was there before. */
 static bool extract_tarball(const struct pb_config *cfg, struct kernel_tree *t, pb_err *err)
 {
-	char *tmp = xasprintf("%s.tmp.%d", t->dir, (int)getpid());
-	char *errors = xasprintf("%s/.tar-errors", tmp);
-	char *argv[] = { "tar", "-C", tmp, "-xf", cfg->kernel_source, NULL };
-	struct spawn_opts o = { .stdout_path = "", .stderr_path = errors };
-	struct spawn_result r;
-	DIR *d;
-	struct dirent *de;
-	char *top = NULL, *trees = xstrndup(t->dir, (size_t)(strrchr(t->dir, '/') - t->dir));
-	bool ok = false, tty = isatty(2), made_dir = false;
+	char *tmp = xasprintf("%s.tmp.%d", t->dir, (int)getpid()), *top = NULL;
+	char *trees = xstrndup(t->dir, (size_t)(strrchr(t->dir, '/') - t->dir));
+	bool ok = false, tty = isatty(2);
 
 	remove_stale_tmp(trees);
 	rm_rf(tmp);
@@ -121,51 +187,8 @@ static bool extract_tarball(const struct pb_config *cfg, struct kernel_tree *t, 
 	if (tty)
 		fprintf(stderr, "perfbot: extracting %s into %s (once per tarball)", cfg->kernel_source,
 			t->pristine);
-	if (!spawn_wait(argv, &o, &r) || r.status != 0) {
-		char *said = first_line_of(errors);
-
-		pb_seterr(err, "%s: tar could not extract it (exit %d%s%.200s; truncated, corrupt or the "
-			       "disk full?)", cfg->kernel_source, r.status, said[0] ? ": " : "", said);
-		free(said);
-		goto out;
-	}
-	d = opendir(tmp);
-	while (d && (de = readdir(d)))
-		if (de->d_name[0] != '.') {
-			free(top);
-			top = xasprintf("%s/%s", tmp, de->d_name);
-		}
-	if (d)
-		closedir(d);
-	if (!top || !path_exists(top)) {
-		pb_seterr(err, "%s: no top directory in the tarball", cfg->kernel_source);
-		goto out;
-	}
-	{
-		char *mk = xasprintf("%s/Makefile", top);
-		bool has = path_exists(mk);
-
-		free(mk);
-		if (!has) {
-			pb_seterr(err, "%s: not a kernel source tarball (no Makefile)",
-				  cfg->kernel_source);
-			goto out;
-		}
-	}
-	if (mkdir(t->dir, 0755) == 0) {
-		made_dir = true;
-	} else if (errno != EEXIST) {
-		pb_seterr(err, "%s: %s", t->dir, strerror(errno));
-		goto out;
-	}
-	/* The rename is what marks the tree complete. */
-	if (rename(top, t->pristine) != 0) {
-		pb_seterr(err, "%s: %s", t->pristine, strerror(errno));
-		if (made_dir)
-			rmdir(t->dir);
-		goto out;
-	}
-	ok = true;
+	ok = untar(cfg, tmp, err) && (top = tarball_top(tmp, cfg->kernel_source, err)) &&
+	     tree_place(t, top, err);
 out:
 	if (tty)
 		fprintf(stderr, "\r\033[K");
@@ -174,7 +197,6 @@ out:
 			t->pristine);
 	rm_rf(tmp);
 	free(tmp);
-	free(errors);
 	free(top);
 	return ok;
 }
