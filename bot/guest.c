@@ -184,19 +184,12 @@ static bool stage_selftests(const char *from_dir, const char *stage, pb_err *err
 	return ok;
 }
 
-bool initramfs_build(const struct guest_plan *gp, const char *init_script, const char *bin_dir,
-		     const char *out, pb_err *err)
+/* The initramfs's skeleton: its directories, busybox and init. */
+static bool stage_skeleton(const char *stage, const char *init_script, pb_err *err)
 {
-	char *stage = xasprintf("%s.stage", out);
-	char *p;
-	pb_str setup, run;
-	bool ok = false;
+	char *p = xasprintf("%s/bin", stage);
+	bool ok = mkdir_p(p, err);
 
-	str_init(&setup);
-	str_init(&run);
-	rm_rf(stage);
-	p = xasprintf("%s/bin", stage);
-	ok = mkdir_p(p, err);
 	free(p);
 	for (const char *d = "proc\0sys\0dev\0tmp\0mnt\0perfbot\0"; ok && *d; d += strlen(d) + 1) {
 		p = xasprintf("%s/%s", stage, d);
@@ -204,71 +197,100 @@ bool initramfs_build(const struct guest_plan *gp, const char *init_script, const
 		free(p);
 	}
 	if (!ok)
-		goto out;
-	ok = false;
+		return false;
 	if (!path_exists(BUSYBOX)) {
 		pb_seterr(err, "%s not found (apt-get install busybox-static)", BUSYBOX);
-		goto out;
+		return false;
 	}
 	p = xasprintf("%s/bin/busybox", stage);
 	ok = stage_file(BUSYBOX, p, 0755, err);
 	free(p);
 	if (!ok)
-		goto out;
+		return false;
 	p = xasprintf("%s/init", stage);
 	ok = stage_file(init_script, p, 0755, err);
 	free(p);
-	for (int i = 0; ok && i < gp->nworkloads; i++) {
-		const struct workload *w = gp->workloads[i];
-		char *from = xasprintf("%s/%s", bin_dir, w->binary), *to = xasprintf("%s/bin/%s", stage, w->binary);
-		const char *args = gp->args[i];
+	return ok;
+}
 
-		if (!path_exists(from)) {
-			pb_seterr(err, "workload binary %s is missing (run make)", from);
-			ok = false;
-		} else {
-			ok = stage_file(from, to, 0755, err);
-		}
-		for (int h = 0; ok && h < w->nhost_binaries; h++)
-			ok = stage_host_binary(stage, w->host_binaries[h], w->host_package, err);
-		for (int s = 0; s < w->nsteps; s++) {
-			char *step = expand_disks(gp, w, w->steps[s].text);
+/* Workload i of the plan: its binary and the host programs it needs into
+ * the stage, its set-up steps to setup and its command line to run. */
+static bool stage_workload(const struct guest_plan *gp, int i, const char *bin_dir,
+			   const char *stage, pb_str *setup, pb_str *run, pb_err *err)
+{
+	const struct workload *w = gp->workloads[i];
+	char *from = xasprintf("%s/%s", bin_dir, w->binary), *to = xasprintf("%s/bin/%s", stage, w->binary);
+	const char *args = gp->args[i];
+	bool ok;
 
-			str_addf(&setup, "%c %s\n", w->steps[s].kind, step);
-			free(step);
-		}
-		str_addf(&run, "%s %s %s\n", w->binary, w->perf_events ? w->perf_events : "-", args);
-		if (ok && w->perf_events)
-			ok = stage_host_binary(stage, GUEST_PERF, "linux-perf", err);
-		free(from);
-		free(to);
+	if (!path_exists(from)) {
+		pb_seterr(err, "workload binary %s is missing (run make)", from);
+		ok = false;
+	} else {
+		ok = stage_file(from, to, 0755, err);
 	}
-	if (ok && gp->selftests_dir)
-		ok = stage_selftests(gp->selftests_dir, stage, err);
-	if (!ok)
-		goto out;
-	p = xasprintf("%s/perfbot/setup", stage);
-	ok = write_file_atomic(p, setup.buf, setup.len, err);
+	for (int h = 0; ok && h < w->nhost_binaries; h++)
+		ok = stage_host_binary(stage, w->host_binaries[h], w->host_package, err);
+	for (int s = 0; s < w->nsteps; s++) {
+		char *step = expand_disks(gp, w, w->steps[s].text);
+
+		str_addf(setup, "%c %s\n", w->steps[s].kind, step);
+		free(step);
+	}
+	str_addf(run, "%s %s %s\n", w->binary, w->perf_events ? w->perf_events : "-", args);
+	if (ok && w->perf_events)
+		ok = stage_host_binary(stage, GUEST_PERF, "linux-perf", err);
+	free(from);
+	free(to);
+	return ok;
+}
+
+/* The plan, for the guest's init: /perfbot/setup and /perfbot/run. */
+static bool stage_plan(const char *stage, const pb_str *setup, const pb_str *run, pb_err *err)
+{
+	char *p = xasprintf("%s/perfbot/setup", stage);
+	bool ok = write_file_atomic(p, setup->buf, setup->len, err);
+
 	free(p);
 	p = xasprintf("%s/perfbot/run", stage);
-	ok = ok && write_file_atomic(p, run.buf, run.len, err);
+	ok = ok && write_file_atomic(p, run->buf, run->len, err);
 	free(p);
-	if (!ok)
-		goto out;
-	{
-		/* The directory is passed as $1, never pasted into the script. */
-		char *argv[] = { "sh", "-c",
-				 "cd \"$1\" && find . -print0 | LC_ALL=C sort -z | "
-				 "cpio --null -o -H newc --quiet --owner=0:0",
-				 "sh", stage, NULL };
-		struct spawn_opts o = { .stdout_path = out, .stderr_path = "" };
-		struct spawn_result r;
+	return ok;
+}
 
-		ok = spawn_wait(argv, &o, &r) && r.status == 0;
-		if (!ok)
-			pb_seterr(err, "cpio could not write %s (apt-get install cpio)", out);
-	}
-out:
+/* The stage as an uncompressed newc archive, its files in a fixed order. */
+static bool cpio_write(const char *stage, const char *out, pb_err *err)
+{
+	/* The directory is passed as $1, never pasted into the script. */
+	char *argv[] = { "sh", "-c",
+			 "cd \"$1\" && find . -print0 | LC_ALL=C sort -z | "
+			 "cpio --null -o -H newc --quiet --owner=0:0",
+			 "sh", (char *)stage, NULL };
+	struct spawn_opts o = { .stdout_path = out, .stderr_path = "" };
+	struct spawn_result r;
+	bool ok = spawn_wait(argv, &o, &r) && r.status == 0;
+
+	if (!ok)
+		pb_seterr(err, "cpio could not write %s (apt-get install cpio)", out);
+	return ok;
+}
+
+bool initramfs_build(const struct guest_plan *gp, const char *init_script, const char *bin_dir,
+		     const char *out, pb_err *err)
+{
+	char *stage = xasprintf("%s.stage", out);
+	pb_str setup, run;
+	bool ok;
+
+	str_init(&setup);
+	str_init(&run);
+	rm_rf(stage);
+	ok = stage_skeleton(stage, init_script, err);
+	for (int i = 0; ok && i < gp->nworkloads; i++)
+		ok = stage_workload(gp, i, bin_dir, stage, &setup, &run, err);
+	if (ok && gp->selftests_dir)
+		ok = stage_selftests(gp->selftests_dir, stage, err);
+	ok = ok && stage_plan(stage, &setup, &run, err) && cpio_write(stage, out, err);
 	rm_rf(stage);
 	free(stage);
 	str_free(&setup);

@@ -43,131 +43,133 @@ static void add_arg(char ***argv, int *n, const char *s)
 	(*argv)[*n] = NULL;
 }
 
-bool vm_boot(const struct pb_config *cfg, const struct accel *a, const struct guest_plan *gp,
-	     const char *kernel, const char *initrd, const char *log_prefix,
-	     struct boot_record *br, pb_err *err)
+static void argv_free(char **argv, int n)
 {
-	char **argv = NULL, *qemu_log, *tmp, *console = NULL, *qlog = NULL, *results = NULL;
-	int n = 0, vcpus = strcmp(a->name, "tcg-icount") ? cfg->vcpus : 1;
-	int nodes = gp->numa_nodes, per = (vcpus + nodes - 1) / nodes;
-	struct spawn_opts o = { 0 };
-	struct spawn_result r;
-	pb_str line;
-	size_t rlen = 0;
-	bool flooded;
+	for (int i = 0; i < n; i++)
+		free(argv[i]);
+	free(argv);
+}
 
-	memset(br, 0, sizeof(*br));
-	br->console_log = xasprintf("%s.console.log", log_prefix);
-	br->results_log = xasprintf("%s.results.log", log_prefix);
-	qemu_log = xasprintf("%s.qemu.log", log_prefix);
-	unlink(br->console_log);
-	unlink(br->results_log);
+/* An option and its value, which this frees. */
+static void add_opt(char ***argv, int *n, const char *opt, char *value)
+{
+	add_arg(argv, n, opt);
+	add_arg(argv, n, value);
+	free(value);
+}
 
-	add_arg(&argv, &n, QEMU);
+/* One -object memory backend and one -numa node per node, the memory split
+ * evenly (the last node takes the rest), the vCPUs in blocks. */
+static void qemu_numa_args(char ***argv, int *n, const struct pb_config *cfg, int nodes, int vcpus)
+{
+	int per = (vcpus + nodes - 1) / nodes, left = cfg->memory_mb;
+
+	for (int i = 0; i < nodes; i++) {
+		int mb = i == nodes - 1 ? left : cfg->memory_mb / nodes;
+		int c0 = i * per, c1 = c0 + per - 1 < vcpus - 1 ? c0 + per - 1 : vcpus - 1;
+
+		left -= mb;
+		add_opt(argv, n, "-object", xasprintf("memory-backend-ram,id=m%d,size=%dM", i, mb));
+		/* A node past the last vCPU gets memory only. */
+		if (c0 < vcpus)
+			add_opt(argv, n, "-numa",
+				xasprintf("node,nodeid=%d,cpus=%d-%d,memdev=m%d", i, c0, c1, i));
+		else
+			add_opt(argv, n, "-numa", xasprintf("node,nodeid=%d,memdev=m%d", i, i));
+	}
+}
+
+/* The machine: no defaults, no network, the accelerator, vCPUs, memory and
+ * NUMA nodes. */
+static void qemu_machine_args(char ***argv, int *n, const struct pb_config *cfg,
+			      const struct accel *a, const struct guest_plan *gp)
+{
+	int vcpus = strcmp(a->name, "tcg-icount") ? cfg->vcpus : 1;
+
+	add_arg(argv, n, QEMU);
 	for (const char *s = "-nodefaults\0-no-user-config\0-display\0none\0-no-reboot\0-nic\0none\0";
 	     *s; s += strlen(s) + 1)
-		add_arg(&argv, &n, s);
-	add_arg(&argv, &n, "-accel");
-	add_arg(&argv, &n, strcmp(a->name, "kvm") ? "tcg" : "kvm");
+		add_arg(argv, n, s);
+	add_arg(argv, n, "-accel");
+	add_arg(argv, n, strcmp(a->name, "kvm") ? "tcg" : "kvm");
 	if (!strcmp(a->name, "tcg-icount")) {
 		/* Guest time follows the instruction count: the same work reads the
 		 * same time in every boot. -icount needs one vCPU (two hung here). */
-		add_arg(&argv, &n, "-icount");
-		add_arg(&argv, &n, "shift=0");
+		add_arg(argv, n, "-icount");
+		add_arg(argv, n, "shift=0");
 	}
-	tmp = xasprintf("%d", vcpus);
-	add_arg(&argv, &n, "-smp");
-	add_arg(&argv, &n, tmp);
-	free(tmp);
-	tmp = xasprintf("%d", cfg->memory_mb);
-	add_arg(&argv, &n, "-m");
-	add_arg(&argv, &n, tmp);
-	free(tmp);
-	if (nodes > 1) {
-		int left = cfg->memory_mb;
+	add_opt(argv, n, "-smp", xasprintf("%d", vcpus));
+	add_opt(argv, n, "-m", xasprintf("%d", cfg->memory_mb));
+	if (gp->numa_nodes > 1)
+		qemu_numa_args(argv, n, cfg, gp->numa_nodes, vcpus);
+}
 
-		for (int i = 0; i < nodes; i++) {
-			int mb = i == nodes - 1 ? left : cfg->memory_mb / nodes;
-			int c0 = i * per, c1 = c0 + per - 1 < vcpus - 1 ? c0 + per - 1 : vcpus - 1;
+static char *disk_image_path(const char *log_prefix, const struct guest_disk *gd)
+{
+	return xasprintf("%s.disk-%s.img", log_prefix, gd->def->name);
+}
 
-			left -= mb;
-			tmp = xasprintf("memory-backend-ram,id=m%d,size=%dM", i, mb);
-			add_arg(&argv, &n, "-object");
-			add_arg(&argv, &n, tmp);
-			free(tmp);
-			/* A node past the last vCPU gets memory only. */
-			if (c0 < vcpus)
-				tmp = xasprintf("node,nodeid=%d,cpus=%d-%d,memdev=m%d", i, c0, c1, i);
-			else
-				tmp = xasprintf("node,nodeid=%d,memdev=m%d", i, i);
-			add_arg(&argv, &n, "-numa");
-			add_arg(&argv, &n, tmp);
-			free(tmp);
-		}
-	}
+/* A fresh image for each disk of the plan, attached in order (vda, ...). */
+static bool qemu_disk_args(char ***argv, int *n, const struct guest_plan *gp,
+			   const char *log_prefix, pb_err *err)
+{
 	for (int d = 0; d < gp->ndisks; d++) {
-		char *img = xasprintf("%s.disk-%s.img", log_prefix, gp->disks[d].def->name);
+		char *img = disk_image_path(log_prefix, &gp->disks[d]);
 
 		if (!disk_create(img, gp->disks[d].def, err)) {
 			free(img);
-			for (int i = 0; i < n; i++)
-				free(argv[i]);
-			free(argv);
-			free(qemu_log);
 			return false;
 		}
-		tmp = xasprintf("file=%s,if=virtio,format=raw,cache=unsafe", img);
-		add_arg(&argv, &n, "-drive");
-		add_arg(&argv, &n, tmp);
-		free(tmp);
+		add_opt(argv, n, "-drive", xasprintf("file=%s,if=virtio,format=raw,cache=unsafe", img));
 		free(img);
 	}
-	add_arg(&argv, &n, "-kernel");
-	add_arg(&argv, &n, kernel);
-	add_arg(&argv, &n, "-initrd");
-	add_arg(&argv, &n, initrd);
-	add_arg(&argv, &n, "-append");
-	add_arg(&argv, &n, gp->kernel_cmdline);
-	tmp = xasprintf("file:%s", br->console_log);
-	add_arg(&argv, &n, "-serial");
-	add_arg(&argv, &n, tmp);
-	free(tmp);
-	tmp = xasprintf("file:%s", br->results_log);
-	add_arg(&argv, &n, "-serial");
-	add_arg(&argv, &n, tmp);
-	free(tmp);
+	return true;
+}
+
+/* The kernel, initramfs and command line; the console on the first serial
+ * port, the results on the second. */
+static void qemu_boot_args(char ***argv, int *n, const struct guest_plan *gp, const char *kernel,
+			   const char *initrd, const struct boot_record *br)
+{
+	add_arg(argv, n, "-kernel");
+	add_arg(argv, n, kernel);
+	add_arg(argv, n, "-initrd");
+	add_arg(argv, n, initrd);
+	add_arg(argv, n, "-append");
+	add_arg(argv, n, gp->kernel_cmdline);
+	add_opt(argv, n, "-serial", xasprintf("file:%s", br->console_log));
+	add_opt(argv, n, "-serial", xasprintf("file:%s", br->results_log));
+}
+
+static char *argv_line(char *const *argv, int n)
+{
+	pb_str line;
 
 	str_init(&line);
 	for (int i = 0; i < n; i++)
 		str_addf(&line, i ? " %s" : "%s", argv[i]);
-	br->qemu_cmdline = str_steal(&line);
+	return str_steal(&line);
+}
 
-	o.stdout_path = qemu_log;
-	o.stderr_path = "=stdout";
-	o.timeout = cfg->boot_timeout;
-	if (!spawn_wait(argv, &o, &r)) {
-		pb_seterr(err, "%s cannot be started (apt-get install qemu-system-x86)", QEMU);
-		for (int i = 0; i < n; i++)
-			free(argv[i]);
-		free(argv);
-		free(qemu_log);
-		return false;
-	}
-	br->wall_seconds = r.seconds;
+/* What the guest left, read bounded, and the outcome from it. The disk
+ * images are scratch space (the guest writes only there): removed. */
+static void boot_read_back(const struct pb_config *cfg, const struct guest_plan *gp,
+			   const char *log_prefix, const char *qemu_log,
+			   const struct spawn_result *r, struct boot_record *br)
+{
+	char *console, *results, *qlog;
+	size_t rlen = 0;
+	struct stat st;
+	bool flooded;
 
 	/* The kernel under test wrote these: bounded, whatever it printed. The
 	 * results port is read whole up to a limit results_parse refuses. */
 	console = read_file_tail(br->console_log, VM_CONSOLE_MAX, NULL);
-	{
-		struct stat st;
-
-		flooded = stat(br->results_log, &st) == 0 && st.st_size > VM_RESULTS_MAX;
-		results = flooded ? NULL : read_file(br->results_log, &rlen, NULL);
-	}
+	flooded = stat(br->results_log, &st) == 0 && st.st_size > VM_RESULTS_MAX;
+	results = flooded ? NULL : read_file(br->results_log, &rlen, NULL);
 	qlog = read_file_tail(qemu_log, 1 << 20, NULL);
-	/* The images are scratch space: the guest writes only there. */
 	for (int d = 0; d < gp->ndisks; d++) {
-		char *img = xasprintf("%s.disk-%s.img", log_prefix, gp->disks[d].def->name);
+		char *img = disk_image_path(log_prefix, &gp->disks[d]);
 
 		unlink(img);
 		free(img);
@@ -177,14 +179,47 @@ bool vm_boot(const struct pb_config *cfg, const struct accel *a, const struct gu
 		br->detail = xasprintf("results port: the guest wrote more than %d MiB", VM_RESULTS_MAX >> 20);
 	} else {
 		boot_classify(br, gp, console ? console : "", results ? results : "", results ? rlen : 0,
-			      qlog ? qlog : "", r.timed_out, r.status, cfg->boot_timeout);
+			      qlog ? qlog : "", r->timed_out, r->status, cfg->boot_timeout);
 	}
-	for (int i = 0; i < n; i++)
-		free(argv[i]);
-	free(argv);
-	free(qemu_log);
 	free(console);
 	free(results);
 	free(qlog);
-	return true;
+}
+
+bool vm_boot(const struct pb_config *cfg, const struct accel *a, const struct guest_plan *gp,
+	     const char *kernel, const char *initrd, const char *log_prefix,
+	     struct boot_record *br, pb_err *err)
+{
+	char **argv = NULL, *qemu_log;
+	int n = 0;
+	struct spawn_opts o = { 0 };
+	struct spawn_result r;
+	bool ok;
+
+	memset(br, 0, sizeof(*br));
+	br->console_log = xasprintf("%s.console.log", log_prefix);
+	br->results_log = xasprintf("%s.results.log", log_prefix);
+	qemu_log = xasprintf("%s.qemu.log", log_prefix);
+	unlink(br->console_log);
+	unlink(br->results_log);
+
+	qemu_machine_args(&argv, &n, cfg, a, gp);
+	ok = qemu_disk_args(&argv, &n, gp, log_prefix, err);
+	if (ok) {
+		qemu_boot_args(&argv, &n, gp, kernel, initrd, br);
+		br->qemu_cmdline = argv_line(argv, n);
+		o.stdout_path = qemu_log;
+		o.stderr_path = "=stdout";
+		o.timeout = cfg->boot_timeout;
+		ok = spawn_wait(argv, &o, &r);
+		if (!ok)
+			pb_seterr(err, "%s cannot be started (apt-get install qemu-system-x86)", QEMU);
+	}
+	if (ok) {
+		br->wall_seconds = r.seconds;
+		boot_read_back(cfg, gp, log_prefix, qemu_log, &r, br);
+	}
+	argv_free(argv, n);
+	free(qemu_log);
+	return ok;
 }
