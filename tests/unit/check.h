@@ -69,6 +69,7 @@ void test_measure(void);
 void test_workload(void);
 void test_vm(void);
 void test_options(void);
+void test_pairing(void);
 
 /* A fresh temporary directory for one test (removed by the caller). */
 char *test_tmpdir(void);

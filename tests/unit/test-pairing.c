@@ -1,0 +1,270 @@
+/* Pairing: what perfbot reads in patch(1)'s output (the files a change
+ * touches, the hunks it reports), from fixtures that GNU patch 2.7.6
+ * printed on tiny trees (tests/data/pairing/), and the pair decision made
+ * with the real patch(1) on a one-file tree. */
+#include <stdlib.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "check.h"
+#include "kernel.h"
+
+#define FIXTURES "tests/data/pairing"
+
+static char *fixture(const char *name)
+{
+	char *path = xasprintf("%s/%s", FIXTURES, name), *text = read_file(path, NULL, NULL);
+
+	CHECK(text != NULL);
+	free(path);
+	return text ? text : xstrdup("");
+}
+
+static void test_touched(void)
+{
+	static const struct {
+		const char *fixture, *want;
+	} cases[] = {
+		{ "forward.out", "mm/a.c\n" },
+		{ "applied-reverse.out", "mm/a.c\n" },
+		{ "offset.out", "mm/a.c\n" },
+		{ "fuzz.out", "mm/a.c\n" },
+		{ "applied-forward.out", "mm/a.c\n" },
+	};
+
+	for (size_t i = 0; i < PB_ARRAY_SIZE(cases); i++) {
+		char *out = fixture(cases[i].fixture);
+		pb_str list;
+
+		str_init(&list);
+		touched_files(out, &list);
+		if (strcmp(list.buf, cases[i].want))
+			fprintf(stderr, "touched_files(%s)\n", cases[i].fixture);
+		CHECK_STR(list.buf, cases[i].want);
+		str_free(&list);
+		free(out);
+	}
+}
+
+static void test_summaries(void)
+{
+	static const struct {
+		const char *fixture;
+		bool failures_only;
+		const char *want;
+	} cases[] = {
+		{ "forward.out", false, "clean" },
+		{ "applied-reverse.out", false, "clean" },
+		{ "offset.out", false, "mm/a.c Hunk #1 succeeded at 20 (offset 3 lines)." },
+		{ "fuzz.out", false, "mm/a.c Hunk #1 succeeded at 17 with fuzz 1." },
+		{ "applied-forward.out", true, "mm/a.c Hunk #1 FAILED at 17." },
+		{ "neither-forward.out", true, "mm/a.c Hunk #1 FAILED at 17." },
+		{ "neither-reverse.out", true, "mm/a.c Hunk #1 FAILED at 17." },
+		{ "missing-file.out", true,
+		  "can't find file to patch at input line 8; No file to patch.  Skipping patch." },
+	};
+
+	for (size_t i = 0; i < PB_ARRAY_SIZE(cases); i++) {
+		char *out = fixture(cases[i].fixture), *got = summarize_patch_output(out, cases[i].failures_only);
+
+		CHECK_STR(got, cases[i].want);
+		free(got);
+		free(out);
+	}
+	{
+		char *s = summarize_patch_output("patch: **** Only garbage was found in the patch input.\n",
+						 true);
+
+		CHECK_STR(s, "patch: **** Only garbage was found in the patch input.");
+		free(s);
+		s = summarize_patch_output("", true);
+		CHECK_STR(s, "patch(1) failed");
+		free(s);
+	}
+}
+
+/* Writes text to root/rel, making its directories. */
+static void put(const char *root, const char *rel, const char *text)
+{
+	char *path = xasprintf("%s/%s", root, rel), *slash = strrchr(path, '/');
+	pb_err err = { "" };
+
+	*slash = '\0';
+	CHECK(mkdir_p(path, &err));
+	*slash = '/';
+	CHECK(write_file_atomic(path, text, strlen(text), &err));
+	free(path);
+}
+
+/* The file mm-a.patch was made against: "line 1" to "line 40", here with
+ * line 17 or 20 replaced and extra lines on top. */
+static char *a_text(const char *line17, const char *line20, int extra)
+{
+	pb_str s;
+
+	str_init(&s);
+	for (int i = 0; i < extra; i++)
+		str_addf(&s, "extra %d\n", i + 1);
+	for (int i = 1; i <= 40; i++) {
+		if (i == 17 && line17)
+			str_addf(&s, "%s\n", line17);
+		else if (i == 20 && line20)
+			str_addf(&s, "%s\n", line20);
+		else
+			str_addf(&s, "line %d\n", i);
+	}
+	return str_steal(&s);
+}
+
+/* A kernel tree in a temporary directory: pristine/ and work/ under dir/. */
+struct tiny {
+	char *root;
+	struct kernel_tree t;
+	struct pb_config cfg;
+	struct pb_patch p;
+};
+
+static void tiny_init(struct tiny *y, const char *patch)
+{
+	char *cwd = getcwd(NULL, 0);
+	pb_err err = { "" };
+
+	memset(y, 0, sizeof(*y));
+	y->root = test_tmpdir();
+	y->t.dir = xasprintf("%s/tree", y->root);
+	y->t.pristine = xasprintf("%s/tree/pristine", y->root);
+	y->t.work = xasprintf("%s/tree/work", y->root);
+	y->t.version = xstrdup("6.1.0");
+	y->t.series = xstrdup("6.1");
+	CHECK(mkdir_p(y->t.pristine, &err) && mkdir_p(y->t.work, &err));
+	y->cfg.ports_dir = xasprintf("%s/ports", y->root);
+	/* patch(1) runs in the work copy: the patch's path is absolute */
+	y->p.file = xasprintf("%s/%s/%s", cwd, FIXTURES, patch);
+	y->p.upstream = xstrdup("");
+	y->p.number = 765;
+	free(cwd);
+}
+
+static void tiny_free(struct tiny *y)
+{
+	rm_rf(y->root);
+	free(y->root);
+	free(y->t.dir);
+	free(y->t.pristine);
+	free(y->t.work);
+	free(y->t.version);
+	free(y->t.series);
+	free(y->cfg.ports_dir);
+	free(y->p.file);
+	free(y->p.upstream);
+}
+
+#define UPSTREAM "0123456789abcdef0123456789abcdef01234567"
+
+/* pair_decide for mm-a.patch on a work copy whose mm/a.c is a_text(...);
+ * port: the fixture installed as the port of UPSTREAM. */
+static bool decide(const char *line17, const char *line20, int extra, bool upstream,
+		   const char *port, struct pair_plan *plan, char **err_out)
+{
+	struct tiny y;
+	pb_err err = { "" };
+	char *a = a_text(line17, line20, extra);
+	bool ok;
+
+	tiny_init(&y, "mm-a.patch");
+	put(y.t.work, "mm/a.c", a);
+	if (upstream) {
+		free(y.p.upstream);
+		y.p.upstream = xstrdup(UPSTREAM);
+	}
+	if (port) {
+		char *text = fixture(port);
+
+		put(y.cfg.ports_dir, "6.1/" UPSTREAM ".patch", text);
+		free(text);
+	}
+	ok = pair_decide(&y.cfg, &y.t, &y.p, plan, &err);
+	*err_out = xstrdup(err.msg);
+	tiny_free(&y);
+	free(a);
+	return ok;
+}
+
+static void test_pair_decide(void)
+{
+	struct pair_plan plan;
+	char *err;
+
+	/* it applies to the base: (base, base+patch) */
+	CHECK(decide(NULL, NULL, 0, false, NULL, &plan, &err));
+	CHECK_INT(plan.method, PAIR_FORWARD);
+	CHECK_STR(plan.without.label, "base");
+	CHECK(plan.without.file == NULL);
+	CHECK_STR(plan.with.label, "base+patch");
+	CHECK(plan.with.file && !plan.with.reverse);
+	CHECK_INT(strlen(plan.with.sha256), 64);
+	CHECK_STR(plan.detail, "applies forward to 6.1.0: clean");
+	pair_plan_free(&plan);
+	free(err);
+
+	/* at an offset, with fuzz: forward still, and the detail says how */
+	CHECK(decide(NULL, NULL, 3, false, NULL, &plan, &err));
+	CHECK_INT(plan.method, PAIR_FORWARD);
+	CHECK_STR(plan.detail, "applies forward to 6.1.0: mm/a.c Hunk #1 succeeded at 20 (offset 3 lines).");
+	pair_plan_free(&plan);
+	free(err);
+	CHECK(decide("line seventeen", NULL, 0, false, NULL, &plan, &err));
+	CHECK_INT(plan.method, PAIR_FORWARD);
+	CHECK_STR(plan.detail, "applies forward to 6.1.0: mm/a.c Hunk #1 succeeded at 17 with fuzz 1.");
+	pair_plan_free(&plan);
+	free(err);
+
+	/* already in the base: (base-patch, base) */
+	CHECK(decide(NULL, "line twenty", 0, false, NULL, &plan, &err));
+	CHECK_INT(plan.method, PAIR_REVERSE);
+	CHECK_STR(plan.without.label, "base-patch");
+	CHECK(plan.without.file && plan.without.reverse);
+	CHECK_STR(plan.with.label, "base");
+	CHECK(plan.with.file == NULL);
+	CHECK_STR(plan.detail, "already in 6.1.0, reverts cleanly: clean");
+	pair_plan_free(&plan);
+	free(err);
+
+	/* neither way and no upstream commit named: one line naming the hunks */
+	CHECK(!decide(NULL, "line 20 changed", 0, false, NULL, &plan, &err));
+	CHECK_HAS(err, "patch 765 applies neither forward nor in reverse to linux 6.1.0 and has no "
+		       "port (no upstream commit named)");
+	CHECK_HAS(err, "(forward: mm/a.c Hunk #1 FAILED at 17. | reverse: mm/a.c Hunk #1 FAILED at 17.)");
+	CHECK(!strchr(err, '\n'));
+	free(err);
+
+	/* an upstream commit without a port file names the file it looked for */
+	CHECK(!decide(NULL, "line 20 changed", 0, true, NULL, &plan, &err));
+	CHECK_HAS(err, "has no port ");
+	CHECK_HAS(err, "/ports/6.1/" UPSTREAM ".patch (forward:");
+	free(err);
+
+	/* a port that applies: (base+port, base) */
+	CHECK(decide(NULL, "line 20 changed", 0, true, "port.patch", &plan, &err));
+	CHECK_INT(plan.method, PAIR_PORT);
+	CHECK_STR(plan.without.label, "base+port");
+	CHECK_HAS(plan.without.file, "/ports/6.1/" UPSTREAM ".patch");
+	CHECK(!plan.without.reverse);
+	CHECK_STR(plan.with.label, "base");
+	CHECK_HAS(plan.detail, "already in 6.1.0 in reworked form");
+	pair_plan_free(&plan);
+	free(err);
+
+	/* a port that does not apply either */
+	CHECK(!decide(NULL, "line 20 changed", 0, true, "mm-a.patch", &plan, &err));
+	CHECK_HAS(err, "patch 765: its port ");
+	CHECK_HAS(err, " does not apply to 6.1.0: mm/a.c Hunk #1 FAILED at 17.");
+	free(err);
+}
+
+void test_pairing(void)
+{
+	test_touched();
+	test_summaries();
+	test_pair_decide();
+}
