@@ -46,22 +46,62 @@ int run_patch(const struct kernel_tree *t, const char *file, bool reverse, bool 
 	return status;
 }
 
-/* The files patch(1) named in its "checking file X" / "patching file X" lines. */
+/* A name as patch(1) prints it: bare when it needs no quoting, else
+ * shell-quoted ('a b', "it's", 'x'\''y'), so that a bare name has no space
+ * or parenthesis: it ends at an unquoted one, or the line's end, *end
+ * there. */
+static char *patch_name(const char *s, const char **end)
+{
+	pb_str name;
+	char q = 0;
+
+	str_init(&name);
+	for (; *s && *s != '\n' && (q || (*s != ' ' && *s != ')')); s++) {
+		if (q && *s == q)
+			q = 0;
+		else if (!q && (*s == '\'' || *s == '"'))
+			q = *s;
+		else if (*s == '\\' && q != '\'' && s[1] && s[1] != '\n')
+			str_addn(&name, ++s, 1);
+		else
+			str_addn(&name, s, 1);
+	}
+	*end = s;
+	return str_steal(&name);
+}
+
+static void add_patch_name(pb_str *list, const char *s, const char **end)
+{
+	char *name = patch_name(s, end);
+
+	if (name[0]) {
+		str_add(list, name);
+		str_add(list, "\n");
+	}
+	free(name);
+}
+
+/* patch(1) names what it touches at the start of a line: "checking file
+ * X" in a dry run, "patching file X" in a real one, "... symbolic link X"
+ * for a link, and " (renamed from Y)" after X when a git rename takes Y
+ * away. Only those lines count: "can't find file to patch" and the mail
+ * text it echoes then ("|Subject: fix a file leak") name nothing. */
 void touched_files(const char *patch_out, pb_str *list)
 {
-	const char *s = patch_out;
+	static const char *const says[] = { "checking file ", "patching file ",
+					    "checking symbolic link ", "patching symbolic link " };
 
-	while ((s = strstr(s, " file "))) {
-		const char *e;
+	for (const char *s = patch_out; s && *s; s = strchr(s, '\n'), s = s ? s + 1 : NULL)
+		for (size_t i = 0; i < PB_ARRAY_SIZE(says); i++) {
+			const char *rest;
 
-		s += 6;
-		e = s + strcspn(s, "\n");
-		if (e > s) {
-			str_addn(list, s, (size_t)(e - s));
-			str_add(list, "\n");
+			if (!starts_with(s, says[i]))
+				continue;
+			add_patch_name(list, s + strlen(says[i]), &rest);
+			if (starts_with(rest, " (renamed from "))
+				add_patch_name(list, rest + 15, &rest);
+			break;
 		}
-		s = e;
-	}
 }
 
 /* "mm/migrate.c hunk #1 FAILED at 1288; ..." from patch(1)'s output. */

@@ -43,7 +43,8 @@ bool change_apply(struct kernel_tree *t, const struct kernel_change *change, pb_
  * could not be run; out gets what it said. */
 int run_patch(const struct kernel_tree *t, const char *file, bool reverse, bool dry_run,
 	      pb_str *out);
-/* The files patch(1) output names, one a line, appended to list. */
+/* The files patch(1)'s output says it checks or patches (both names of a
+ * rename, symbolic links too), unquoted, one a line, appended to list. */
 void touched_files(const char *patch_out, pb_str *list);
 /* "mm/migrate.c Hunk #1 FAILED at 1288. ..." from patch(1)'s output: every
  * hunk line, or (failures_only) the failed ones; "clean" or "patch(1)

@@ -340,6 +340,21 @@ char *tree_dirty_path(const struct kernel_tree *t)
 	return xasprintf("%s/work.dirty", t->dir);
 }
 
+/* A symbolic link of the pristine tree, made again at w. */
+static bool copy_link(const char *pr, const char *w, pb_err *err)
+{
+	char target[4096];
+	ssize_t n = readlink(pr, target, sizeof(target) - 1);
+
+	if (n >= 0) {
+		target[n] = '\0';
+		if (symlink(target, w) == 0)
+			return true;
+	}
+	pb_seterr(err, "%s: %s", w, strerror(errno));
+	return false;
+}
+
 /* Puts every file the last applied change touched back as it is in the
  * pristine tree, as a new file with a new mtime so make rebuilds it. */
 bool tree_reset(struct kernel_tree *t, pb_err *err)
@@ -353,10 +368,13 @@ bool tree_reset(struct kernel_tree *t, pb_err *err)
 	}
 	for (line = strtok_r(text, "\n", &save); line && ok; line = strtok_r(NULL, "\n", &save)) {
 		char *w = xasprintf("%s/%s", t->work, line), *pr = xasprintf("%s/%s", t->pristine, line);
+		struct stat st;
 
 		if (unlink(w) != 0 && errno != ENOENT) {
 			pb_seterr(err, "%s: %s", w, strerror(errno));
 			ok = false;
+		} else if (lstat(pr, &st) == 0 && S_ISLNK(st.st_mode)) {
+			ok = copy_link(pr, w, err);
 		} else if (path_exists(pr)) {
 			ok = copy_file(pr, w, err);
 		}

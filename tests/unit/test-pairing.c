@@ -30,6 +30,20 @@ static void test_touched(void)
 		{ "offset.out", "mm/a.c\n" },
 		{ "fuzz.out", "mm/a.c\n" },
 		{ "applied-forward.out", "mm/a.c\n" },
+		/* a rename touches both names: the new file goes, the old comes back */
+		{ "rename.out", "mm/new.c\nmm/old.c\n" },
+		/* a copy leaves its source alone */
+		{ "copy.out", "mm/copy.c\n" },
+		{ "symlink.out", "mm/link\n" },
+		{ "relink.out", "mm/link\n" },
+		/* a name with a space, a quote or a parenthesis is shell-quoted */
+		{ "quoted.out", "doc/a\"b c.txt\ndoc/x'y\"z.txt\ndoc/it's here.txt\nmm/a(b).c\n" },
+		{ "git.out", "doc/a file list.txt\nmm/link\nmm/new.c\nmm/old.c\n" },
+		/* the real apply says "patching" where the dry run says "checking" */
+		{ "git-apply.out", "doc/a file list.txt\nmm/link\nmm/new.c\nmm/old.c\n" },
+		/* "can't find file to patch" and the mail it echoes ("a file leak")
+		 * name no file */
+		{ "missing-file.out", "" },
 	};
 
 	for (size_t i = 0; i < PB_ARRAY_SIZE(cases); i++) {
@@ -262,9 +276,87 @@ static void test_pair_decide(void)
 	free(err);
 }
 
+static bool is_link_to(const char *path, const char *target)
+{
+	char buf[64];
+	ssize_t n = readlink(path, buf, sizeof(buf) - 1);
+
+	if (n < 0)
+		return false;
+	buf[n] = '\0';
+	return !strcmp(buf, target);
+}
+
+/* change_apply, then tree_reset: the work copy is the pristine tree again,
+ * after a git patch that renames a file, adds a symbolic link and edits a
+ * name with spaces, and after one that changes where a link points. */
+static void test_apply_and_reset(void)
+{
+	struct tiny y;
+	struct kernel_change c;
+	pb_err err = { "" };
+	struct stat st;
+	char *a = a_text(NULL, NULL, 0), *path, *text;
+
+	tiny_init(&y, "git.patch");
+	put(y.t.pristine, "mm/old.c", a);
+	put(y.t.pristine, "doc/a file list.txt", "hi\n");
+	put(y.t.work, "mm/old.c", a);
+	put(y.t.work, "doc/a file list.txt", "hi\n");
+	kernel_change_set(&c, y.p.file, false, "base+patch");
+	CHECK(change_apply(&y.t, &c, &err));
+	path = tree_dirty_path(&y.t);
+	text = read_file(path, NULL, NULL);
+	CHECK_STR(text, "doc/a file list.txt\nmm/link\nmm/new.c\nmm/old.c\n");
+	free(text);
+	free(path);
+	path = xasprintf("%s/mm/link", y.t.work);
+	CHECK(is_link_to(path, "new.c"));
+	CHECK(tree_reset(&y.t, &err));
+	CHECK(lstat(path, &st) != 0);
+	free(path);
+	path = xasprintf("%s/mm/new.c", y.t.work);
+	CHECK(!path_exists(path));
+	free(path);
+	path = xasprintf("%s/mm/old.c", y.t.work);
+	text = read_file(path, NULL, NULL);
+	CHECK_STR(text, a);
+	free(text);
+	free(path);
+	path = xasprintf("%s/doc/a file list.txt", y.t.work);
+	text = read_file(path, NULL, NULL);
+	CHECK_STR(text, "hi\n");
+	free(text);
+	free(path);
+	kernel_change_free(&c);
+	tiny_free(&y);
+
+	/* a link the patch points elsewhere is a link again, to where it was */
+	tiny_init(&y, "relink.patch");
+	for (int side = 0; side < 2; side++) {
+		const char *root = side ? y.t.work : y.t.pristine;
+
+		put(root, "mm/old.c", "x\n");
+		path = xasprintf("%s/mm/link", root);
+		CHECK(symlink("old.c", path) == 0);
+		free(path);
+	}
+	kernel_change_set(&c, y.p.file, false, "base+patch");
+	CHECK(change_apply(&y.t, &c, &err));
+	path = xasprintf("%s/mm/link", y.t.work);
+	CHECK(is_link_to(path, "new.c"));
+	CHECK(tree_reset(&y.t, &err));
+	CHECK(is_link_to(path, "old.c"));
+	free(path);
+	kernel_change_free(&c);
+	tiny_free(&y);
+	free(a);
+}
+
 void test_pairing(void)
 {
 	test_touched();
 	test_summaries();
 	test_pair_decide();
+	test_apply_and_reset();
 }
