@@ -1,5 +1,6 @@
 /* What a guest gets: the plan (workloads, arguments, kernel command line,
- * disks), the initramfs staged from it, and each boot's fresh disk images. */
+ * disks), the initramfs staged from it, each boot's fresh disk images, and
+ * host_guest_prepare, which every subcommand that boots calls. */
 #include "guest.h"
 
 #include <errno.h>
