@@ -1,8 +1,78 @@
-/* The fragment check: every option asked for must hold in the final .config. */
+/* The fragment check: every option asked for must hold in the final .config;
+ * the tree cache on a tiny tarball. */
 #include <stdlib.h>
 
 #include "check.h"
 #include "kernel.h"
+
+/* tree_prepare on a tiny gzip tarball: extracted once into pristine/, a
+ * work copy beside it, the version from its Makefile, nothing left over. */
+static void test_tree_prepare(void)
+{
+	char *dir = test_tmpdir(), *src = xasprintf("%s/src/linux-6.1", dir);
+	char *tarball = xasprintf("%s/linux-source-6.1.tar.gz", dir);
+	char *srcdir = xasprintf("%s/src", dir), *mm = xasprintf("%s/mm", src), *path;
+	char *argv[] = { "tar", "-C", srcdir, "-czf", tarball, "linux-6.1", NULL };
+	struct spawn_opts o = { .stdout_path = "", .stderr_path = "" };
+	struct spawn_result r;
+	struct pb_config cfg = { 0 };
+	struct kernel_tree t;
+	pb_err err = { "" };
+	char hex[65], *key;
+	int n = 0;
+	char **names;
+
+	CHECK(mkdir_p(mm, &err));
+	free(test_write(src, "Makefile", "# SPDX\nVERSION = 6\nPATCHLEVEL = 1\nSUBLEVEL = 99\n"));
+	free(test_write(mm, "a.c", "int a;\n"));
+	CHECK(spawn_wait(argv, &o, &r) && r.status == 0);
+	cfg.kernel_source = tarball;
+	cfg.cache_dir = xasprintf("%s/cache", dir);
+	CHECK(tree_prepare(&cfg, &t, &err));
+	CHECK_STR(err.msg, "");
+	CHECK_STR(t.version, "6.1.99");
+	CHECK_STR(t.series, "6.1");
+	CHECK(sha256_file(tarball, hex, &err));
+	CHECK_STR(t.tarball_sha, hex);
+	/* the tree's directory is named by the tarball's hash: a tree extracted
+	 * before is found again */
+	key = xasprintf("%s/trees/%.16s", cfg.cache_dir, hex);
+	CHECK_STR(t.dir, key);
+	free(key);
+	path = xasprintf("%s/mm/a.c", t.work);
+	CHECK(path_exists(path));
+	free(path);
+	path = xasprintf("%s/Makefile", t.pristine);
+	CHECK(path_exists(path));
+	free(path);
+	/* once: a second prepare finds what the first extracted */
+	free(test_write(t.pristine, "marker", "kept\n"));
+	tree_free(&t);
+	CHECK(tree_prepare(&cfg, &t, &err));
+	path = xasprintf("%s/marker", t.pristine);
+	CHECK(path_exists(path));
+	free(path);
+	/* no .tmp.<pid> directory is left under trees/ */
+	path = xasprintf("%s/trees", cfg.cache_dir);
+	{
+		static const char *const any[] = { "", NULL };
+
+		names = dir_names(path, any, &n);
+	}
+	CHECK(names != NULL);
+	for (int i = 0; i < n; i++)
+		CHECK(!strstr(names[i], ".tmp."));
+	names_free(names, n);
+	free(path);
+	tree_free(&t);
+	free(cfg.cache_dir);
+	rm_rf(dir);
+	free(dir);
+	free(src);
+	free(tarball);
+	free(srcdir);
+	free(mm);
+}
 
 void test_kernel(void)
 {
@@ -75,4 +145,5 @@ void test_kernel(void)
 	CHECK_STR(pair_method_name(PAIR_FORWARD), "forward");
 	CHECK_STR(pair_method_name(PAIR_REVERSE), "reverse");
 	CHECK_STR(pair_method_name(PAIR_PORT), "port");
+	test_tree_prepare();
 }
