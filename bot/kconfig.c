@@ -72,91 +72,99 @@ static bool run_logged(char *const argv[], const char *cwd, const char *log, pb_
 	return true;
 }
 
+/* defconfig, kvm_guest.config, the fragment merged, olddefconfig: a .config
+ * in tmp, every step's output in tmp/config.log. */
+static bool config_steps(const struct pb_config *cfg, const struct kernel_tree *t,
+			 const char *tmp, pb_err *err)
+{
+	char *o = xasprintf("O=%s", tmp), *log = xasprintf("%s/config.log", tmp);
+	char *merge = xasprintf("%s/scripts/kconfig/merge_config.sh", t->work);
+	char *defconfig[] = { "make", o, "defconfig", NULL };
+	char *kvm[] = { "make", o, "kvm_guest.config", NULL };
+	char *mrg[] = { merge, "-m", "-O", (char *)tmp, ".config", cfg->fragment, NULL };
+	char *olddef[] = { "make", o, "olddefconfig", NULL };
+	bool ok = run_logged(defconfig, t->work, log, err, "make defconfig") &&
+		  run_logged(kvm, t->work, log, err, "make kvm_guest.config") &&
+		  run_logged(mrg, tmp, log, err, "merge_config.sh") &&
+		  run_logged(olddef, t->work, log, err, "make olddefconfig");
+
+	free(o);
+	free(log);
+	free(merge);
+	return ok;
+}
+
+/* Makes the .config in <dir>.tmp.<pid>, checks it against the fragment and
+ * renames it into place as dir: the rename is what marks it made. */
+static bool config_make(const struct pb_config *cfg, struct kernel_tree *t, const char *frag,
+			const char *dir, pb_err *err)
+{
+	char *tmp = xasprintf("%s.tmp.%d", dir, (int)getpid()), *tmpcfg = xasprintf("%s/.config", tmp);
+	char *text = NULL;
+	pb_str missing;
+	bool ok = false;
+
+	str_init(&missing);
+	rm_rf(tmp);
+	if (!mkdir_p(tmp, err) || !tree_reset(t, err) || !config_steps(cfg, t, tmp, err) ||
+	    !(text = read_file(tmpcfg, NULL, err)))
+		goto out;
+	if (!fragment_check(frag, text, &missing)) {
+		pb_seterr(err, "kernel config: %s asks for what the final .config lacks: %s",
+			  cfg->fragment, missing.buf);
+		goto out;
+	}
+	rm_rf(dir);
+	if (rename(tmp, dir) != 0) {
+		pb_seterr(err, "%s: %s", dir, strerror(errno));
+		goto out;
+	}
+	ok = true;
+out:
+	if (!ok)
+		rm_rf(tmp);
+	str_free(&missing);
+	free(tmp);
+	free(tmpcfg);
+	free(text);
+	return ok;
+}
+
 bool kernel_config_prepare(const struct pb_config *cfg, struct kernel_tree *t,
 			   struct kernel_config *kc, pb_err *err)
 {
-	char *frag = read_file(cfg->fragment, NULL, err), *dir = NULL, *tmp = NULL;
-	const char *gcc;
-	char *log = NULL, *final = NULL, *merge = NULL, *text = NULL;
+	char *frag = read_file(cfg->fragment, NULL, err), *dir, *final;
 	char key[65];
-	pb_str in, missing;
-	bool ok = false;
+	pb_str in;
+	bool ok = true;
 	int lock = -1;
 
 	memset(kc, 0, sizeof(*kc));
 	if (!frag)
 		return false;
-	gcc = compiler_version();
+	/* the config's key: what it is made from */
 	str_init(&in);
-	str_init(&missing);
-	str_addf(&in, "tree=%s\ncompiler=%s\nfragment=\n%s", t->tarball_sha, gcc, frag);
+	str_addf(&in, "tree=%s\ncompiler=%s\nfragment=\n%s", t->tarball_sha, compiler_version(), frag);
 	sha256_buf(in.buf, in.len, key);
+	str_free(&in);
 	dir = xasprintf("%s/configs/%.16s", t->dir, key);
 	final = xasprintf("%s/.config", dir);
 	if (!path_exists(final)) {
 		lock = tree_lock(t);
-		tmp = xasprintf("%s.tmp.%d", dir, (int)getpid());
-		log = xasprintf("%s/config.log", tmp);
-		merge = xasprintf("%s/scripts/kconfig/merge_config.sh", t->work);
-		rm_rf(tmp);
-		if (!mkdir_p(tmp, err) || !tree_reset(t, err))
-			goto out;
-		{
-			char *o = xasprintf("O=%s", tmp);
-			char *defconfig[] = { "make", o, "defconfig", NULL };
-			char *kvm[] = { "make", o, "kvm_guest.config", NULL };
-			char *mrg[] = { merge, "-m", "-O", tmp, ".config", cfg->fragment, NULL };
-			char *olddef[] = { "make", o, "olddefconfig", NULL };
-			bool steps = run_logged(defconfig, t->work, log, err, "make defconfig") &&
-				     run_logged(kvm, t->work, log, err, "make kvm_guest.config") &&
-				     run_logged(mrg, tmp, log, err, "merge_config.sh") &&
-				     run_logged(olddef, t->work, log, err, "make olddefconfig");
-
-			free(o);
-			if (!steps)
-				goto out;
-		}
-		{
-			char *tmpcfg = xasprintf("%s/.config", tmp);
-
-			text = read_file(tmpcfg, NULL, err);
-			free(tmpcfg);
-		}
-		if (!text)
-			goto out;
-		if (!fragment_check(frag, text, &missing)) {
-			pb_seterr(err, "kernel config: %s asks for what the final .config lacks: %s",
-				  cfg->fragment, missing.buf);
-			goto out;
-		}
-		rm_rf(dir);
-		if (rename(tmp, dir) != 0) {
-			pb_seterr(err, "%s: %s", dir, strerror(errno));
-			goto out;
-		}
-		free(text);
-		text = NULL;
+		ok = config_make(cfg, t, frag, dir, err);
 	}
-	kc->path = xstrdup(final);
-	if (!sha256_file(final, kc->sha256, err)) {
-		free(kc->path);
-		kc->path = NULL;
-		goto out;
+	if (ok) {
+		kc->path = xstrdup(final);
+		if (!sha256_file(final, kc->sha256, err)) {
+			free(kc->path);
+			kc->path = NULL;
+			ok = false;
+		}
 	}
-	ok = true;
-out:
-	if (tmp && !ok)
-		rm_rf(tmp);
 	tree_unlock(lock);
-	str_free(&in);
-	str_free(&missing);
 	free(frag);
 	free(dir);
-	free(tmp);
-	free(log);
 	free(final);
-	free(merge);
-	free(text);
 	return ok;
 }
 
