@@ -27,6 +27,45 @@ static char *build_inputs(void)
 	return str_steal(&in);
 }
 
+/* The UAPI headers of this very tree, not the host's, into hdr. */
+static bool headers_install(const struct kernel_tree *t, const char *obj, const char *hdr,
+			    const char *log, pb_err *err)
+{
+	char *o = xasprintf("O=%s", obj), *ih = xasprintf("INSTALL_HDR_PATH=%s", hdr);
+	char *argv[] = { "make", "-s", o, "headers_install", ih, NULL };
+	struct spawn_opts so = { .cwd = t->pristine, .stdout_path = log, .stderr_path = "=stdout" };
+	struct spawn_result r;
+	bool ok = spawn_wait(argv, &so, &r) && r.status == 0;
+
+	free(o);
+	free(ih);
+	if (!ok) {
+		char *lacks = log_missing_program(log);
+
+		if (lacks)
+			pb_seterr(err, "make headers_install failed for the vm selftests: %s (run "
+				       "scripts/setup; see %s)", lacks, log);
+		else
+			pb_seterr(err, "make headers_install failed for the vm selftests (see %s)", log);
+		free(lacks);
+	}
+	return ok;
+}
+
+/* make -k in the selftests' source: a test that needs a library we lack is
+ * left out, not the suite. */
+static void make_tests(const char *src, const char *out, const char *hdr, const char *log)
+{
+	char *output = xasprintf("OUTPUT=%s", out), *kh = xasprintf("KHDR_INCLUDES=-isystem %s/include", hdr);
+	char *argv[] = { "make", "-k", output, kh, "EXTRA_CFLAGS=-static", "LDFLAGS=-static", NULL };
+	struct spawn_opts so = { .cwd = src, .stdout_path = log, .stderr_path = "=stdout", .append = true };
+	struct spawn_result r;
+
+	spawn_wait(argv, &so, &r);
+	free(output);
+	free(kh);
+}
+
 bool selftests_build(const struct kernel_tree *t, char **dir, pb_err *err)
 {
 	char *top = xasprintf("%s/selftests-vm", t->dir), *tmp = xasprintf("%s.tmp.%d", top, (int)getpid());
@@ -51,39 +90,10 @@ bool selftests_build(const struct kernel_tree *t, char **dir, pb_err *err)
 		goto out;
 	fprintf(stderr, "perfbot: building the vm selftests of %s (once per tree) in %s\n", t->version,
 		top);
-	{
-		/* the UAPI headers of this very tree, not the host's */
-		char *o = xasprintf("O=%s", obj), *ih = xasprintf("INSTALL_HDR_PATH=%s", hdr);
-		char *argv[] = { "make", "-s", o, "headers_install", ih, NULL };
-		struct spawn_opts so = { .cwd = t->pristine, .stdout_path = log, .stderr_path = "=stdout" };
-		struct spawn_result r;
-
-		ok = spawn_wait(argv, &so, &r) && r.status == 0;
-		free(o);
-		free(ih);
-		if (!ok) {
-			char *lacks = log_missing_program(log);
-
-			if (lacks)
-				pb_seterr(err, "make headers_install failed for the vm selftests: %s (run "
-					       "scripts/setup; see %s)", lacks, log);
-			else
-				pb_seterr(err, "make headers_install failed for the vm selftests (see %s)", log);
-			free(lacks);
-			goto out;
-		}
-	}
-	{
-		/* -k: a test that needs a library we lack is left out, not the suite */
-		char *output = xasprintf("OUTPUT=%s", out), *kh = xasprintf("KHDR_INCLUDES=-isystem %s/include", hdr);
-		char *argv[] = { "make", "-k", output, kh, "EXTRA_CFLAGS=-static", "LDFLAGS=-static", NULL };
-		struct spawn_opts so = { .cwd = src, .stdout_path = log, .stderr_path = "=stdout", .append = true };
-		struct spawn_result r;
-
-		spawn_wait(argv, &so, &r);
-		free(output);
-		free(kh);
-	}
+	ok = headers_install(t, obj, hdr, log, err);
+	if (!ok)
+		goto out;
+	make_tests(src, out, hdr, log);
 	{
 		char *s = xasprintf("%s/.built", out);
 
