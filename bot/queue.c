@@ -446,21 +446,34 @@ static int mbox_messages(const char *text, size_t len)
 	return n;
 }
 
-bool patch_parse_buffer(const char *name, const char *text, size_t len, struct pb_patch *p,
-			pb_err *err)
-{
-	char *copy, *line, *next, *subject = NULL, *mail_from = NULL;
-	bool in_headers = true, in_body_from_window = true, ok = false;
-	bool hunk_just_ended = false; /* the line before closed a hunk */
-	long hunk_changes = 0;        /* + and - lines of the current hunk */
-	long old_left = 0, new_left = 0;
-	int cur = -1; /* the file whose hunks are read, in p->files */
-	struct git_sec git = { 0 };
-	struct file_index files_ix = { NULL, 0 };
+/* What patch_parse_buffer knows between one line and the next: where in
+ * the mail it is, the hunk being counted and the git section being read. */
+struct patch_parse {
+	struct pb_patch *p;
+	const char *name;         /* the file's, for messages */
+	pb_err *err;
+	char *next;               /* the line after this one (a --- needs its +++) */
+	bool in_headers;          /* before the blank line that ends the mail's headers */
+	bool in_subject;          /* the last header was Subject: (it may go on) */
+	bool in_body_from_window; /* no text of the body yet: a From: names the author */
 	pb_str subj;
-	char hex[65];
+	const char *mail_from;    /* the mail's From:, in the copy */
+	bool hunk_just_ended;     /* the line before closed a hunk */
+	long hunk_changes;        /* + and - lines of the current hunk */
+	long old_left, new_left;  /* lines the current hunk's header still counts */
+	int cur;                  /* the file whose hunks are read, in p->files */
+	struct git_sec git;
+	struct file_index ix;
+};
 
-	memset(p, 0, sizeof(*p));
+/* What is refused before a line is read. An mbox of several mails (git
+ * format-patch --stdout, b4, a saved thread) would be read as one patch of
+ * all their diffs, under the first one's number: perfbot takes one patch a
+ * file. */
+static bool patch_file_ok(const char *name, const char *text, size_t len, pb_err *err)
+{
+	int mails;
+
 	if (len == 0) {
 		pb_seterr(err, "%s: empty file", name);
 		return false;
@@ -469,247 +482,330 @@ bool patch_parse_buffer(const char *name, const char *text, size_t len, struct p
 		pb_seterr(err, "%s: binary data (NUL byte) in a patch file", name);
 		return false;
 	}
-	/* An mbox of several mails (git format-patch --stdout, b4, a saved
-	 * thread) would be read as one patch of all their diffs, under the
-	 * first one's number. perfbot takes one patch a file. */
-	{
-		int mails = mbox_messages(text, len);
+	mails = mbox_messages(text, len);
+	if (mails > 1) {
+		pb_seterr(err, "%s: an mbox of %d messages, perfbot takes one patch a file "
+			  "(split it: git mailsplit)", name, mails);
+		return false;
+	}
+	return true;
+}
 
-		if (mails > 1) {
-			pb_seterr(err, "%s: an mbox of %d messages, perfbot takes one patch a file "
-				  "(split it: git mailsplit)", name, mails);
+/* A line of the mail's headers. Only Subject: (which may go on over
+ * indented lines) and From: are read, each given once; a line that is no
+ * header at all means the file is not a mail. */
+static bool mail_header(struct patch_parse *ps, char *line, size_t n)
+{
+	if (!n) {
+		ps->in_headers = false;
+		return true;
+	}
+	if ((line[0] == ' ' || line[0] == '\t') && ps->in_subject) {
+		str_add(&ps->subj, " ");
+		str_add(&ps->subj, trim(line));
+		return true;
+	}
+	ps->in_subject = false;
+	if (!strncasecmp(line, "Subject:", 8)) {
+		if (ps->subj.len) {
+			pb_seterr(ps->err, "%s: two Subject: headers", ps->name);
 			return false;
 		}
+		str_add(&ps->subj, trim(line + 8));
+		ps->in_subject = true;
+	} else if (!strncasecmp(line, "From:", 5)) {
+		if (ps->mail_from) {
+			pb_seterr(ps->err, "%s: two From: headers", ps->name);
+			return false;
+		}
+		ps->mail_from = trim(line + 5);
+	} else if (!strchr(line, ':') && !starts_with(line, "From ")) {
+		pb_seterr(ps->err, "%s: malformed mail header line '%.60s'", ps->name, line);
+		return false;
 	}
+	return true;
+}
+
+/* A line of a hunk's body, counted against its header. Taken before any
+ * other reading: a body line may look like anything ("+++ ", "From: ").
+ * 1 taken, 0 not in a hunk, -1 refused. */
+static int hunk_line(struct patch_parse *ps, const char *line, size_t n)
+{
+	struct patch_file_stat *f;
+
+	if (ps->old_left <= 0 && ps->new_left <= 0)
+		return 0;
+	f = &ps->p->files[ps->cur];
+	if (line[0] == '+') {
+		ps->new_left--;
+		f->added++;
+		ps->hunk_changes++;
+	} else if (line[0] == '-') {
+		ps->old_left--;
+		f->removed++;
+		ps->hunk_changes++;
+	} else if (line[0] == ' ' || !n) {
+		ps->old_left--;
+		ps->new_left--;
+	} else if (line[0] != '\\') { /* "\ No newline at end of file" is no line */
+		pb_seterr(ps->err, "%s: hunk of %s ends early", ps->name, f->path);
+		return -1;
+	}
+	if (ps->old_left < 0 || ps->new_left < 0) {
+		pb_seterr(ps->err, "%s: hunk of %s is longer than its header says", ps->name, f->path);
+		return -1;
+	}
+	ps->hunk_just_ended = ps->old_left == 0 && ps->new_left == 0;
+	return 1;
+}
+
+/* Context alone adds and removes nothing: a hunk that closed with no + or
+ * - line is not a hunk (patch(1) would have nothing to apply). */
+static bool hunk_changed(const struct patch_parse *ps)
+{
+	if (!ps->hunk_just_ended || ps->hunk_changes)
+		return true;
+	pb_seterr(ps->err, "%s: a hunk of %s changes no line (context only)", ps->name,
+		  ps->p->files[ps->cur].path);
+	return false;
+}
+
+/* Right after a hunk only another hunk, file or the signature may follow:
+ * more hunk lines mean its header undercounts them (GNU patch would apply
+ * a different change than the one parsed). Judged before hunk_changed(),
+ * as it explains more. */
+static bool hunk_closed(struct patch_parse *ps, const char *line, size_t n)
+{
+	if (!ps->hunk_just_ended)
+		return true;
+	if (n && strchr("+- ", line[0]) && strcmp(line, "-- ") && strcmp(line, "--") &&
+	    !starts_with(line, "--- ")) {
+		pb_seterr(ps->err, "%s: hunk of %s is longer than its header says", ps->name,
+			  ps->p->files[ps->cur].path);
+		return false;
+	}
+	if (!hunk_changed(ps))
+		return false;
+	ps->hunk_just_ended = false;
+	return true;
+}
+
+/* A From: before any other text of the body is the author's (git
+ * send-email puts it there when a maintainer sends someone's patch): it
+ * wins over the mail's From:. */
+static bool body_author(struct patch_parse *ps, char *line, size_t n)
+{
+	if (ps->in_body_from_window && !strncmp(line, "From: ", 6) && !ps->p->author) {
+		ps->p->author = xstrdup(trim(line + 6));
+		return true;
+	}
+	if (n)
+		ps->in_body_from_window = false;
+	return false;
+}
+
+static void set_upstream(struct pb_patch *p, const char *hex)
+{
+	free(p->upstream);
+	p->upstream = xstrndup(hex, 40);
+}
+
+/* The lines of the commit message the report shows: the upstream commit
+ * (in either of the stable trees' spellings), Fixes:, the sign-off chain
+ * and an explicit Cc: stable. True if the line was one. */
+static bool trailer(struct pb_patch *p, char *line)
+{
+	if (!strncmp(line, "commit ", 7) && is_hex40(line + 7) && strstr(line + 47, "upstream"))
+		set_upstream(p, line + 7);
+	else if (!strncmp(line, "[ Upstream commit ", 18) && is_hex40(line + 18))
+		set_upstream(p, line + 18);
+	else if (!strncasecmp(line, "Fixes:", 6))
+		add_string(&p->fixes, &p->nfixes, trim(line + 6));
+	else if (!strncasecmp(line, "Signed-off-by:", 14))
+		add_string(&p->signoffs, &p->nsignoffs, trim(line + 14));
+	else if (!strncasecmp(line, "Cc:", 3) && (strcasestr(line, "stable@vger.kernel.org") ||
+						  strcasestr(line, "stable@kernel.org")))
+		p->cc_stable = true;
+	else
+		return false;
+	return true;
+}
+
+/* "+++ PATH": the hunks that follow count for PATH (a deletion's
+ * /dev/null names nothing: its --- line named the file). */
+static bool plus_line(struct patch_parse *ps, const char *line)
+{
+	char *path = diff_path(line + 4);
+	bool ok = true;
+
+	if (strcmp(path, "/dev/null")) {
+		ok = git_side(&ps->git, path, false, ps->name, ps->err) &&
+		     check_path(path, ps->name, ps->err);
+		if (ok)
+			ps->cur = file_stat(ps->p, &ps->ix, path);
+	}
+	free(path);
+	return ok;
+}
+
+/* "--- PATH" before a "+++ " line: a deleted file is named here only. */
+static bool minus_line(struct patch_parse *ps, const char *line)
+{
+	char *path = diff_path(line + 4);
+	bool named = strcmp(path, "/dev/null") != 0;
+	bool ok = (!named || check_path(path, ps->name, ps->err)) &&
+		  git_side(&ps->git, path, true, ps->name, ps->err);
+
+	if (ok && named && starts_with(ps->next + 4, "/dev/null"))
+		ps->cur = file_stat(ps->p, &ps->ix, path);
+	free(path);
+	return ok;
+}
+
+/* "@@ -a,b +c,d @@": a hunk of the current file, b and d lines to count. */
+static bool hunk_start(struct patch_parse *ps, const char *line)
+{
+	if (ps->cur < 0 || !parse_hunk_header(line, &ps->old_left, &ps->new_left)) {
+		pb_seterr(ps->err, "%s: malformed hunk header '%.60s'", ps->name, line);
+		return false;
+	}
+	/* "@@ -1,0 +1,0 @@" adds and removes nothing: not a hunk */
+	if (!ps->old_left && !ps->new_left) {
+		pb_seterr(ps->err, "%s: hunk header '%.60s' of %s counts no line: not a hunk",
+			  ps->name, line, ps->p->files[ps->cur].path);
+		return false;
+	}
+	ps->git.hunks = true;
+	ps->hunk_changes = 0;
+	return true;
+}
+
+/* The lines of a unified diff outside hunks; any other line is prose. */
+static bool diff_line(struct patch_parse *ps, const char *line)
+{
+	if (starts_with(line, "+++ "))
+		return plus_line(ps, line);
+	if (starts_with(line, "--- ") && ps->next && starts_with(ps->next, "+++ "))
+		return minus_line(ps, line);
+	if (starts_with(line, "@@ -"))
+		return hunk_start(ps, line);
+	return true;
+}
+
+/* One line of the file, cut off from the next, read by the first step it
+ * belongs to, in the order that keeps a hunk's body from being read as
+ * anything else: false when it is refused. */
+static bool patch_line(struct patch_parse *ps, char *line)
+{
+	size_t n;
+	int r;
+
+	ps->next = strchr(line, '\n');
+	if (ps->next)
+		*ps->next++ = '\0';
+	n = strlen(line);
+	if (n && line[n - 1] == '\r')
+		line[--n] = '\0';
+	if (n > 65536) {
+		pb_seterr(ps->err, "%s: a line of %zu characters: not a patch", ps->name, n);
+		return false;
+	}
+	if (ps->in_headers)
+		return mail_header(ps, line, n);
+	if ((r = hunk_line(ps, line, n)))
+		return r > 0;
+	if (!hunk_closed(ps, line, n))
+		return false;
+	if ((r = git_header(ps->p, &ps->ix, &ps->git, ps->name, line, ps->err)))
+		return r > 0;
+	if (body_author(ps, line, n) || trailer(ps->p, line))
+		return true;
+	return diff_line(ps, line);
+}
+
+/* After the last line: nothing may be left open (a hunk, a git section),
+ * and a patch has a subject with its series number and at least one file. */
+static bool patch_complete(struct patch_parse *ps)
+{
+	struct pb_patch *p = ps->p;
+
+	if (!hunk_changed(ps) || !git_sec_end(&ps->git, ps->name, ps->err))
+		return false;
+	if (ps->old_left > 0 || ps->new_left > 0) {
+		pb_seterr(ps->err, "%s: truncated: the last hunk of %s is incomplete", ps->name,
+			  p->files[ps->cur].path);
+		return false;
+	}
+	if (!ps->subj.len) {
+		pb_seterr(ps->err, "%s: no Subject: header", ps->name);
+		return false;
+	}
+	if (!parse_subject(ps->subj.buf, p, ps->err, ps->name))
+		return false;
+	if (!p->nfiles) {
+		pb_seterr(ps->err, "%s: no diff in the file", ps->name);
+		return false;
+	}
+	return true;
+}
+
+/* Is it an mm patch? mm_reason names the mm paths it touches (for the list
+ * and the report), or says why it is not one. */
+static void classify_mm(struct pb_patch *p)
+{
+	pb_str why;
+
+	str_init(&why);
+	for (int i = 0; i < p->nfiles; i++)
+		if (path_is_mm(p->files[i].path)) {
+			if (why.len)
+				str_add(&why, ", ");
+			str_add(&why, p->files[i].path);
+		}
+	p->is_mm = why.len > 0;
+	if (!p->is_mm)
+		str_add(&why, "touches no mm/ file or mm header");
+	p->mm_reason = str_steal(&why);
+}
+
+bool patch_parse_buffer(const char *name, const char *text, size_t len, struct pb_patch *p,
+			pb_err *err)
+{
+	struct patch_parse ps = { .p = p, .name = name, .err = err, .in_headers = true,
+				  .in_body_from_window = true, .cur = -1 };
+	char *copy, *line;
+	char hex[65];
+	bool ok = false;
+
+	memset(p, 0, sizeof(*p));
+	if (!patch_file_ok(name, text, len, err))
+		return false;
 	sha256_buf(text, len, hex);
 	p->sha256 = xstrdup(hex);
 	p->upstream = xstrdup("");
-	str_init(&subj);
+	str_init(&ps.subj);
 	copy = xmalloc(len + 1);
 	memcpy(copy, text, len);
 	copy[len] = '\0';
-
-	for (line = copy; line; line = next) {
-		size_t n;
-
-		next = strchr(line, '\n');
-		if (next)
-			*next++ = '\0';
-		n = strlen(line);
-		if (n && line[n - 1] == '\r')
-			line[--n] = '\0';
-		if (n > 65536) {
-			pb_seterr(err, "%s: a line of %zu characters: not a patch", name, n);
+	for (line = copy; line; line = ps.next)
+		if (!patch_line(&ps, line))
 			goto out;
-		}
-
-		if (in_headers) {
-			if (!n) {
-				in_headers = false;
-				continue;
-			}
-			if ((line[0] == ' ' || line[0] == '\t') && subject) {
-				str_add(&subj, " ");
-				str_add(&subj, trim(line));
-				continue;
-			}
-			subject = NULL;
-			if (!strncasecmp(line, "Subject:", 8)) {
-				if (subj.len) {
-					pb_seterr(err, "%s: two Subject: headers", name);
-					goto out;
-				}
-				str_add(&subj, trim(line + 8));
-				subject = line;
-			} else if (!strncasecmp(line, "From:", 5)) {
-				if (mail_from) {
-					pb_seterr(err, "%s: two From: headers", name);
-					goto out;
-				}
-				mail_from = trim(line + 5);
-			} else if (!strchr(line, ':') && !starts_with(line, "From ")) {
-				pb_seterr(err, "%s: malformed mail header line '%.60s'", name, line);
-				goto out;
-			}
-			continue;
-		}
-
-		/* Hunk bodies first: their lines may look like anything. */
-		if (old_left > 0 || new_left > 0) {
-			if (line[0] == '+') {
-				new_left--;
-				p->files[cur].added++;
-				hunk_changes++;
-			} else if (line[0] == '-') {
-				old_left--;
-				p->files[cur].removed++;
-				hunk_changes++;
-			} else if (line[0] == ' ' || !n) {
-				old_left--;
-				new_left--;
-			} else if (line[0] == '\\') {
-				/* "\ No newline at end of file" */
-			} else {
-				pb_seterr(err, "%s: hunk of %s ends early", name, p->files[cur].path);
-				goto out;
-			}
-			if (old_left < 0 || new_left < 0) {
-				pb_seterr(err, "%s: hunk of %s is longer than its header says", name,
-					  p->files[cur].path);
-				goto out;
-			}
-			hunk_just_ended = old_left == 0 && new_left == 0;
-			continue;
-		}
-		/* Right after a hunk only another hunk, file or the signature may
-		 * follow: more hunk lines mean its header undercounts them (GNU
-		 * patch would apply a different change than the one parsed). */
-		if (hunk_just_ended && n && strchr("+- ", line[0]) && strcmp(line, "-- ") &&
-		    strcmp(line, "--") && !starts_with(line, "--- ")) {
-			pb_seterr(err, "%s: hunk of %s is longer than its header says", name,
-				  p->files[cur].path);
-			goto out;
-		}
-		/* context alone adds and removes nothing: not a hunk either
-		 * (judged after the undercount check, which explains more) */
-		if (hunk_just_ended && !hunk_changes) {
-			pb_seterr(err, "%s: a hunk of %s changes no line (context only)", name,
-				  p->files[cur].path);
-			goto out;
-		}
-		hunk_just_ended = false;
-
-		switch (git_header(p, &files_ix, &git, name, line, err)) {
-		case -1:
-			goto out;
-		case 1:
-			continue;
-		}
-
-		if (in_body_from_window && !strncmp(line, "From: ", 6) && !p->author) {
-			p->author = xstrdup(trim(line + 6));
-			continue;
-		}
-		if (n)
-			in_body_from_window = false;
-
-		if (!strncmp(line, "commit ", 7) && is_hex40(line + 7) &&
-		    strstr(line + 47, "upstream")) {
-			free(p->upstream);
-			p->upstream = xstrndup(line + 7, 40);
-		} else if (!strncmp(line, "[ Upstream commit ", 18) && is_hex40(line + 18)) {
-			free(p->upstream);
-			p->upstream = xstrndup(line + 18, 40);
-		} else if (!strncasecmp(line, "Fixes:", 6)) {
-			add_string(&p->fixes, &p->nfixes, trim(line + 6));
-		} else if (!strncasecmp(line, "Signed-off-by:", 14)) {
-			add_string(&p->signoffs, &p->nsignoffs, trim(line + 14));
-		} else if (!strncasecmp(line, "Cc:", 3) &&
-			   (strcasestr(line, "stable@vger.kernel.org") ||
-			    strcasestr(line, "stable@kernel.org"))) {
-			p->cc_stable = true;
-		} else if (starts_with(line, "+++ ")) {
-			char *path = diff_path(line + 4);
-
-			if (!strcmp(path, "/dev/null")) {
-				free(path);
-				continue; /* a deletion: the --- side named the file */
-			}
-			if (!git_side(&git, path, false, name, err)) {
-				free(path);
-				goto out;
-			}
-			if (!path_is_safe(path)) {
-				pb_seterr(err, "%s: diff touches a path outside the tree: '%.80s'", name,
-					  path);
-				free(path);
-				goto out;
-			}
-			cur = file_stat(p, &files_ix, path);
-			free(path);
-		} else if (starts_with(line, "--- ") && next && starts_with(next, "+++ ")) {
-			char *path = diff_path(line + 4);
-
-			if (strcmp(path, "/dev/null") && !path_is_safe(path)) {
-				pb_seterr(err, "%s: diff touches a path outside the tree: '%.80s'", name,
-					  path);
-				free(path);
-				goto out;
-			}
-			if (!git_side(&git, path, true, name, err)) {
-				free(path);
-				goto out;
-			}
-			if (strcmp(path, "/dev/null") && starts_with(next + 4, "/dev/null"))
-				cur = file_stat(p, &files_ix, path);
-			free(path);
-		} else if (starts_with(line, "@@ -")) {
-			if (cur < 0 || !parse_hunk_header(line, &old_left, &new_left)) {
-				pb_seterr(err, "%s: malformed hunk header '%.60s'", name, line);
-				goto out;
-			}
-			/* "@@ -1,0 +1,0 @@" adds and removes nothing: not a hunk */
-			if (!old_left && !new_left) {
-				pb_seterr(err, "%s: hunk header '%.60s' of %s counts no line: not a hunk",
-					  name, line, p->files[cur].path);
-				goto out;
-			}
-			git.hunks = true;
-			hunk_changes = 0;
-		}
-	}
-
-	if (hunk_just_ended && !hunk_changes) {
-		pb_seterr(err, "%s: a hunk of %s changes no line (context only)", name,
-			  p->files[cur].path);
+	if (!patch_complete(&ps))
 		goto out;
-	}
-	if (!git_sec_end(&git, name, err))
-		goto out;
-	if (old_left > 0 || new_left > 0) {
-		pb_seterr(err, "%s: truncated: the last hunk of %s is incomplete", name,
-			  p->files[cur].path);
-		goto out;
-	}
-	if (!subj.len) {
-		pb_seterr(err, "%s: no Subject: header", name);
-		goto out;
-	}
-	if (!parse_subject(subj.buf, p, err, name))
-		goto out;
-	if (!p->nfiles) {
-		pb_seterr(err, "%s: no diff in the file", name);
-		goto out;
-	}
 	if (!p->author)
-		p->author = xstrdup(mail_from ? mail_from : "");
+		p->author = xstrdup(ps.mail_from ? ps.mail_from : "");
 	/* printed on terminals, in logs and syslog: no escape sequences */
 	no_control_chars(p->subject);
 	no_control_chars(p->author);
 	for (int i = 0; i < p->nfixes; i++)
 		no_control_chars(p->fixes[i]);
-
-	{
-		pb_str why;
-
-		str_init(&why);
-		for (int i = 0; i < p->nfiles; i++)
-			if (path_is_mm(p->files[i].path)) {
-				if (why.len)
-					str_add(&why, ", ");
-				str_add(&why, p->files[i].path);
-			}
-		p->is_mm = why.len > 0;
-		if (!p->is_mm)
-			str_add(&why, "touches no mm/ file or mm header");
-		p->mm_reason = str_steal(&why);
-	}
+	classify_mm(p);
 	ok = true;
 out:
-	git_sec_free(&git);
-	free(files_ix.slot);
+	git_sec_free(&ps.git);
+	free(ps.ix.slot);
 	free(copy);
-	str_free(&subj);
+	str_free(&ps.subj);
 	if (!ok)
 		patch_free(p);
 	return ok;
