@@ -1,6 +1,9 @@
 #include "workload.h"
 
 #include <ctype.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -33,174 +36,260 @@ static void split_words(const char *value, char ***arr, int *n)
 	free(copy);
 }
 
+static bool wl_fail(struct wl_parse *ps, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+
+/* The error, for the "FILE:LINE: why" message: false, so that inih stops. */
+static bool wl_fail(struct wl_parse *ps, const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(ps->error, sizeof(ps->error), fmt, ap);
+	va_end(ap);
+	return false;
+}
+
+/* A key of a section: set() checks and stores the value; offset is that of
+ * a plain string field (in struct workload, or struct metric_def). */
+struct wl_key {
+	const char *name;
+	bool (*set)(struct wl_parse *ps, const struct wl_key *k, const char *value);
+	size_t offset;
+};
+
+static void set_string(char **field, const char *value)
+{
+	free(*field);
+	*field = xstrdup(value);
+}
+
+static bool wl_string(struct wl_parse *ps, const struct wl_key *k, const char *value)
+{
+	set_string((char **)((char *)ps->w + k->offset), value);
+	return true;
+}
+
+static bool wl_numa_nodes(struct wl_parse *ps, const struct wl_key *k, const char *value)
+{
+	(void)k;
+	ps->w->numa_nodes = atoi(value);
+	if (ps->w->numa_nodes < 1 || ps->w->numa_nodes > 8)
+		return wl_fail(ps, "numa_nodes: '%s' is not 1..8", value);
+	return true;
+}
+
+/* setup = /path value (written) and run_before = command (run) are one
+ * list: init runs them in the order the file gives them. */
+static bool wl_step(struct wl_parse *ps, const struct wl_key *k, const char *value)
+{
+	struct workload *w = ps->w;
+	bool write = !strcmp(k->name, "setup");
+
+	if (write && (value[0] != '/' || !strchr(value, ' ')))
+		return wl_fail(ps, "setup: '%.100s' is not '/absolute/path value'", value);
+	if (!value[0] || strchr(value, '\n'))
+		return wl_fail(ps, "%s: empty", k->name);
+	w->steps = xrealloc(w->steps, sizeof(*w->steps) * (size_t)(w->nsteps + 1));
+	w->steps[w->nsteps++] = (struct guest_step){ write ? 'w' : 'x', xstrdup(value) };
+	return true;
+}
+
+static bool wl_disk(struct wl_parse *ps, const struct wl_key *k, const char *value)
+{
+	struct workload *w = ps->w;
+	char dname[64], fs[16];
+	int mb;
+
+	(void)k;
+	if (sscanf(value, "%63s %d %15s", dname, &mb, fs) != 3 || !name_ok(dname) || mb < 1 ||
+	    mb > 65536 || (strcmp(fs, "ext4") && strcmp(fs, "raw")))
+		return wl_fail(ps, "disk: '%.100s' is not 'name size_mb ext4|raw'", value);
+	w->disks = xrealloc(w->disks, sizeof(*w->disks) * (size_t)(w->ndisks + 1));
+	w->disks[w->ndisks++] = (struct disk_def){ xstrdup(dname), mb, xstrdup(fs) };
+	return true;
+}
+
+static bool wl_host_binary(struct wl_parse *ps, const struct wl_key *k, const char *value)
+{
+	struct workload *w = ps->w;
+
+	(void)k;
+	if (value[0] != '/' || strchr(value, ' '))
+		return wl_fail(ps, "host_binary: '%.100s' is not an absolute path", value);
+	w->host_binaries = xrealloc(w->host_binaries, sizeof(char *) * (size_t)(w->nhost_binaries + 1));
+	w->host_binaries[w->nhost_binaries++] = xstrdup(value);
+	return true;
+}
+
+/* Room for one more metric, which is returned (pointers into w->metrics
+ * may move). */
+static struct metric_def *add_metric(struct workload *w)
+{
+	w->metrics = xrealloc(w->metrics, sizeof(*w->metrics) * (size_t)(w->nmetrics + 1));
+	return &w->metrics[w->nmetrics++];
+}
+
+/* Each event becomes a metric perf_<event>, compared with the magnitude
+ * gate: fault and switch counts move a little with reclaim and scheduling
+ * even under icount. */
+static bool wl_perf_events(struct wl_parse *ps, const struct wl_key *k, const char *value)
+{
+	struct workload *w = ps->w;
+	char *copy, *tok, *save = NULL;
+
+	(void)k;
+	for (const char *p = value; *p; p++)
+		if (!islower((unsigned char)*p) && !strchr("-,", *p))
+			return wl_fail(ps, "perf_events: '%.80s' is not a list like page-faults,major-faults",
+				       value);
+	copy = xstrdup(value);
+	for (tok = strtok_r(copy, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
+		char *metric = xasprintf("perf_%s", tok);
+
+		for (char *m = metric; *m; m++)
+			if (*m == '-')
+				*m = '_';
+		if (workload_metric(w, metric)) {
+			free(metric);
+			continue;
+		}
+		*add_metric(w) = (struct metric_def){
+			.name = metric, .unit = xstrdup("events"),
+			.description = xasprintf("perf stat -e %s around the whole workload", tok),
+			.better = -1, .kind = METRIC_TIME };
+	}
+	free(copy);
+	set_string(&w->perf_events, value);
+	ps->cur = NULL; /* metrics may have moved */
+	return true;
+}
+
+static bool wl_selftests(struct wl_parse *ps, const struct wl_key *k, const char *value)
+{
+	(void)k;
+	if (strcmp(value, "vm"))
+		return wl_fail(ps, "selftests: '%.40s': only vm is known", value);
+	ps->w->selftests_vm = true;
+	return true;
+}
+
+static bool wl_fallback(struct wl_parse *ps, const struct wl_key *k, const char *value)
+{
+	(void)k;
+	if (strcmp(value, "yes") && strcmp(value, "no"))
+		return wl_fail(ps, "fallback: '%.20s' is not yes or no", value);
+	ps->w->fallback = !strcmp(value, "yes");
+	return true;
+}
+
+static bool wl_paths(struct wl_parse *ps, const struct wl_key *k, const char *value)
+{
+	(void)k;
+	split_words(value, &ps->w->paths, &ps->w->npaths);
+	return true;
+}
+
+/* Every key of [workload]: anything else is an error, so that a typo never
+ * silently drops a setting (workloads/README.md says what each does). */
+static const struct wl_key workload_keys[] = {
+	{ "binary", wl_string, offsetof(struct workload, binary) },
+	{ "description", wl_string, offsetof(struct workload, description) },
+	{ "args", wl_string, offsetof(struct workload, args) },
+	{ "kernel_cmdline", wl_string, offsetof(struct workload, kernel_cmdline) },
+	{ "numa_nodes", wl_numa_nodes, 0 },
+	{ "setup", wl_step, 0 },
+	{ "run_before", wl_step, 0 },
+	{ "disk", wl_disk, 0 },
+	{ "host_binary", wl_host_binary, 0 },
+	{ "perf_events", wl_perf_events, 0 },
+	{ "selftests", wl_selftests, 0 },
+	{ "host_package", wl_string, offsetof(struct workload, host_package) },
+	{ "fallback", wl_fallback, 0 },
+	{ "paths", wl_paths, 0 },
+};
+
+static bool metric_string(struct wl_parse *ps, const struct wl_key *k, const char *value)
+{
+	set_string((char **)((char *)ps->cur + k->offset), value);
+	return true;
+}
+
+static bool metric_better(struct wl_parse *ps, const struct wl_key *k, const char *value)
+{
+	(void)k;
+	if (!strcmp(value, "higher"))
+		ps->cur->better = 1;
+	else if (!strcmp(value, "lower"))
+		ps->cur->better = -1;
+	else
+		return wl_fail(ps, "better: '%.40s' is not higher or lower", value);
+	return true;
+}
+
+static bool metric_kind(struct wl_parse *ps, const struct wl_key *k, const char *value)
+{
+	(void)k;
+	if (!strcmp(value, "time"))
+		ps->cur->kind = METRIC_TIME;
+	else if (!strcmp(value, "behaviour"))
+		ps->cur->kind = METRIC_BEHAVIOUR;
+	else
+		return wl_fail(ps, "kind: '%.40s' is not time or behaviour", value);
+	return true;
+}
+
+/* Every key of a [metric NAME] section. */
+static const struct wl_key metric_keys[] = {
+	{ "unit", metric_string, offsetof(struct metric_def, unit) },
+	{ "description", metric_string, offsetof(struct metric_def, description) },
+	{ "better", metric_better, 0 },
+	{ "kind", metric_kind, 0 },
+};
+
+static const struct wl_key *find_wl_key(const struct wl_key *keys, size_t n, const char *name)
+{
+	for (size_t i = 0; i < n; i++)
+		if (!strcmp(keys[i].name, name))
+			return &keys[i];
+	return NULL;
+}
+
+/* [metric NAME]: a new metric (lower is better unless it says otherwise),
+ * or the one the lines before are filling in. */
+static bool metric_section(struct wl_parse *ps, const char *mname)
+{
+	if (ps->cur && !strcmp(ps->cur->name, mname))
+		return true;
+	if (!name_ok(mname) || workload_metric(ps->w, mname))
+		return wl_fail(ps, "[metric %.60s]: bad or repeated name", mname);
+	ps->cur = add_metric(ps->w);
+	*ps->cur = (struct metric_def){ .name = xstrdup(mname), .unit = xstrdup(""),
+					.description = xstrdup(""), .better = -1 };
+	return true;
+}
+
 static int wl_handler(void *user, const char *section, const char *name, const char *value)
 {
 	struct wl_parse *ps = user;
-	struct workload *w = ps->w;
+	const struct wl_key *k;
 
 	if (ps->error[0])
 		return 0;
 	if (!strcmp(section, "workload")) {
-		char **field = NULL;
-
-		if (!strcmp(name, "binary"))
-			field = &w->binary;
-		else if (!strcmp(name, "description"))
-			field = &w->description;
-		else if (!strcmp(name, "args"))
-			field = &w->args;
-		else if (!strcmp(name, "kernel_cmdline"))
-			field = &w->kernel_cmdline;
-		if (field) {
-			free(*field);
-			*field = xstrdup(value);
-		} else if (!strcmp(name, "numa_nodes")) {
-			w->numa_nodes = atoi(value);
-			if (w->numa_nodes < 1 || w->numa_nodes > 8) {
-				snprintf(ps->error, sizeof(ps->error), "numa_nodes: '%s' is not 1..8", value);
-				return 0;
-			}
-		} else if (!strcmp(name, "setup") || !strcmp(name, "run_before")) {
-			bool write = !strcmp(name, "setup");
-
-			if (write && (value[0] != '/' || !strchr(value, ' '))) {
-				snprintf(ps->error, sizeof(ps->error),
-					 "setup: '%.100s' is not '/absolute/path value'", value);
-				return 0;
-			}
-			if (!value[0] || strchr(value, '\n')) {
-				snprintf(ps->error, sizeof(ps->error), "%s: empty", name);
-				return 0;
-			}
-			w->steps = xrealloc(w->steps, sizeof(*w->steps) * (size_t)(w->nsteps + 1));
-			w->steps[w->nsteps++] = (struct guest_step){ write ? 'w' : 'x', xstrdup(value) };
-		} else if (!strcmp(name, "disk")) {
-			char dname[64], fs[16];
-			int mb;
-
-			if (sscanf(value, "%63s %d %15s", dname, &mb, fs) != 3 || !name_ok(dname) ||
-			    mb < 1 || mb > 65536 || (strcmp(fs, "ext4") && strcmp(fs, "raw"))) {
-				snprintf(ps->error, sizeof(ps->error),
-					 "disk: '%.100s' is not 'name size_mb ext4|raw'", value);
-				return 0;
-			}
-			w->disks = xrealloc(w->disks, sizeof(*w->disks) * (size_t)(w->ndisks + 1));
-			w->disks[w->ndisks++] = (struct disk_def){ xstrdup(dname), mb, xstrdup(fs) };
-		} else if (!strcmp(name, "host_binary")) {
-			if (value[0] != '/' || strchr(value, ' ')) {
-				snprintf(ps->error, sizeof(ps->error), "host_binary: '%.100s' is not an absolute path",
-					 value);
-				return 0;
-			}
-			w->host_binaries = xrealloc(w->host_binaries,
-						    sizeof(char *) * (size_t)(w->nhost_binaries + 1));
-			w->host_binaries[w->nhost_binaries++] = xstrdup(value);
-		} else if (!strcmp(name, "perf_events")) {
-			/* each event becomes a metric perf_<event>, compared with the
-			 * magnitude gate: fault and switch counts move a little with
-			 * reclaim and scheduling even under icount */
-			char *copy = xstrdup(value), *tok, *save = NULL;
-
-			for (const char *p = value; *p; p++)
-				if (!islower((unsigned char)*p) && !strchr("-,", *p)) {
-					snprintf(ps->error, sizeof(ps->error),
-						 "perf_events: '%.80s' is not a list like page-faults,major-faults",
-						 value);
-					free(copy);
-					return 0;
-				}
-			for (tok = strtok_r(copy, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
-				char *metric = xasprintf("perf_%s", tok);
-
-				for (char *m = metric; *m; m++)
-					if (*m == '-')
-						*m = '_';
-				if (!workload_metric(w, metric)) {
-					w->metrics = xrealloc(w->metrics,
-							      sizeof(*w->metrics) * (size_t)(w->nmetrics + 1));
-					w->metrics[w->nmetrics++] = (struct metric_def){
-						.name = metric, .unit = xstrdup("events"),
-						.description = xasprintf("perf stat -e %s around the whole workload", tok),
-						.better = -1, .kind = METRIC_TIME };
-				} else {
-					free(metric);
-				}
-			}
-			free(copy);
-			free(w->perf_events);
-			w->perf_events = xstrdup(value);
-			ps->cur = NULL; /* metrics may have moved */
-		} else if (!strcmp(name, "selftests")) {
-			if (strcmp(value, "vm")) {
-				snprintf(ps->error, sizeof(ps->error), "selftests: '%.40s': only vm is known", value);
-				return 0;
-			}
-			w->selftests_vm = true;
-		} else if (!strcmp(name, "host_package")) {
-			free(w->host_package);
-			w->host_package = xstrdup(value);
-		} else if (!strcmp(name, "fallback")) {
-			if (strcmp(value, "yes") && strcmp(value, "no")) {
-				snprintf(ps->error, sizeof(ps->error), "fallback: '%.20s' is not yes or no", value);
-				return 0;
-			}
-			w->fallback = !strcmp(value, "yes");
-		} else if (!strcmp(name, "paths")) {
-			split_words(value, &w->paths, &w->npaths);
-		} else {
-			snprintf(ps->error, sizeof(ps->error), "[workload] %.60s: unknown key", name);
-			return 0;
-		}
-		return 1;
+		k = find_wl_key(workload_keys, PB_ARRAY_SIZE(workload_keys), name);
+		if (!k)
+			return wl_fail(ps, "[workload] %.60s: unknown key", name);
+		return k->set(ps, k, value);
 	}
 	if (starts_with(section, "metric ")) {
-		const char *mname = section + 7;
-
-		if (!ps->cur || strcmp(ps->cur->name, mname)) {
-			if (!name_ok(mname) || workload_metric(w, mname)) {
-				snprintf(ps->error, sizeof(ps->error), "[metric %.60s]: bad or repeated name",
-					 mname);
-				return 0;
-			}
-			w->metrics = xrealloc(w->metrics, sizeof(*w->metrics) * (size_t)(w->nmetrics + 1));
-			ps->cur = &w->metrics[w->nmetrics++];
-			*ps->cur = (struct metric_def){ .name = xstrdup(mname), .unit = xstrdup(""),
-							.description = xstrdup(""), .better = -1 };
-		}
-		if (!strcmp(name, "unit")) {
-			free(ps->cur->unit);
-			ps->cur->unit = xstrdup(value);
-		} else if (!strcmp(name, "description")) {
-			free(ps->cur->description);
-			ps->cur->description = xstrdup(value);
-		} else if (!strcmp(name, "better")) {
-			if (!strcmp(value, "higher"))
-				ps->cur->better = 1;
-			else if (!strcmp(value, "lower"))
-				ps->cur->better = -1;
-			else {
-				snprintf(ps->error, sizeof(ps->error), "better: '%.40s' is not higher or lower",
-					 value);
-				return 0;
-			}
-		} else if (!strcmp(name, "kind")) {
-			if (!strcmp(value, "time"))
-				ps->cur->kind = METRIC_TIME;
-			else if (!strcmp(value, "behaviour"))
-				ps->cur->kind = METRIC_BEHAVIOUR;
-			else {
-				snprintf(ps->error, sizeof(ps->error), "kind: '%.40s' is not time or behaviour",
-					 value);
-				return 0;
-			}
-		} else {
-			snprintf(ps->error, sizeof(ps->error), "[metric] %.60s: unknown key", name);
+		if (!metric_section(ps, section + 7))
 			return 0;
-		}
-		return 1;
+		k = find_wl_key(metric_keys, PB_ARRAY_SIZE(metric_keys), name);
+		if (!k)
+			return wl_fail(ps, "[metric] %.60s: unknown key", name);
+		return k->set(ps, k, value);
 	}
-	snprintf(ps->error, sizeof(ps->error), "unknown section [%.60s]", section);
-	return 0;
+	return wl_fail(ps, "unknown section [%.60s]", section);
 }
 
 static void workload_free(struct workload *w)
