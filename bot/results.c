@@ -37,6 +37,69 @@ const struct workload_result *results_workload(const struct boot_results *r, con
 	return NULL;
 }
 
+/* "end <workload> <status>": a status no exit could give is -1. */
+static void end_line(struct workload_result *w, char **save)
+{
+	char *st = strtok_r(NULL, " ", save), *end;
+	long v = st ? strtol(st, &end, 10) : -1;
+
+	w->ended = true;
+	w->exit_status = (st && !*end && v >= 0 && v < 256) ? (int)v : -1;
+}
+
+/* "check <workload> ok|invalid <why>": the workload's own judgement of its
+ * run; the first one counts, so that a confused guest cannot take it back. */
+static void check_line(struct boot_results *r, struct workload_result *w, char **save)
+{
+	char *verdict = strtok_r(NULL, " ", save);
+
+	if (w->checked || !verdict || (strcmp(verdict, "ok") && strcmp(verdict, "invalid"))) {
+		r->ignored_lines++;
+		return;
+	}
+	w->checked = true;
+	w->ok = !strcmp(verdict, "ok");
+	free(w->reason);
+	w->reason = xstrndup(*save ? trim(*save) : "", 300);
+}
+
+/* "sample <workload> <iteration> <metric> <value>": a malformed one is
+ * ignored, a flood of them refuses the whole boot. */
+static bool sample_line(struct boot_results *r, const char *workload, char **save, pb_err *err)
+{
+	char *it = strtok_r(NULL, " ", save), *metric = strtok_r(NULL, " ", save);
+	char *val = strtok_r(NULL, " ", save), *e1, *e2;
+	long iteration;
+	double value;
+
+	if (!it || !metric || !val || !word_ok(metric)) {
+		r->ignored_lines++;
+		return true;
+	}
+	errno = 0;
+	iteration = strtol(it, &e1, 10);
+	value = strtod(val, &e2);
+	if (*e1 || *e2 || errno || iteration < 0 || iteration > 1000000 || !isfinite(value)) {
+		r->ignored_lines++;
+		return true;
+	}
+	if (r->nsamples >= RESULTS_MAX_SAMPLES) {
+		pb_seterr(err, "guest reported more than %d samples", RESULTS_MAX_SAMPLES);
+		return false;
+	}
+	if (r->nsamples == r->samples_cap) {
+		r->samples_cap = r->samples_cap ? 2 * r->samples_cap : 64;
+		r->samples = xrealloc(r->samples, sizeof(*r->samples) * (size_t)r->samples_cap);
+	}
+	r->samples[r->nsamples++] = (struct result_sample){
+		.workload = xstrdup(workload), .metric = xstrdup(metric),
+		.iteration = (int)iteration, .value = value };
+	return true;
+}
+
+/* One line of the port: "PB1 <verb> ..."; anything else is the kernel's
+ * or the guest's chatter, counted and ignored. False only for a guest
+ * that reports more than perfbot keeps. */
 static bool parse_line(struct boot_results *r, char *line, pb_err *err)
 {
 	char *save = NULL, *verb, *name;
@@ -73,56 +136,16 @@ static bool parse_line(struct boot_results *r, char *line, pb_err *err)
 		pb_seterr(err, "guest reported more than %d workloads", RESULTS_MAX_WORKLOADS);
 		return false;
 	}
-	if (!strcmp(verb, "begin")) {
+	if (!strcmp(verb, "begin"))
 		w->begun = true;
-	} else if (!strcmp(verb, "end")) {
-		char *st = strtok_r(NULL, " ", &save), *end;
-		long v = st ? strtol(st, &end, 10) : -1;
-
-		w->ended = true;
-		w->exit_status = (st && !*end && v >= 0 && v < 256) ? (int)v : -1;
-	} else if (!strcmp(verb, "check")) {
-		char *verdict = strtok_r(NULL, " ", &save);
-
-		if (w->checked || !verdict || (strcmp(verdict, "ok") && strcmp(verdict, "invalid"))) {
-			r->ignored_lines++;
-			return true;
-		}
-		w->checked = true;
-		w->ok = !strcmp(verdict, "ok");
-		free(w->reason);
-		w->reason = xstrndup(save ? trim(save) : "", 300);
-	} else if (!strcmp(verb, "sample")) {
-		char *it = strtok_r(NULL, " ", &save), *metric = strtok_r(NULL, " ", &save);
-		char *val = strtok_r(NULL, " ", &save), *e1, *e2;
-		long iteration;
-		double value;
-
-		if (!it || !metric || !val || !word_ok(metric)) {
-			r->ignored_lines++;
-			return true;
-		}
-		errno = 0;
-		iteration = strtol(it, &e1, 10);
-		value = strtod(val, &e2);
-		if (*e1 || *e2 || errno || iteration < 0 || iteration > 1000000 || !isfinite(value)) {
-			r->ignored_lines++;
-			return true;
-		}
-		if (r->nsamples >= RESULTS_MAX_SAMPLES) {
-			pb_seterr(err, "guest reported more than %d samples", RESULTS_MAX_SAMPLES);
-			return false;
-		}
-		if (r->nsamples == r->samples_cap) {
-			r->samples_cap = r->samples_cap ? 2 * r->samples_cap : 64;
-			r->samples = xrealloc(r->samples, sizeof(*r->samples) * (size_t)r->samples_cap);
-		}
-		r->samples[r->nsamples++] = (struct result_sample){
-			.workload = xstrdup(name), .metric = xstrdup(metric),
-			.iteration = (int)iteration, .value = value };
-	} else {
+	else if (!strcmp(verb, "end"))
+		end_line(w, &save);
+	else if (!strcmp(verb, "check"))
+		check_line(r, w, &save);
+	else if (!strcmp(verb, "sample"))
+		return sample_line(r, name, &save, err);
+	else
 		r->ignored_lines++;
-	}
 	return true;
 }
 
