@@ -314,39 +314,94 @@ static bool is_base85_line(const char *s)
 	return isalpha((unsigned char)s[0]) && s[1] && strspn(s + 1, b85) == strlen(s + 1);
 }
 
-/* A line of a git section's headers: 1 taken, 0 not one, -1 refused. */
-static int git_header(struct pb_patch *p, struct file_index *ix, struct git_sec *g,
-		      const char *name, const char *line, pb_err *err)
+/* What patch_parse_buffer knows between one line and the next: where in
+ * the mail it is, the hunk being counted and the git section being read. */
+struct patch_parse {
+	struct pb_patch *p;
+	const char *name;         /* the file's, for messages */
+	pb_err *err;
+	char *next;               /* the line after this one (a --- needs its +++) */
+	bool in_headers;          /* before the blank line that ends the mail's headers */
+	bool in_subject;          /* the last header was Subject: (it may go on) */
+	bool in_body_from_window; /* no text of the body yet: a From: names the author */
+	pb_str subj;
+	const char *mail_from;    /* the mail's From:, in the copy */
+	bool hunk_just_ended;     /* the line before closed a hunk */
+	long hunk_changes;        /* + and - lines of the current hunk */
+	long old_left, new_left;  /* lines the current hunk's header still counts */
+	int cur;                  /* the file whose hunks are read, in p->files */
+	struct git_sec git;
+	struct file_index ix;
+};
+
+/* "diff --git a/A b/B" closes the section before and opens one: its paths
+ * must be unquoted, tell apart and stay inside the tree; one path twice is
+ * a file touched even if no hunk follows (a mode change, a binary diff). */
+static int git_section_start(struct patch_parse *ps, const char *line)
 {
-	static const char *const plain[] = { "old mode ", "new mode ", "deleted file mode ",
-					     "new file mode ", "similarity index ",
-					     "dissimilarity index ", "index ", "Binary files ",
-					     NULL };
+	struct git_sec *g = &ps->git;
+
+	if (!git_sec_end(g, ps->name, ps->err))
+		return -1;
+	g->line = xstrdup(line);
+	if (line[11] == '"') {
+		pb_seterr(ps->err, "%s: quoted path in '%.80s': not supported", ps->name, line);
+		return -1;
+	}
+	if (!git_paths(line + 11, &g->a, &g->b)) {
+		pb_seterr(ps->err, "%s: cannot tell the two paths of '%.80s'", ps->name, line);
+		return -1;
+	}
+	g->active = true;
+	if (!check_path(g->a, ps->name, ps->err) || !check_path(g->b, ps->name, ps->err))
+		return -1;
+	if (!strcmp(g->a, g->b))
+		file_stat(ps->p, &ps->ix, g->a);
+	return 1;
+}
+
+/* "rename from/to", "copy from/to": the path must be the one its side of
+ * the diff --git line names; a rename touches both, a copy its target. */
+static int git_move(struct patch_parse *ps, const char *line)
+{
 	static const struct {
 		const char *prefix;
 		bool from, touch;
 	} moves[] = { { "rename from ", true, true }, { "rename to ", false, true },
 		      { "copy from ", true, false }, { "copy to ", false, true } };
+	struct git_sec *g = &ps->git;
 
-	if (starts_with(line, "diff --git ")) {
-		if (!git_sec_end(g, name, err))
-			return -1;
-		g->line = xstrdup(line);
-		if (line[11] == '"') {
-			pb_seterr(err, "%s: quoted path in '%.80s': not supported", name, line);
-			return -1;
+	for (size_t i = 0; i < PB_ARRAY_SIZE(moves); i++)
+		if (starts_with(line, moves[i].prefix)) {
+			const char *path = line + strlen(moves[i].prefix);
+			const char *want = moves[i].from ? g->a : g->b;
+
+			if (!check_path(path, ps->name, ps->err))
+				return -1;
+			if (strcmp(path, want)) {
+				pb_seterr(ps->err, "%s: '%.60s' does not match '%.80s'", ps->name, line,
+					  g->line);
+				return -1;
+			}
+			if (moves[i].touch)
+				file_stat(ps->p, &ps->ix, path);
+			g->changed = g->moved = true;
+			return 1;
 		}
-		if (!git_paths(line + 11, &g->a, &g->b)) {
-			pb_seterr(err, "%s: cannot tell the two paths of '%.80s'", name, line);
-			return -1;
-		}
-		g->active = true;
-		if (!check_path(g->a, name, err) || !check_path(g->b, name, err))
-			return -1;
-		if (!strcmp(g->a, g->b))
-			file_stat(p, ix, g->a);
-		return 1;
-	}
+	return 0;
+}
+
+/* A line of a git section's headers: 1 taken, 0 not one, -1 refused. */
+static int git_header(struct patch_parse *ps, const char *line)
+{
+	static const char *const plain[] = { "old mode ", "new mode ", "deleted file mode ",
+					     "new file mode ", "similarity index ",
+					     "dissimilarity index ", "index ", "Binary files ",
+					     NULL };
+	struct git_sec *g = &ps->git;
+
+	if (starts_with(line, "diff --git "))
+		return git_section_start(ps, line);
 	if (!g->active || g->hunks)
 		return 0;
 	if (g->binary) {
@@ -365,24 +420,7 @@ static int git_header(struct pb_patch *p, struct file_index *ix, struct git_sec 
 			g->changed = true;
 			return 1;
 		}
-	for (size_t i = 0; i < PB_ARRAY_SIZE(moves); i++)
-		if (starts_with(line, moves[i].prefix)) {
-			const char *path = line + strlen(moves[i].prefix);
-			const char *want = moves[i].from ? g->a : g->b;
-
-			if (!check_path(path, name, err))
-				return -1;
-			if (strcmp(path, want)) {
-				pb_seterr(err, "%s: '%.60s' does not match '%.80s'", name, line,
-					  g->line);
-				return -1;
-			}
-			if (moves[i].touch)
-				file_stat(p, ix, path);
-			g->changed = g->moved = true;
-			return 1;
-		}
-	return 0;
+	return git_move(ps, line);
 }
 
 /* A ---/+++ path of a git section must be the one its diff --git line names. */
@@ -445,26 +483,6 @@ static int mbox_messages(const char *text, size_t len)
 	}
 	return n;
 }
-
-/* What patch_parse_buffer knows between one line and the next: where in
- * the mail it is, the hunk being counted and the git section being read. */
-struct patch_parse {
-	struct pb_patch *p;
-	const char *name;         /* the file's, for messages */
-	pb_err *err;
-	char *next;               /* the line after this one (a --- needs its +++) */
-	bool in_headers;          /* before the blank line that ends the mail's headers */
-	bool in_subject;          /* the last header was Subject: (it may go on) */
-	bool in_body_from_window; /* no text of the body yet: a From: names the author */
-	pb_str subj;
-	const char *mail_from;    /* the mail's From:, in the copy */
-	bool hunk_just_ended;     /* the line before closed a hunk */
-	long hunk_changes;        /* + and - lines of the current hunk */
-	long old_left, new_left;  /* lines the current hunk's header still counts */
-	int cur;                  /* the file whose hunks are read, in p->files */
-	struct git_sec git;
-	struct file_index ix;
-};
 
 /* What is refused before a line is read. An mbox of several mails (git
  * format-patch --stdout, b4, a saved thread) would be read as one patch of
@@ -716,7 +734,7 @@ static bool patch_line(struct patch_parse *ps, char *line)
 		return r > 0;
 	if (!hunk_closed(ps, line, n))
 		return false;
-	if ((r = git_header(ps->p, &ps->ix, &ps->git, ps->name, line, ps->err)))
+	if ((r = git_header(ps, line)))
 		return r > 0;
 	if (body_author(ps, line, n) || trailer(ps->p, line))
 		return true;
