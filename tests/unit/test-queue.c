@@ -255,6 +255,67 @@ static void git_headers(void)
 	free(text);
 }
 
+/* The steps of the parser, at the boundaries where the order of the steps
+ * or the choice of one decides what a line is. */
+static void parse_steps(void)
+{
+	struct pb_patch p;
+	pb_err err = { "" };
+	char *text;
+
+	/* a hunk's body is counted before anything else reads it: "+++ b/y"
+	 * there is an added line, not a file; "\ No newline" is no line */
+	text = xasprintf("%s--- a/mm/x.c\n+++ b/mm/x.c\n@@ -1,1 +1,2 @@\n-a\n+++ b/mm/y.c\n"
+			 "+Fixes: nothing\n+c\n", good_head);
+	CHECK(!parse(text, &p, &err)); /* three + lines where the header counts two */
+	CHECK_HAS(err.msg, "hunk of mm/x.c is longer than its header says");
+	free(text);
+	text = xasprintf("%s--- a/mm/x.c\n+++ b/mm/x.c\n@@ -1,1 +1,2 @@\n-a\n"
+			 "\\ No newline at end of file\n+++ b/mm/y.c\n+Fixes: nothing\n", good_head);
+	CHECK(parse(text, &p, &err));
+	CHECK_INT(p.nfiles, 1);
+	CHECK_INT(p.files[0].added, 2);
+	CHECK_INT(p.files[0].removed, 1);
+	CHECK_INT(p.nfixes, 0);
+	patch_free(&p);
+	free(text);
+
+	/* Subject: goes on over indented lines; a From: in the body names the
+	 * author only before any other text of the body */
+	text = xasprintf("From: Mail <m@x.org>\nSubject: [PATCH 5.13 3/9] mm: a long\n\tsubject\n\n"
+			 "\nFrom: Author <a@x.org>\n\n[ Upstream commit "
+			 "0123456789abcdef0123456789abcdef01234567 ]\n\nfixes: 0123 (\"x\")\n"
+			 "Cc: <stable@kernel.org> # 5.10\n"
+			 "--- a/mm/x.c\n+++ /dev/null\n@@ -1,2 +0,0 @@\n-a\n-b\n");
+	CHECK(parse(text, &p, &err));
+	CHECK_STR(p.subject, "mm: a long subject");
+	CHECK_STR(p.author, "Author <a@x.org>");
+	CHECK_STR(p.upstream, "0123456789abcdef0123456789abcdef01234567");
+	CHECK_INT(p.nfixes, 1);
+	CHECK(p.cc_stable);
+	/* a deletion: the --- line names the file */
+	CHECK_INT(p.nfiles, 1);
+	CHECK_STR(p.files[0].path, "mm/x.c");
+	CHECK_INT(p.files[0].removed, 2);
+	patch_free(&p);
+	free(text);
+	text = xasprintf("From: Mail <m@x.org>\nSubject: [PATCH 3/9] mm: x\n\nSome text.\n"
+			 "From: Not The Author <n@x.org>\n"
+			 "commit 0123456789abcdef0123456789abcdef01234567\n"
+			 "Cc: Someone <s@x.org>\n"
+			 "--- a/mm/x.c\n+++ b/mm/x.c\n@@ -1 +1 @@\n-a\n+b\n");
+	CHECK(parse(text, &p, &err));
+	CHECK_STR(p.author, "Mail <m@x.org>");
+	CHECK_STR(p.upstream, ""); /* a commit line that does not say upstream */
+	CHECK(!p.cc_stable);
+	patch_free(&p);
+	free(text);
+	/* an indented line continues Subject: only */
+	expect_error("From: a\n b\nSubject: [PATCH 1/1] x\n\n", "malformed mail header line ' b'");
+	/* the mail's headers end at the first empty line */
+	expect_error("Subject: [PATCH 1/1] x\n\nFrom: a\nSubject: [PATCH 1/1] y\n\n", "no diff");
+}
+
 static void mm_paths(void)
 {
 	CHECK(path_is_mm("mm/migrate.c"));
@@ -380,6 +441,7 @@ void test_queue(void)
 	bundled_queue();
 	malformed();
 	git_headers();
+	parse_steps();
 	mm_paths();
 	duplicate_numbers();
 	scale();
