@@ -6,6 +6,91 @@
 #include "queue.h"
 #include "workload.h"
 
+/* Every key of the tables lands in its own field (string keys are stored
+ * by offset: two swapped entries would pass a file of one key). */
+static void every_key(const char *dir)
+{
+	static const char text[] =
+		"[workload]\nbinary = b\ndescription = d\nargs = a {iterations}\n"
+		"kernel_cmdline = k\nhost_package = hp\nhost_binary = /usr/bin/hb\n"
+		"numa_nodes = 3\nrun_before = mkdir /x\nsetup = /sys/y 1\ndisk = scratch 16 raw\n"
+		"paths = mm/ include/linux/mm.h\nfallback = yes\nselftests = vm\n"
+		"[metric t_ms]\nunit = ms\ndescription = md\nbetter = higher\nkind = behaviour\n"
+		"[workload]\nperf_events = page-faults,major-faults\n";
+	struct workload_set set;
+	struct workload w;
+	pb_err err = { "" };
+	char *path = test_write(dir, "every.ini", text);
+	const struct metric_def *m;
+
+	CHECK(workloads_load(dir, &set, &err));
+	CHECK_STR(err.msg, "");
+	if (set.n != 1)
+		return;
+	w = set.w[0];
+	CHECK_STR(w.name, "every");
+	CHECK_STR(w.binary, "b");
+	CHECK_STR(w.description, "d");
+	CHECK_STR(w.args, "a {iterations}");
+	CHECK(w.iterates);
+	CHECK_STR(w.kernel_cmdline, "k");
+	CHECK_STR(w.host_package, "hp");
+	CHECK(w.nhost_binaries == 1 && !strcmp(w.host_binaries[0], "/usr/bin/hb"));
+	CHECK_INT(w.numa_nodes, 3);
+	CHECK(w.nsteps == 2 && w.steps[0].kind == 'x' && w.steps[1].kind == 'w');
+	CHECK(w.ndisks == 1 && w.disks[0].size_mb == 16 && !strcmp(w.disks[0].fs, "raw"));
+	CHECK(w.npaths == 2 && !strcmp(w.paths[1], "include/linux/mm.h"));
+	CHECK(w.fallback && w.selftests_vm);
+	CHECK_STR(w.perf_events, "page-faults,major-faults");
+	CHECK_INT(w.nmetrics, 3);
+	m = workload_metric(&w, "t_ms");
+	CHECK(m && !strcmp(m->unit, "ms") && !strcmp(m->description, "md"));
+	CHECK(m && m->better == 1 && m->kind == METRIC_BEHAVIOUR);
+	m = workload_metric(&w, "perf_major_faults");
+	CHECK(m && !strcmp(m->unit, "events") && m->better == -1 && m->kind == METRIC_TIME);
+	workloads_free(&set);
+	unlink(path);
+	free(path);
+}
+
+static void expect_bad_workload(const char *dir, const char *text, const char *what)
+{
+	struct workload w;
+	pb_err err = { "" };
+	char *path = test_write(dir, "bad.ini", text);
+
+	CHECK(!workload_load_file(path, &w, &err));
+	CHECK_HAS(err.msg, what);
+	unlink(path);
+	free(path);
+}
+
+/* Each key's check, and where a key or a section is unknown. */
+static void bad_keys(const char *dir)
+{
+	expect_bad_workload(dir, "[workload]\nbinary = x\nbinery = y\n", ":3: [workload] binery: unknown key");
+	expect_bad_workload(dir, "[workload]\nunit = ms\n", "[workload] unit: unknown key");
+	expect_bad_workload(dir, "[metric m]\nbinary = x\n", ":2: [metric] binary: unknown key");
+	expect_bad_workload(dir, "[metrics m]\nunit = s\n", ":2: unknown section [metrics m]");
+	expect_bad_workload(dir, "[workload]\nnuma_nodes = 9\n", "numa_nodes: '9' is not 1..8");
+	expect_bad_workload(dir, "[workload]\nsetup = /sys/x\n", "is not '/absolute/path value'");
+	expect_bad_workload(dir, "[workload]\nrun_before =\n", "run_before: empty");
+	expect_bad_workload(dir, "[workload]\ndisk = d 0 ext4\n", "is not 'name size_mb ext4|raw'");
+	expect_bad_workload(dir, "[workload]\nhost_binary = bin/x\n", "is not an absolute path");
+	expect_bad_workload(dir, "[workload]\nperf_events = page_faults\n", "is not a list like");
+	expect_bad_workload(dir, "[workload]\nselftests = net\n", "only vm is known");
+	expect_bad_workload(dir, "[workload]\nfallback = maybe\n", "is not yes or no");
+	expect_bad_workload(dir, "[metric m]\nkind = speed\n", "is not time or behaviour");
+	expect_bad_workload(dir, "[metric m]\nunit = s\n[metric n]\nunit = s\n[metric m]\nunit = s\n",
+			    ":6: [metric m]: bad or repeated name");
+	expect_bad_workload(dir, "[workload]\nperf_events = page-faults\n[metric perf_page_faults]\n"
+			    "unit = s\n", ":4: [metric perf_page_faults]: bad or repeated name");
+	/* perf_events may move the metrics: the section before is not resumed */
+	expect_bad_workload(dir, "[metric m]\nunit = s\n[workload]\nperf_events = page-faults\n"
+			    "[metric m]\nunit = s\n", ":6: [metric m]: bad or repeated name");
+	expect_bad_workload(dir, "[metric Big]\nunit = s\n", "[metric Big]: bad or repeated name");
+}
+
 void test_workload(void)
 {
 	struct workload_set set;
@@ -104,6 +189,8 @@ void test_workload(void)
 	CHECK_HAS(err.msg, "at least one [metric]");
 	unlink(path);
 	free(path);
+	every_key(dir);
+	bad_keys(dir);
 	rmdir(dir);
 	free(dir);
 }
