@@ -53,6 +53,30 @@ void test_results(void)
 	CHECK(!r.done && r.nsamples == 0);
 	results_free(&r);
 
+	/* the fields of end and check lines, at their bounds */
+	{
+		static const char lines[] =
+			"PB1 end a 255\nPB1 end b 256\nPB1 end c x1\nPB1 end d\n"
+			"PB1 check a maybe fine\nPB1 check b ok\nPB1 check c invalid  why  \n"
+			"PB1 frobnicate a\nPB1\n";
+		const struct workload_result *a, *b, *c, *d;
+
+		CHECK(results_parse(lines, sizeof(lines) - 1, &r, &err));
+		a = results_workload(&r, "a");
+		b = results_workload(&r, "b");
+		c = results_workload(&r, "c");
+		d = results_workload(&r, "d");
+		CHECK(a && a->ended && a->exit_status == 255 && !a->checked);
+		CHECK(b && b->exit_status == -1 && b->checked && b->ok);
+		CHECK_STR(b ? b->reason : NULL, "");
+		CHECK(c && c->exit_status == -1 && c->checked && !c->ok);
+		CHECK_STR(c ? c->reason : NULL, "why");
+		CHECK(d && d->ended && d->exit_status == -1);
+		/* the unknown check verdict, the unknown verb and the bare PB1 */
+		CHECK_INT(r.ignored_lines, 3);
+		CHECK(!r.done);
+		results_free(&r);
+	}
 	/* A guest flooding the port is refused, not trusted. */
 	{
 		pb_str flood;
