@@ -932,12 +932,8 @@ void patch_free(struct pb_patch *p)
 	free(p->subject);
 	free(p->author);
 	free(p->upstream);
-	for (int i = 0; i < p->nfixes; i++)
-		free(p->fixes[i]);
-	free(p->fixes);
-	for (int i = 0; i < p->nsignoffs; i++)
-		free(p->signoffs[i]);
-	free(p->signoffs);
+	names_free(p->fixes, p->nfixes);
+	names_free(p->signoffs, p->nsignoffs);
 	for (int i = 0; i < p->nfiles; i++)
 		free(p->files[i].path);
 	free(p->files);

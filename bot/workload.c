@@ -299,9 +299,7 @@ static void workload_free(struct workload *w)
 	free(w->description);
 	free(w->args);
 	free(w->kernel_cmdline);
-	for (int i = 0; i < w->nhost_binaries; i++)
-		free(w->host_binaries[i]);
-	free(w->host_binaries);
+	names_free(w->host_binaries, w->nhost_binaries);
 	free(w->host_package);
 	free(w->perf_events);
 	for (int i = 0; i < w->nsteps; i++)
@@ -312,9 +310,7 @@ static void workload_free(struct workload *w)
 		free(w->disks[i].fs);
 	}
 	free(w->disks);
-	for (int i = 0; i < w->npaths; i++)
-		free(w->paths[i]);
-	free(w->paths);
+	names_free(w->paths, w->npaths);
 	for (int i = 0; i < w->nmetrics; i++) {
 		free(w->metrics[i].name);
 		free(w->metrics[i].unit);
