@@ -492,23 +492,11 @@ void db_close(sqlite3 *db)
 	}
 }
 
-bool db_run(sqlite3 *db, long long *rowid, pb_err *err, const char *sql, const char *types, ...)
+/* Binds a printf-like list to st (see db_run). */
+static void bind_values(sqlite3_stmt *st, const char *types, va_list ap)
 {
-	sqlite3_stmt *st;
-	va_list ap;
-	int rc, i = 1;
+	int i = 1;
 
-	if (sqlite3_prepare_v2(db, sql, -1, &st, NULL) != SQLITE_OK) {
-		pb_seterr(err, "database: %s", sqlite3_errmsg(db));
-		return false;
-	}
-	if ((int)strlen(types) != sqlite3_bind_parameter_count(st)) {
-		pb_seterr(err, "database: %d values for %d parameters in: %.80s", (int)strlen(types),
-			  sqlite3_bind_parameter_count(st), sql);
-		sqlite3_finalize(st);
-		return false;
-	}
-	va_start(ap, types);
 	for (const char *t = types; *t; t++, i++) {
 		switch (*t) {
 		case 's': {
@@ -537,6 +525,36 @@ bool db_run(sqlite3 *db, long long *rowid, pb_err *err, const char *sql, const c
 		}
 		}
 	}
+}
+
+/* Prepares sql with as many parameters as types has values. */
+static bool prepare_for(sqlite3 *db, const char *sql, const char *types, sqlite3_stmt **st,
+			const char *what, pb_err *err)
+{
+	if (sqlite3_prepare_v2(db, sql, -1, st, NULL) != SQLITE_OK) {
+		pb_seterr(err, "%s: %s", what, sqlite3_errmsg(db));
+		return false;
+	}
+	if ((int)strlen(types) != sqlite3_bind_parameter_count(*st)) {
+		pb_seterr(err, "%s: %d values for %d parameters in: %.80s", what, (int)strlen(types),
+			  sqlite3_bind_parameter_count(*st), sql);
+		sqlite3_finalize(*st);
+		*st = NULL;
+		return false;
+	}
+	return true;
+}
+
+bool db_run(sqlite3 *db, long long *rowid, pb_err *err, const char *sql, const char *types, ...)
+{
+	sqlite3_stmt *st;
+	va_list ap;
+	int rc;
+
+	if (!prepare_for(db, sql, types, &st, "database", err))
+		return false;
+	va_start(ap, types);
+	bind_values(st, types, ap);
 	va_end(ap);
 	rc = sqlite3_step(st);
 	if (rc == SQLITE_ROW && rowid)
@@ -549,6 +567,133 @@ bool db_run(sqlite3 *db, long long *rowid, pb_err *err, const char *sql, const c
 		return false;
 	}
 	return true;
+}
+
+/* Each of the cursor's columns by its name in the statement. */
+static bool map_columns(struct db_cursor *c, pb_err *err)
+{
+	int n = sqlite3_column_count(c->st);
+
+	if (c->ncols > DB_MAX_COLUMNS) {
+		pb_seterr(err, "%s: %d columns, more than %d", c->what, c->ncols, DB_MAX_COLUMNS);
+		return false;
+	}
+	for (int i = 0; i < c->ncols; i++) {
+		c->index[i] = -1;
+		for (int k = 0; k < n && c->index[i] < 0; k++)
+			if (!strcmp(sqlite3_column_name(c->st, k), c->cols[i].name))
+				c->index[i] = k;
+		if (c->index[i] < 0) {
+			pb_seterr(err, "%s: the query has no column %s", c->what, c->cols[i].name);
+			return false;
+		}
+	}
+	return true;
+}
+
+static bool cursor_start(struct db_cursor *c, sqlite3 *db, const char *what,
+			 const struct db_column *cols, int ncols)
+{
+	memset(c, 0, sizeof(*c));
+	c->db = db;
+	c->what = what;
+	c->cols = cols;
+	c->ncols = ncols;
+	return true;
+}
+
+bool db_cursor_open_sql(struct db_cursor *c, sqlite3 *db, const char *what,
+			const struct db_column *cols, int ncols, pb_err *err, const char *sql)
+{
+	cursor_start(c, db, what, cols, ncols);
+	if (sqlite3_prepare_v2(db, sql, -1, &c->st, NULL) != SQLITE_OK) {
+		pb_seterr(err, "%s: %s", what, sqlite3_errmsg(db));
+		return false;
+	}
+	if (!map_columns(c, err)) {
+		sqlite3_finalize(c->st);
+		c->st = NULL;
+		return false;
+	}
+	return true;
+}
+
+bool db_cursor_open(struct db_cursor *c, sqlite3 *db, const char *what,
+		    const struct db_column *cols, int ncols, pb_err *err, const char *tail,
+		    const char *types, ...)
+{
+	pb_str sql;
+	va_list ap;
+	bool ok;
+
+	cursor_start(c, db, what, cols, ncols);
+	str_init(&sql);
+	str_add(&sql, "SELECT ");
+	for (int i = 0; i < ncols; i++)
+		str_addf(&sql, "%s%s AS \"%s\"", i ? ", " : "", cols[i].expr, cols[i].name);
+	str_addf(&sql, " %s", tail);
+	ok = prepare_for(db, sql.buf, types, &c->st, what, err);
+	str_free(&sql);
+	if (ok && !map_columns(c, err)) {
+		sqlite3_finalize(c->st);
+		c->st = NULL;
+		ok = false;
+	}
+	if (!ok)
+		return false;
+	va_start(ap, types);
+	bind_values(c->st, types, ap);
+	va_end(ap);
+	return true;
+}
+
+bool db_cursor_step(struct db_cursor *c, void *row)
+{
+	int rc = c->st && !c->failed ? sqlite3_step(c->st) : SQLITE_DONE;
+
+	if (rc != SQLITE_ROW) {
+		c->failed |= rc != SQLITE_DONE;
+		return false;
+	}
+	for (int i = 0; i < c->ncols; i++) {
+		const struct db_column *col = &c->cols[i];
+		int k = c->index[i];
+		bool null = sqlite3_column_type(c->st, k) == SQLITE_NULL;
+		char *at = (char *)row + col->offset;
+
+		switch (col->type) {
+		case DB_TEXT: {
+			const unsigned char *t = sqlite3_column_text(c->st, k);
+
+			*(const char **)at = t ? (const char *)t : "";
+			break;
+		}
+		case DB_INT:
+			*(int *)at = sqlite3_column_int(c->st, k);
+			break;
+		case DB_INT64:
+			*(long long *)at = sqlite3_column_int64(c->st, k);
+			break;
+		case DB_REAL:
+			*(double *)at = sqlite3_column_double(c->st, k);
+			break;
+		case DB_REAL_OR_NAN:
+			*(double *)at = null ? NAN : sqlite3_column_double(c->st, k);
+			break;
+		}
+	}
+	return true;
+}
+
+bool db_cursor_close(struct db_cursor *c, pb_err *err)
+{
+	bool ok = !c->failed;
+
+	if (!ok && err)
+		pb_seterr(err, "%s: %s", c->what, sqlite3_errmsg(c->db));
+	sqlite3_finalize(c->st);
+	c->st = NULL;
+	return ok;
 }
 
 static char *join_lines(char **v, int n)

@@ -4,6 +4,7 @@
 #define PERFBOT_DB_H
 
 #include <signal.h>
+#include <stddef.h>
 #include <sqlite3.h>
 
 #include "compare.h"
@@ -54,6 +55,51 @@ bool db_lock_wait(const char *db_path, volatile sig_atomic_t *stop, pb_err *err)
 bool db_run(sqlite3 *db, long long *rowid, pb_err *err, const char *sql, const char *types, ...);
 /* Runs SQL text of one or more statements. */
 bool db_exec(sqlite3 *db, const char *sql, pb_err *err);
+
+/* Named columns: a query's row is a struct, and a table of db_column
+ * names each of its fields once, with the SQL expression it is read from.
+ * The SELECT list is made from the table ("expr AS name, ...") and each
+ * field is found by its name in the statement, never by its position: a
+ * column added to or missing from a query cannot shift the others, and
+ * one the statement lacks is an error. */
+enum db_type {
+	DB_TEXT,        /* const char *: "" for NULL; valid until the next step */
+	DB_INT,         /* int: 0 for NULL */
+	DB_INT64,       /* long long: 0 for NULL */
+	DB_REAL,        /* double: 0 for NULL, as sqlite3_column_double */
+	DB_REAL_OR_NAN, /* double: NAN for NULL (SQLite stores no NaN) */
+};
+
+struct db_column {
+	const char *name, *expr;
+	enum db_type type;
+	size_t offset;
+};
+#define DB_COLUMN(row, field, type, expr) { #field, expr, type, offsetof(row, field) }
+#define DB_MAX_COLUMNS 64
+
+/* A query being read row by row into a struct. */
+struct db_cursor {
+	sqlite3 *db;
+	sqlite3_stmt *st;
+	const struct db_column *cols;
+	int ncols, index[DB_MAX_COLUMNS];
+	const char *what;   /* the error's prefix: "database", "report" */
+	bool failed;
+};
+
+/* Prepares "SELECT <cols> <tail>", binding as db_run does; err (prefixed
+ * with what) if it cannot. */
+bool db_cursor_open(struct db_cursor *c, sqlite3 *db, const char *what,
+		    const struct db_column *cols, int ncols, pb_err *err, const char *tail,
+		    const char *types, ...);
+/* The same over SQL text of its own, whose columns are found by name. */
+bool db_cursor_open_sql(struct db_cursor *c, sqlite3 *db, const char *what,
+			const struct db_column *cols, int ncols, pb_err *err, const char *sql);
+/* The next row into *row; false at the end or on an error (c->failed). */
+bool db_cursor_step(struct db_cursor *c, void *row);
+/* Finalizes; false (err, if not NULL) if a step failed. */
+bool db_cursor_close(struct db_cursor *c, pb_err *err);
 
 /* Helpers the report and the tests use. */
 long long db_count(sqlite3 *db, const char *sql_with_one_int_param, long long param);

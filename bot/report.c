@@ -1,6 +1,7 @@
 #include "report.h"
 
 #include "compare.h"
+#include "db-report.h"
 #include "plot.h"
 #include "queue.h"
 #include "stats.h"
@@ -36,13 +37,6 @@ void html_escape(pb_str *out, const char *s)
 	}
 }
 
-static const char *col_text(sqlite3_stmt *st, int i)
-{
-	const unsigned char *t = sqlite3_column_text(st, i);
-
-	return t ? (const char *)t : "";
-}
-
 static void cell(pb_str *h, const char *tag, const char *text, const char *cls)
 {
 	str_addf(h, "<%s%s%s%s>", tag, cls ? " class=\"" : "", cls ? cls : "", cls ? "\"" : "");
@@ -58,16 +52,12 @@ static void row_kv(pb_str *h, const char *k, const char *v)
 	str_add(h, "</tr>\n");
 }
 
-static void fmt_num(char *buf, size_t n, sqlite3_stmt *st, int col)
+/* A number as the tables show it: "-" for none (NULL). */
+static void fmt_num(char *buf, size_t n, double v)
 {
-	double v;
-
-	if (sqlite3_column_type(st, col) == SQLITE_NULL) {
+	if (isnan(v))
 		snprintf(buf, n, "-");
-		return;
-	}
-	v = sqlite3_column_double(st, col);
-	if (fabs(v) >= 1000 || v == floor(v))
+	else if (fabs(v) >= 1000 || v == floor(v))
 		snprintf(buf, n, "%.0f", v);
 	else
 		snprintf(buf, n, "%.4g", v);
@@ -124,35 +114,29 @@ struct metric_samples {
 };
 
 static bool load_samples(sqlite3 *db, long long cid, const char *workload, const char *metric,
-			 struct metric_samples *ms)
+			 struct metric_samples *ms, pb_err *err)
 {
-	sqlite3_stmt *st;
+	struct db_cursor c;
+	struct sample_row r;
 	int last_run[2] = { -1, -1 };
 
 	memset(ms, 0, sizeof(*ms));
-	if (sqlite3_prepare_v2(db,
-			       "SELECT r.side='with', r.id, s.value FROM samples s JOIN runs r ON r.id=s.run_id "
-			       "WHERE r.comparison_id=? AND s.workload=? AND s.metric=? AND NOT s.warmup "
-			       "AND r.outcome='ok' ORDER BY r.boot_index, s.iteration",
-			       -1, &st, NULL) != SQLITE_OK)
+	if (!db_report_samples(&c, db, cid, workload, metric, err))
 		return false;
-	sqlite3_bind_int64(st, 1, cid);
-	sqlite3_bind_text(st, 2, workload, -1, SQLITE_TRANSIENT);
-	sqlite3_bind_text(st, 3, metric, -1, SQLITE_TRANSIENT);
-	while (sqlite3_step(st) == SQLITE_ROW) {
-		int side = sqlite3_column_int(st, 0) ? 1 : 0, run = sqlite3_column_int(st, 1), b;
+	while (db_cursor_step(&c, &r)) {
+		int side = r.with_fix ? 1 : 0, b;
 
-		if (run != last_run[side]) {
+		if (r.run != last_run[side]) {
 			if (ms->nboots[side] == PLOT_MAX_BOOTS)
 				continue;
 			ms->nboots[side]++;
-			last_run[side] = run;
+			last_run[side] = r.run;
 		}
 		b = ms->nboots[side] - 1;
 		ms->v[side][b] = xrealloc(ms->v[side][b], sizeof(double) * (size_t)(ms->n[side][b] + 1));
-		ms->v[side][b][ms->n[side][b]++] = sqlite3_column_double(st, 2);
+		ms->v[side][b][ms->n[side][b]++] = r.value;
 	}
-	sqlite3_finalize(st);
+	db_cursor_close(&c, NULL); /* a step that fails ends the samples, as it always has */
 	return true;
 }
 
@@ -186,12 +170,120 @@ static void fmt_small_pct(char *buf, size_t n, double v)
 		snprintf(buf, n, v < 10 ? "%.2f%%" : "%.0f%%", v);
 }
 
-static void fmt_opt(char *buf, size_t n, sqlite3_stmt *st, int col, const char *fmt)
+static void fmt_opt(char *buf, size_t n, double v, const char *fmt)
 {
-	if (sqlite3_column_type(st, col) == SQLITE_NULL)
+	if (isnan(v))
 		snprintf(buf, n, "-");
 	else
-		snprintf(buf, n, fmt, sqlite3_column_double(st, col));
+		snprintf(buf, n, fmt, v);
+}
+
+/* The three tables of a comparison's metrics and its strip plots. */
+struct metric_tables {
+	pb_str part[3];   /* 0 timing, 1 behaviour changes, 2 unchanged behaviour */
+	pb_str figs;
+	int nplots;
+};
+
+/* One metric's row of its table. */
+static void result_html(pb_str *t, const struct result_row *r, const struct metric_samples *ms)
+{
+	enum verdict v = verdict_from_name(r->verdict);
+	char a[32], b[32], c[32], n[64], ci[64], p[32], nz[64], sp[64], x0[24], x1[24];
+	char *ub = xasprintf("%s, %s", r->unit, r->better);
+
+	fmt_num(a, sizeof(a), r->median_without);
+	fmt_num(b, sizeof(b), r->median_with);
+	fmt_opt(c, sizeof(c), r->change_pct, "%+.2f%%");
+	fmt_opt(p, sizeof(p), r->p_adj, "%.3g");
+	fmt_small_pct(x0, sizeof(x0), side_spread(ms, 0));
+	fmt_small_pct(x1, sizeof(x1), side_spread(ms, 1));
+	snprintf(sp, sizeof(sp), "%s / %s", x0, x1);
+	snprintf(n, sizeof(n), "%d+%d / %d+%d", r->boots_without, r->boots_with, r->n_without,
+		 r->n_with);
+	if (isnan(r->ci_lo_pct))
+		snprintf(ci, sizeof(ci), "-");
+	else
+		snprintf(ci, sizeof(ci), "%+.2f%% .. %+.2f%%", r->ci_lo_pct, r->ci_hi_pct);
+	if (isnan(r->noise_pct)) {
+		snprintf(nz, sizeof(nz), "-");
+	} else {
+		fmt_small_pct(x0, sizeof(x0), r->noise_pct);
+		snprintf(nz, sizeof(nz), "%s (%.20s)", x0, r->noise_from);
+	}
+	str_addf(t, "<tr class=\"%s\">", verdict_class(v));
+	cell(t, "td", r->workload, NULL);
+	cell(t, "td", r->metric, NULL);
+	cell(t, "td", ub, NULL);
+	cell(t, "td", a, "num");
+	cell(t, "td", b, "num");
+	cell(t, "td", c, "num");
+	cell(t, "td", sp, "num");
+	cell(t, "td", ci, "num");
+	cell(t, "td", p, "num");
+	cell(t, "td", nz, "num");
+	cell(t, "td", n, "num");
+	cell(t, "td", r->regime, NULL);
+	str_add(t, verdict_is_notable(v) ? "<td><b>" : "<td>");
+	html_escape(t, r->verdict);
+	str_add(t, verdict_is_notable(v) ? " &#9664;</b></td></tr>\n" : "</td></tr>\n");
+	free(ub);
+}
+
+/* The strip plot of one metric, and its figure for the page. */
+static bool result_plot(struct metric_tables *mt, const char *plot_dir, const char *num,
+			long long cid, const struct result_row *r, const struct metric_samples *ms,
+			pb_err *err)
+{
+	char *name = xasprintf("%s-c%lld-%s-%s.svg", num, cid, r->workload, r->metric);
+	char *svg = xasprintf("%s/%s", plot_dir, name), *title = xasprintf("%s %s", r->workload, r->metric);
+	struct plot_side sides[2] = {
+		{ "without the fix", ms->nboots[0], (double **)ms->v[0], (int *)ms->n[0] },
+		{ "with the fix", ms->nboots[1], (double **)ms->v[1], (int *)ms->n[1] },
+	};
+	bool ok = plot_strip(svg, title, r->unit, sides, 2, err);
+
+	str_add(&mt->figs, "<figure><img src=\"plots/");
+	html_escape(&mt->figs, name);
+	str_add(&mt->figs, "\" alt=\"");
+	html_escape(&mt->figs, title);
+	str_add(&mt->figs, "\" width=\"440\" height=\"270\"><figcaption>");
+	html_escape(&mt->figs, title);
+	str_add(&mt->figs, ": ");
+	html_escape(&mt->figs, r->verdict);
+	str_add(&mt->figs, "</figcaption></figure>\n");
+	mt->nplots++;
+	free(name);
+	free(svg);
+	free(title);
+	return ok;
+}
+
+static void metric_tables_html(pb_str *h, const struct metric_tables *mt)
+{
+	static const char *const head =
+		"<tr><th>workload</th><th>metric</th><th>unit, better</th><th>without</th>"
+		"<th>with</th><th>change</th><th>spread without / with</th><th>95% CI</th>"
+		"<th>p (Holm)</th><th>noise floor</th><th>boots / samples</th><th>decided by</th>"
+		"<th>verdict</th></tr>\n";
+
+	str_add(h, "<h2>Timing (medians of the boots that came out ok)</h2>\n");
+	if (mt->part[0].len)
+		str_addf(h, "<table>%s%s</table>\n", head, mt->part[0].buf);
+	else
+		str_add(h, "<p>No time metric.</p>\n");
+	str_add(h, "<h2>Behaviour changes</h2>\n");
+	if (mt->part[1].len)
+		str_addf(h, "<table>%s%s</table>\n", head, mt->part[1].buf);
+	else
+		str_add(h, "<p>None: every counter and smaps value was the same.</p>\n");
+	if (mt->part[2].len)
+		str_addf(h, "<details><summary>Behaviour metrics that did not change</summary>"
+			    "<table>%s%s</table></details>\n", head, mt->part[2].buf);
+	if (mt->nplots)
+		str_addf(h, "<h2>Samples</h2>\n<p>Every sample of both kernels; each boot its own "
+			    "colour and column, the bar the median.</p>\n<div class=\"plots\">%s</div>\n",
+			 mt->figs.buf);
 }
 
 /* The timing table, the behaviour changes apart, the unchanged counters
@@ -199,320 +291,202 @@ static void fmt_opt(char *buf, size_t n, sqlite3_stmt *st, int col, const char *
 static bool comparison_tables(sqlite3 *db, long long cid, const char *num, const char *report_dir,
 			      pb_str *h, pb_err *err)
 {
-	static const char *const head =
-		"<tr><th>workload</th><th>metric</th><th>unit, better</th><th>without</th>"
-		"<th>with</th><th>change</th><th>spread without / with</th><th>95% CI</th>"
-		"<th>p (Holm)</th><th>noise floor</th><th>boots / samples</th><th>decided by</th>"
-		"<th>verdict</th></tr>\n";
-	pb_str part[3], figs;
-	sqlite3_stmt *st;
+	struct metric_tables mt = { 0 };
+	struct db_cursor c;
+	struct result_row r;
 	char *plot_dir = xasprintf("%s/plots", report_dir);
-	int nplots = 0;
 	bool ok = mkdir_p(plot_dir, err);
 
-	if (!ok) {
-		free(plot_dir);
-		return false;
-	}
-	if (sqlite3_prepare_v2(db,
-			       "SELECT workload, metric, unit, kind, better, median_without, median_with, "
-			       "change_pct, verdict, n_without, n_with, ci_lo_pct, ci_hi_pct, p_adj, "
-			       "noise_pct, noise_from, regime, boots_without, boots_with "
-			       "FROM results WHERE comparison_id=? ORDER BY workload, kind DESC, metric",
-			       -1, &st, NULL) != SQLITE_OK) {
-		pb_seterr(err, "report: %s", sqlite3_errmsg(db));
+	if (!ok || !db_report_results(&c, db, cid, err)) {
 		free(plot_dir);
 		return false;
 	}
 	for (int i = 0; i < 3; i++)
-		str_init(&part[i]);
-	str_init(&figs);
-	sqlite3_bind_int64(st, 1, cid);
-	while (ok && sqlite3_step(st) == SQLITE_ROW) {
-		const char *verdict = col_text(st, 8), *workload = col_text(st, 0), *metric = col_text(st, 1);
-		enum verdict v = verdict_from_name(verdict);
-		bool time = !strcmp(col_text(st, 3), "time");
-		bool both = sqlite3_column_int(st, 9) && sqlite3_column_int(st, 10);
-		/* 0 timing, 1 behaviour changes, 2 unchanged behaviour */
+		str_init(&mt.part[i]);
+	str_init(&mt.figs);
+	while (ok && db_cursor_step(&c, &r)) {
+		enum verdict v = verdict_from_name(r.verdict);
+		bool time = !strcmp(r.kind, "time"), both = r.n_without && r.n_with;
 		int which = time ? 0 : v == VERDICT_BEHAVIOUR_CHANGE ? 1 : 2;
-		char a[32], b[32], c[32], n[64], ci[64], p[32], nz[64], sp[64];
 		struct metric_samples ms;
-		pb_str *t = &part[which];
 
-		if (!load_samples(db, cid, workload, metric, &ms)) {
-			pb_seterr(err, "report: %s", sqlite3_errmsg(db));
+		if (!load_samples(db, cid, r.workload, r.metric, &ms, err)) {
 			ok = false;
 			break;
 		}
-		fmt_num(a, sizeof(a), st, 5);
-		fmt_num(b, sizeof(b), st, 6);
-		fmt_opt(c, sizeof(c), st, 7, "%+.2f%%");
-		fmt_opt(p, sizeof(p), st, 13, "%.3g");
-		{
-			double s0 = side_spread(&ms, 0), s1 = side_spread(&ms, 1);
-
-			char x0[24], x1[24];
-
-			fmt_small_pct(x0, sizeof(x0), s0);
-			fmt_small_pct(x1, sizeof(x1), s1);
-			snprintf(sp, sizeof(sp), "%s / %s", x0, x1);
-		}
-		snprintf(n, sizeof(n), "%d+%d / %d+%d", sqlite3_column_int(st, 17), sqlite3_column_int(st, 18),
-			 sqlite3_column_int(st, 9), sqlite3_column_int(st, 10));
-		if (sqlite3_column_type(st, 11) == SQLITE_NULL)
-			snprintf(ci, sizeof(ci), "-");
-		else
-			snprintf(ci, sizeof(ci), "%+.2f%% .. %+.2f%%", sqlite3_column_double(st, 11),
-				 sqlite3_column_double(st, 12));
-		if (sqlite3_column_type(st, 14) == SQLITE_NULL) {
-			snprintf(nz, sizeof(nz), "-");
-		} else {
-			char x[24];
-
-			fmt_small_pct(x, sizeof(x), sqlite3_column_double(st, 14));
-			snprintf(nz, sizeof(nz), "%s (%.20s)", x, col_text(st, 15));
-		}
-		str_addf(t, "<tr class=\"%s\">", verdict_class(v));
-		cell(t, "td", workload, NULL);
-		cell(t, "td", metric, NULL);
-		{
-			char *ub = xasprintf("%s, %s", col_text(st, 2), col_text(st, 4));
-
-			cell(t, "td", ub, NULL);
-			free(ub);
-		}
-		cell(t, "td", a, "num");
-		cell(t, "td", b, "num");
-		cell(t, "td", c, "num");
-		cell(t, "td", sp, "num");
-		cell(t, "td", ci, "num");
-		cell(t, "td", p, "num");
-		cell(t, "td", nz, "num");
-		cell(t, "td", n, "num");
-		cell(t, "td", col_text(st, 16), NULL);
-		str_add(t, verdict_is_notable(v) ? "<td><b>" : "<td>");
-		html_escape(t, verdict);
-		str_add(t, verdict_is_notable(v) ? " &#9664;</b></td></tr>\n" : "</td></tr>\n");
-		if (which < 2 && (ms.nboots[0] || ms.nboots[1]) && (both || which == 1)) {
-			char *name = xasprintf("%s-c%lld-%s-%s.svg", num, cid, workload, metric);
-			char *svg = xasprintf("%s/%s", plot_dir, name), *title = xasprintf("%s %s", workload, metric);
-			struct plot_side sides[2] = {
-				{ "without the fix", ms.nboots[0], ms.v[0], ms.n[0] },
-				{ "with the fix", ms.nboots[1], ms.v[1], ms.n[1] },
-			};
-
-			ok = plot_strip(svg, title, col_text(st, 2), sides, 2, err);
-			str_add(&figs, "<figure><img src=\"plots/");
-			html_escape(&figs, name);
-			str_add(&figs, "\" alt=\"");
-			html_escape(&figs, title);
-			str_add(&figs, "\" width=\"440\" height=\"270\"><figcaption>");
-			html_escape(&figs, title);
-			str_add(&figs, ": ");
-			html_escape(&figs, verdict);
-			str_add(&figs, "</figcaption></figure>\n");
-			nplots++;
-			free(name);
-			free(svg);
-			free(title);
-		}
+		result_html(&mt.part[which], &r, &ms);
+		if (which < 2 && (ms.nboots[0] || ms.nboots[1]) && (both || which == 1))
+			ok = result_plot(&mt, plot_dir, num, cid, &r, &ms, err);
 		samples_free(&ms);
 	}
-	sqlite3_finalize(st);
-	if (ok) {
-		str_add(h, "<h2>Timing (medians of the boots that came out ok)</h2>\n");
-		if (part[0].len)
-			str_addf(h, "<table>%s%s</table>\n", head, part[0].buf);
-		else
-			str_add(h, "<p>No time metric.</p>\n");
-		str_add(h, "<h2>Behaviour changes</h2>\n");
-		if (part[1].len)
-			str_addf(h, "<table>%s%s</table>\n", head, part[1].buf);
-		else
-			str_add(h, "<p>None: every counter and smaps value was the same.</p>\n");
-		if (part[2].len)
-			str_addf(h, "<details><summary>Behaviour metrics that did not change</summary>"
-				    "<table>%s%s</table></details>\n", head, part[2].buf);
-		if (nplots)
-			str_addf(h, "<h2>Samples</h2>\n<p>Every sample of both kernels; each boot its own "
-				    "colour and column, the bar the median.</p>\n<div class=\"plots\">%s</div>\n",
-				 figs.buf);
-	}
+	db_cursor_close(&c, NULL);
+	if (ok)
+		metric_tables_html(h, &mt);
 	for (int i = 0; i < 3; i++)
-		str_free(&part[i]);
-	str_free(&figs);
+		str_free(&mt.part[i]);
+	str_free(&mt.figs);
 	free(plot_dir);
 	return ok;
+}
+
+/* A kernel of the pair, in a line. */
+static void kernel_kv(pb_str *h, const char *k, const struct kernel_row *kr)
+{
+	char *v = xasprintf("%s, key %.16s, %s", kr->label, kr->key, kr->build_status);
+
+	row_kv(h, k, v);
+	free(v);
+}
+
+/* The statistics a verdict was reached by, in a line. */
+static void statistics_kv(pb_str *h, const struct patch_page_row *r)
+{
+	char *noise = !r->noise_calibration
+			      ? xstrdup("from this run's own boots (no calibration for this accelerator)")
+			      : xasprintf("from A/A calibration %lld", r->noise_calibration);
+	char *v = xasprintf("p = 2 min(Mann-Whitney, Kolmogorov-Smirnov) over boot medians, Holm, "
+			    "alpha %g; 95%% CI by bootstrap over boots then iterations (seed %lld); "
+			    "gate %g%%; a change must exceed %g x the noise floor, %s; %d warm-up "
+			    "iteration(s) left out",
+			    r->alpha, r->seed, r->gate_pct, r->noise_factor, noise, r->warmup);
+
+	row_kv(h, "statistics", v);
+	free(v);
+	free(noise);
+}
+
+/* The page's head and the table of what was compared, how and with what. */
+static void patch_head(pb_str *h, const struct patch_page_row *r, const char *num)
+{
+	char *sched;
+
+	str_add(h, "<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\"><title>perfbot: patch ");
+	str_add(h, num);
+	str_addf(h, "</title><style>%s</style></head><body>\n<h1>Patch %s: ", style, num);
+	html_escape(h, r->subject);
+	str_add(h, "</h1>\n<table>\n");
+	row_kv(h, "author", r->author);
+	row_kv(h, "upstream commit", r->upstream[0] ? r->upstream : "(not named)");
+	row_kv(h, "reached stable", r->cc_stable ? "explicit Cc: stable tag"
+						 : "picked without a Cc: stable tag");
+	row_kv(h, "Fixes", r->fixes[0] ? r->fixes : "(none)");
+	row_kv(h, "why mm", r->mm_reason);
+	row_kv(h, "pair", r->pair_method);
+	row_kv(h, "pair detail", r->pair_detail);
+	kernel_kv(h, "kernel without the fix", &r->kernel[0]);
+	kernel_kv(h, "kernel with the fix", &r->kernel[1]);
+	row_kv(h, "base", r->base_version);
+	row_kv(h, "accelerator", r->accel[0] ? r->accel : "(nothing booted)");
+	row_kv(h, "why this accelerator", r->accel_reason);
+	row_kv(h, "status", r->status);
+	row_kv(h, "workloads", r->workloads);
+	row_kv(h, "why these workloads", r->workload_choice);
+	sched = xasprintf("%d boots per kernel, %d iterations per boot, started %s, %.0f s, perfbot %s",
+			  r->boots_per_kernel, r->iterations, r->started_at, r->wall_seconds,
+			  r->perfbot_version);
+	row_kv(h, "schedule", sched);
+	free(sched);
+	row_kv(h, "verdict (timing, worst metric)", r->verdict[0] ? r->verdict : "-");
+	row_kv(h, "behaviour", r->behaviour[0] ? r->behaviour : "-");
+	statistics_kv(h, r);
+	str_add(h, "</table>\n");
+	if (!strcmp(r->accel, "tcg-icount"))
+		str_add(h, "<p>Guest time under TCG with <code>-icount shift=0</code> counts instructions: "
+			   "it measures the work a kernel path does, not cache or TLB stalls.</p>\n");
+	for (int s = 0; s < 2; s++) {
+		const char *fail = r->kernel[s].failure;
+
+		if (fail[0]) {
+			str_addf(h, "<h2 class=\"bad\">The kernel %s the fix failed to build</h2>\n<pre>",
+				 s ? "with" : "without");
+			html_escape(h, fail);
+			str_add(h, "</pre>\n");
+		}
+	}
+}
+
+/* Every boot of the comparison, its outcome and its logs. */
+static bool boots_table(sqlite3 *db, long long cid, const char *report_dir, pb_str *h, pb_err *err)
+{
+	struct db_cursor c;
+	struct boot_row r;
+
+	if (!db_report_boots(&c, db, cid, err))
+		return false;
+	str_add(h, "<h2>Boots</h2>\n<table><tr><th>#</th><th>kernel</th><th>outcome</th>"
+		   "<th>wall</th><th>logs</th><th>detail</th></tr>\n");
+	while (db_cursor_step(&c, &r)) {
+		char idx[16], wall[32];
+
+		snprintf(idx, sizeof(idx), "%d", r.boot_index);
+		snprintf(wall, sizeof(wall), "%.1f s", r.wall_seconds);
+		str_add(h, "<tr>");
+		cell(h, "td", idx, "num");
+		cell(h, "td", r.side, NULL);
+		cell(h, "td", r.outcome, strcmp(r.outcome, "ok") ? "bad" : NULL);
+		cell(h, "td", wall, "num");
+		str_add(h, "<td>");
+		log_link(h, r.console_log, report_dir, "console");
+		str_add(h, " ");
+		log_link(h, r.results_log, report_dir, "results");
+		str_add(h, "</td>");
+		cell(h, "td", r.detail, NULL);
+		str_add(h, "</tr>\n");
+	}
+	str_add(h, "</table>\n");
+	db_cursor_close(&c, NULL);
+	return true;
+}
+
+/* The port (if the pair was made with one) and the patch, as text. */
+static void patch_texts(pb_str *h, const char *patch_file, const char *port_file)
+{
+	char *text;
+
+	if (port_file) {
+		text = read_file(port_file, NULL, NULL);
+		str_add(h, "<h2>The port (applied to form the kernel without the fix)</h2>\n<p>");
+		html_escape(h, port_file);
+		str_add(h, "</p>\n<pre>");
+		html_escape(h, text ? text : "(the port file is gone)");
+		str_add(h, "</pre>\n");
+		free(text);
+	}
+	text = read_file(patch_file, NULL, NULL);
+	str_add(h, "<h2>The patch</h2>\n<pre>");
+	html_escape(h, text ? text : "(the patch file is gone)");
+	str_add(h, "</pre>\n");
+	free(text);
 }
 
 bool report_write_patch(sqlite3 *db, long long cid, const char *report_dir, char **written,
 			pb_err *err)
 {
-	sqlite3_stmt *st = NULL;
+	struct patch_page_row r;
+	struct db_cursor c;
 	pb_str h;
-	char *path = NULL, num[32];
-	int number = 0;
-	bool ok = false;
+	char *path = NULL, num[32], *patch_file = NULL, *port_file = NULL;
+	bool ok = false, found;
 
 	*written = NULL;
 	str_init(&h);
-	if (sqlite3_prepare_v2(db,
-			       "SELECT p.number, p.subject, p.author, p.upstream, p.cc_stable, p.fixes, "
-			       "p.mm_reason, p.file, c.pair_method, c.pair_detail, c.accel, c.accel_reason, "
-			       "c.status, c.workloads, c.workload_choice, c.boots_per_kernel, c.iterations, "
-			       "c.started_at, c.wall_seconds, kw.label, kw.key, kw.build_status, kw.failure, "
-			       "kx.label, kx.key, kx.build_status, kx.failure, kw.version, c.perfbot_version, "
-			       "kw.change_file, c.verdict, c.behaviour, c.seed, c.gate_pct, c.alpha, "
-			       "c.noise_factor, c.noise_calibration, c.warmup "
-			       "FROM comparisons c JOIN patches p ON p.id=c.patch_id "
-			       "JOIN kernels kw ON kw.id=c.kernel_without JOIN kernels kx ON kx.id=c.kernel_with "
-			       "WHERE c.id=?",
-			       -1, &st, NULL) != SQLITE_OK)
-		goto dberr;
-	sqlite3_bind_int64(st, 1, cid);
-	if (sqlite3_step(st) != SQLITE_ROW) {
+	if (!db_report_patch_page(&c, db, cid, &r, &found, err))
+		goto out;
+	if (!found) {
+		db_cursor_close(&c, NULL);
 		pb_seterr(err, "report: no comparison %lld in the database", cid);
 		goto out;
 	}
-	number = sqlite3_column_int(st, 0);
-	snprintf(num, sizeof(num), "%03d", number);
-	str_add(&h, "<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\"><title>perfbot: patch ");
-	str_add(&h, num);
-	str_addf(&h, "</title><style>%s</style></head><body>\n<h1>Patch %s: ", style, num);
-	html_escape(&h, col_text(st, 1));
-	str_add(&h, "</h1>\n<table>\n");
-	row_kv(&h, "author", col_text(st, 2));
-	row_kv(&h, "upstream commit", col_text(st, 3)[0] ? col_text(st, 3) : "(not named)");
-	row_kv(&h, "reached stable", sqlite3_column_int(st, 4) ? "explicit Cc: stable tag"
-							     : "picked without a Cc: stable tag");
-	row_kv(&h, "Fixes", col_text(st, 5)[0] ? col_text(st, 5) : "(none)");
-	row_kv(&h, "why mm", col_text(st, 6));
-	row_kv(&h, "pair", col_text(st, 8));
-	row_kv(&h, "pair detail", col_text(st, 9));
-	{
-		char *k = xasprintf("%s, key %.16s, %s", col_text(st, 19), col_text(st, 20), col_text(st, 21));
-		char *k2 = xasprintf("%s, key %.16s, %s", col_text(st, 23), col_text(st, 24), col_text(st, 25));
-
-		row_kv(&h, "kernel without the fix", k);
-		row_kv(&h, "kernel with the fix", k2);
-		free(k);
-		free(k2);
-	}
-	row_kv(&h, "base", col_text(st, 27));
-	row_kv(&h, "accelerator", col_text(st, 10)[0] ? col_text(st, 10) : "(nothing booted)");
-	row_kv(&h, "why this accelerator", col_text(st, 11));
-	row_kv(&h, "status", col_text(st, 12));
-	row_kv(&h, "workloads", col_text(st, 13));
-	row_kv(&h, "why these workloads", col_text(st, 14));
-	{
-		char *r = xasprintf("%d boots per kernel, %d iterations per boot, started %s, %.0f s, perfbot %s",
-				    sqlite3_column_int(st, 15), sqlite3_column_int(st, 16), col_text(st, 17),
-				    sqlite3_column_double(st, 18), col_text(st, 28));
-
-		row_kv(&h, "schedule", r);
-		free(r);
-	}
-	row_kv(&h, "verdict (timing, worst metric)", col_text(st, 30)[0] ? col_text(st, 30) : "-");
-	row_kv(&h, "behaviour", col_text(st, 31)[0] ? col_text(st, 31) : "-");
-	{
-		char *noise = sqlite3_column_type(st, 36) == SQLITE_NULL
-				      ? xstrdup("from this run's own boots (no calibration for this accelerator)")
-				      : xasprintf("from A/A calibration %lld", (long long)sqlite3_column_int64(st, 36));
-		char *r = xasprintf("p = 2 min(Mann-Whitney, Kolmogorov-Smirnov) over boot medians, Holm, "
-				    "alpha %g; 95%% CI by bootstrap over boots then iterations (seed %lld); "
-				    "gate %g%%; a change must exceed %g x the noise floor, %s; %d warm-up "
-				    "iteration(s) left out",
-				    sqlite3_column_double(st, 34), (long long)sqlite3_column_int64(st, 32),
-				    sqlite3_column_double(st, 33), sqlite3_column_double(st, 35), noise,
-				    sqlite3_column_int(st, 37));
-
-		row_kv(&h, "statistics", r);
-		free(r);
-		free(noise);
-	}
-	str_add(&h, "</table>\n");
-	if (!strcmp(col_text(st, 10), "tcg-icount"))
-		str_add(&h, "<p>Guest time under TCG with <code>-icount shift=0</code> counts instructions: "
-			    "it measures the work a kernel path does, not cache or TLB stalls.</p>\n");
-	for (int s = 0; s < 2; s++) {
-		const char *fail = col_text(st, s ? 26 : 22);
-
-		if (fail[0]) {
-			str_addf(&h, "<h2 class=\"bad\">The kernel %s the fix failed to build</h2>\n<pre>",
-				 s ? "with" : "without");
-			html_escape(&h, fail);
-			str_add(&h, "</pre>\n");
-		}
-	}
-	{
-		char *patch_file = xstrdup(col_text(st, 7));
-		/* A port is this project's own change: show it beside the patch. */
-		char *port_file = !strcmp(col_text(st, 8), "port") ? xstrdup(col_text(st, 29)) : NULL;
-
-		sqlite3_finalize(st);
-		st = NULL;
-
-		if (!comparison_tables(db, cid, num, report_dir, &h, err)) {
-			free(patch_file);
-			free(port_file);
-			goto out;
-		}
-
-		if (sqlite3_prepare_v2(db,
-				       "SELECT boot_index, side, outcome, detail, wall_seconds, console_log, "
-				       "results_log FROM runs WHERE comparison_id=? ORDER BY boot_index",
-				       -1, &st, NULL) != SQLITE_OK) {
-			free(patch_file);
-			free(port_file);
-			goto dberr;
-		}
-		sqlite3_bind_int64(st, 1, cid);
-		str_add(&h, "<h2>Boots</h2>\n<table><tr><th>#</th><th>kernel</th><th>outcome</th>"
-			    "<th>wall</th><th>logs</th><th>detail</th></tr>\n");
-		while (sqlite3_step(st) == SQLITE_ROW) {
-			char idx[16], wall[32];
-			const char *outcome = col_text(st, 2);
-
-			snprintf(idx, sizeof(idx), "%d", sqlite3_column_int(st, 0));
-			snprintf(wall, sizeof(wall), "%.1f s", sqlite3_column_double(st, 4));
-			str_add(&h, "<tr>");
-			cell(&h, "td", idx, "num");
-			cell(&h, "td", col_text(st, 1), NULL);
-			cell(&h, "td", outcome, strcmp(outcome, "ok") ? "bad" : NULL);
-			cell(&h, "td", wall, "num");
-			str_add(&h, "<td>");
-			log_link(&h, col_text(st, 5), report_dir, "console");
-			str_add(&h, " ");
-			log_link(&h, col_text(st, 6), report_dir, "results");
-			str_add(&h, "</td>");
-			cell(&h, "td", col_text(st, 3), NULL);
-			str_add(&h, "</tr>\n");
-		}
-		str_add(&h, "</table>\n");
-		sqlite3_finalize(st);
-		st = NULL;
-
-		if (port_file) {
-			char *text = read_file(port_file, NULL, NULL);
-
-			str_add(&h, "<h2>The port (applied to form the kernel without the fix)</h2>\n<p>");
-			html_escape(&h, port_file);
-			str_add(&h, "</p>\n<pre>");
-			html_escape(&h, text ? text : "(the port file is gone)");
-			str_add(&h, "</pre>\n");
-			free(text);
-			free(port_file);
-		}
-		{
-			char *text = read_file(patch_file, NULL, NULL);
-
-			str_add(&h, "<h2>The patch</h2>\n<pre>");
-			html_escape(&h, text ? text : "(the patch file is gone)");
-			str_add(&h, "</pre>\n");
-			free(text);
-		}
-		free(patch_file);
-	}
+	snprintf(num, sizeof(num), "%03d", r.number);
+	patch_head(&h, &r, num);
+	patch_file = xstrdup(r.file);
+	/* A port is this project's own change: show it beside the patch. */
+	port_file = !strcmp(r.pair_method, "port") ? xstrdup(r.port_file) : NULL;
+	db_cursor_close(&c, NULL);
+	if (!comparison_tables(db, cid, num, report_dir, &h, err) ||
+	    !boots_table(db, cid, report_dir, &h, err))
+		goto out;
+	patch_texts(&h, patch_file, port_file);
 	str_add(&h, "</body></html>\n");
 	if (!mkdir_p(report_dir, err))
 		goto out;
@@ -522,11 +496,9 @@ bool report_write_patch(sqlite3 *db, long long cid, const char *report_dir, char
 	*written = path;
 	path = NULL;
 	ok = true;
-	goto out;
-dberr:
-	pb_seterr(err, "report: %s", sqlite3_errmsg(db));
 out:
-	sqlite3_finalize(st);
+	free(patch_file);
+	free(port_file);
 	free(path);
 	str_free(&h);
 	return ok;
@@ -542,26 +514,18 @@ static void page_head(pb_str *h, const char *title)
 }
 
 /* Each workload of a comparison with its most pressing verdict. */
-static bool workload_verdicts(sqlite3 *db, long long cid, pb_str *h)
+static bool workload_verdicts(sqlite3 *db, long long cid, pb_str *h, pb_err *err)
 {
-	sqlite3_stmt *st;
+	struct db_cursor c;
+	struct workload_verdict_row r;
 	char last[128] = "";
 	enum verdict worst = VERDICT_NO_DATA;
 
-	if (sqlite3_prepare_v2(db, "SELECT workload, verdict FROM results WHERE comparison_id=? "
-				   "ORDER BY workload",
-			       -1, &st, NULL) != SQLITE_OK)
+	if (!db_report_workload_verdicts(&c, db, cid, err))
 		return false;
-	sqlite3_bind_int64(st, 1, cid);
 	for (bool more = true; more;) {
-		const char *w = NULL, *v = NULL;
-
-		more = sqlite3_step(st) == SQLITE_ROW;
-		if (more) {
-			w = col_text(st, 0);
-			v = col_text(st, 1);
-		}
-		if (last[0] && (!more || strcmp(w, last))) {
+		more = db_cursor_step(&c, &r);
+		if (last[0] && (!more || strcmp(r.workload, last))) {
 			str_addf(h, "<span class=\"%s tag\">", verdict_class(worst));
 			html_escape(h, last);
 			str_add(h, ": ");
@@ -571,18 +535,100 @@ static bool workload_verdicts(sqlite3 *db, long long cid, pb_str *h)
 		}
 		if (more) {
 			/* the enum's order is the ranking: the workload's worst */
-			snprintf(last, sizeof(last), "%s", w);
-			if (verdict_from_name(v) > worst)
-				worst = verdict_from_name(v);
+			snprintf(last, sizeof(last), "%s", r.workload);
+			if (verdict_from_name(r.verdict) > worst)
+				worst = verdict_from_name(r.verdict);
 		}
 	}
-	sqlite3_finalize(st);
+	db_cursor_close(&c, NULL);
 	return true;
+}
+
+/* The index's cells of a patch that has a comparison: its verdicts, its run. */
+static bool index_measured(sqlite3 *db, const struct index_row *r, pb_str *h, pb_err *err)
+{
+	enum comparison_status cs;
+
+	str_add(h, "<td>");
+	if (!status_parse(r->status, &cs) || cs != STATUS_MEASURED) {
+		str_add(h, "<span class=\"bad tag\">");
+		html_escape(h, r->status);
+		str_add(h, "</span> ");
+	}
+	if (!workload_verdicts(db, r->id, h, err))
+		return false;
+	str_add(h, "</td><td>");
+	html_escape(h, r->accel);
+	str_add(h, " ");
+	html_escape(h, r->finished_at);
+	str_add(h, "</td>");
+	return true;
+}
+
+/* The index's cells of what the queue says of a patch. */
+static void index_patch(pb_str *h, const struct pb_patch *p, const char *num, bool linked)
+{
+	char up[16];
+
+	if (linked)
+		str_addf(h, "<td class=\"num\"><a href=\"%s.html\">%s</a></td>", num, num);
+	else
+		cell(h, "td", num, "num");
+	cell(h, "td", p->subject, NULL);
+	snprintf(up, sizeof(up), "%.12s", p->upstream[0] ? p->upstream : "-");
+	cell(h, "td", up, "num");
+	str_add(h, "<td title=\"");
+	html_escape(h, p->mm_reason);
+	str_addf(h, "\">%s</td>", p->is_mm ? "mm" : "no");
+	cell(h, "td", p->cc_stable ? "Cc: stable" : "picked without Cc: stable", NULL);
+	str_add(h, "<td>");
+	for (int f = 0; f < p->nfixes; f++) {
+		char fx[16];
+
+		snprintf(fx, sizeof(fx), "%.12s", p->fixes[f]);
+		if (f)
+			str_add(h, "<br>");
+		html_escape(h, fx);
+	}
+	str_add(h, p->nfixes ? "</td>" : "-</td>");
+}
+
+/* One patch's row of the index; *measured or *skipped counts it. */
+static bool index_row(sqlite3 *db, const struct pb_queue *q, const struct pb_patch *p, pb_str *h,
+		      int *measured, int *skipped, pb_err *err)
+{
+	struct db_cursor c;
+	struct index_row r = { 0 };
+	char num[16];
+	bool ok = true;
+
+	snprintf(num, sizeof(num), "%03d", p->number);
+	if (!db_report_newest(&c, db, q->dir, p->number, err))
+		return false;
+	if (!db_cursor_step(&c, &r))
+		r.id = 0;
+	str_add(h, "<tr>");
+	index_patch(h, p, num, r.id != 0);
+	if (r.id) {
+		ok = index_measured(db, &r, h, err);
+		(*measured)++;
+	} else {
+		char *why = p->is_mm ? xstrdup("not measured yet (perfbot run --patch N)")
+				     : xasprintf("skipped: not an mm patch (%s)", p->mm_reason);
+
+		str_addf(h, "<td colspan=\"2\" class=\"%s\">", p->is_mm ? "open" : "same");
+		html_escape(h, why);
+		str_add(h, "</td>");
+		free(why);
+		*skipped += !p->is_mm;
+	}
+	str_add(h, "</tr>\n");
+	db_cursor_close(&c, NULL);
+	return ok;
 }
 
 bool report_write_index(sqlite3 *db, const struct pb_queue *q, const char *report_dir, pb_err *err)
 {
-	sqlite3_stmt *st = NULL;
 	pb_str h;
 	char *path;
 	int measured = 0, skipped = 0;
@@ -595,80 +641,9 @@ bool report_write_index(sqlite3 *db, const struct pb_queue *q, const char *repor
 	str_add(&h, ". <a href=\"trend.html\">The base kernel over time</a>.</p>\n"
 		    "<table><tr><th>#</th><th>subject</th><th>upstream</th><th>mm</th>"
 		    "<th>reached stable</th><th>Fixes</th><th>workloads: verdict</th><th>run</th></tr>\n");
-	if (sqlite3_prepare_v2(db,
-			       "SELECT c.id, c.status, c.accel, c.finished_at, c.verdict, c.behaviour "
-			       "FROM comparisons c JOIN patches p ON p.id=c.patch_id WHERE c.kind='patch' "
-			       "AND p.queue=? AND p.number=? ORDER BY c.id DESC LIMIT 1",
-			       -1, &st, NULL) != SQLITE_OK)
-		goto dberr;
-	for (int i = 0; i < q->npatches; i++) {
-		const struct pb_patch *p = &q->patches[i];
-		char num[16];
-		long long cid = 0;
-
-		snprintf(num, sizeof(num), "%03d", p->number);
-		sqlite3_reset(st);
-		sqlite3_bind_text(st, 1, q->dir, -1, SQLITE_TRANSIENT);
-		sqlite3_bind_int(st, 2, p->number);
-		if (sqlite3_step(st) == SQLITE_ROW)
-			cid = sqlite3_column_int64(st, 0);
-		str_add(&h, "<tr>");
-		if (cid) {
-			str_addf(&h, "<td class=\"num\"><a href=\"%s.html\">%s</a></td>", num, num);
-		} else {
-			cell(&h, "td", num, "num");
-		}
-		cell(&h, "td", p->subject, NULL);
-		{
-			char up[16];
-
-			snprintf(up, sizeof(up), "%.12s", p->upstream[0] ? p->upstream : "-");
-			cell(&h, "td", up, "num");
-		}
-		str_add(&h, "<td title=\"");
-		html_escape(&h, p->mm_reason);
-		str_addf(&h, "\">%s</td>", p->is_mm ? "mm" : "no");
-		cell(&h, "td", p->cc_stable ? "Cc: stable" : "picked without Cc: stable", NULL);
-		str_add(&h, "<td>");
-		for (int f = 0; f < p->nfixes; f++) {
-			char fx[16];
-
-			snprintf(fx, sizeof(fx), "%.12s", p->fixes[f]);
-			if (f)
-				str_add(&h, "<br>");
-			html_escape(&h, fx);
-		}
-		str_add(&h, p->nfixes ? "</td>" : "-</td>");
-		if (cid) {
-			const char *status = col_text(st, 1);
-			enum comparison_status cs;
-
-			str_add(&h, "<td>");
-			if (!status_parse(status, &cs) || cs != STATUS_MEASURED) {
-				str_add(&h, "<span class=\"bad tag\">");
-				html_escape(&h, status);
-				str_add(&h, "</span> ");
-			}
-			if (!workload_verdicts(db, cid, &h))
-				goto dberr;
-			str_add(&h, "</td><td>");
-			html_escape(&h, col_text(st, 2));
-			str_add(&h, " ");
-			html_escape(&h, col_text(st, 3));
-			str_add(&h, "</td>");
-			measured++;
-		} else {
-			char *why = p->is_mm ? xstrdup("not measured yet (perfbot run --patch N)")
-					     : xasprintf("skipped: not an mm patch (%s)", p->mm_reason);
-
-			str_addf(&h, "<td colspan=\"2\" class=\"%s\">", p->is_mm ? "open" : "same");
-			html_escape(&h, why);
-			str_add(&h, "</td>");
-			free(why);
-			skipped += !p->is_mm;
-		}
-		str_add(&h, "</tr>\n");
-	}
+	for (int i = 0; i < q->npatches; i++)
+		if (!index_row(db, q, &q->patches[i], &h, &measured, &skipped, err))
+			goto out;
 	str_addf(&h, "</table>\n<p>%d patches: %d measured, %d skipped as not mm. Generated %s by "
 		     "perfbot.</p>\n</body></html>\n",
 		 q->npatches, measured, skipped, "from results.db");
@@ -677,11 +652,7 @@ bool report_write_index(sqlite3 *db, const struct pb_queue *q, const char *repor
 	path = xasprintf("%s/index.html", report_dir);
 	ok = write_file_atomic(path, h.buf, h.len, err);
 	free(path);
-	goto out;
-dberr:
-	pb_seterr(err, "report: %s", sqlite3_errmsg(db));
 out:
-	sqlite3_finalize(st);
 	str_free(&h);
 	return ok;
 }
@@ -728,77 +699,80 @@ static void trend_close(struct trend *t, const char *plot_dir, pb_str *h, int *n
 	memset(t, 0, sizeof(*t));
 }
 
+/* The trend's walk over its rows: the metric being gathered, the values of
+ * its current comparison, the plots made. */
+struct trend_walk {
+	struct trend t;
+	pb_str vals;
+	long long cur;
+	int nplots;
+};
+
+/* One row (more false: the end); the values of one comparison make one
+ * point, their median, and each metric its plot. */
+static void trend_step(struct trend_walk *w, const struct trend_row *r, bool more,
+		       const char *plot_dir, pb_str *h, bool *ok, pb_err *err)
+{
+	struct trend *t = &w->t;
+	bool same_metric = more && t->workload && !strcmp(t->accel, r->accel) &&
+			   !strcmp(t->workload, r->workload) && !strcmp(t->metric, r->metric);
+	long long cid = more ? r->cid : -1;
+
+	if (t->workload && (!same_metric || cid != w->cur) && w->vals.len) {
+		double *v = (double *)w->vals.buf;
+		int nv = (int)(w->vals.len / sizeof(double));
+
+		t->y = xrealloc(t->y, sizeof(double) * (size_t)(t->n + 1));
+		t->y[t->n] = stats_median(v, nv);
+		t->n++;
+		w->vals.len = 0;
+	}
+	if (!same_metric)
+		trend_close(t, plot_dir, h, &w->nplots, ok, err);
+	if (!more)
+		return;
+	if (!t->workload) {
+		t->accel = xstrdup(r->accel);
+		t->workload = xstrdup(r->workload);
+		t->metric = xstrdup(r->metric);
+		t->unit = xstrdup(r->unit);
+	}
+	if (cid != w->cur || !same_metric) {
+		char when[32];
+
+		snprintf(when, sizeof(when), "%.16s", r->finished_at);
+		t->when = xrealloc(t->when, sizeof(char *) * (size_t)(t->n + 1));
+		t->when[t->n] = xstrdup(when);
+		w->cur = cid;
+	}
+	str_addn(&w->vals, (const char *)&r->value, sizeof(r->value));
+}
+
 bool report_write_trend(sqlite3 *db, const char *report_dir, pb_err *err)
 {
-	sqlite3_stmt *st = NULL;
-	struct trend t = { 0 };
-	pb_str h, vals;
+	struct trend_walk w = { .cur = -1 };
+	struct db_cursor c = { 0 };
+	struct trend_row r;
+	pb_str h;
 	char *plot_dir = xasprintf("%s/plots", report_dir), *path;
-	long long cur = -1;
-	int nplots = 0;
 	bool ok = mkdir_p(plot_dir, err);
 
 	str_init(&h);
-	str_init(&vals);
+	str_init(&w.vals);
 	page_head(&h, "perfbot: the base kernel over time");
 	str_add(&h, "<p>Each time metric of the base kernel (the side of every comparison that ran "
 		    "the base as shipped): its median per comparison, oldest first, one plot per "
 		    "accelerator (never compared across them). Drift here is the machine or the base, "
 		    "not a patch. <a href=\"index.html\">All patches</a>.</p>\n<div class=\"plots\">\n");
-	if (ok && sqlite3_prepare_v2(db,
-				     "SELECT c.accel, s.workload, s.metric, x.unit, c.id, c.finished_at, s.value "
-				     "FROM samples s JOIN runs r ON r.id=s.run_id JOIN comparisons c "
-				     "ON c.id=r.comparison_id JOIN kernels k ON k.id=r.kernel_id JOIN results x "
-				     "ON x.comparison_id=c.id AND x.workload=s.workload AND x.metric=s.metric "
-				     "WHERE k.label='base' AND r.outcome='ok' AND NOT s.warmup AND x.kind='time' "
-				     "ORDER BY c.accel, s.workload, s.metric, c.id",
-				     -1, &st, NULL) != SQLITE_OK) {
-		pb_seterr(err, "report: %s", sqlite3_errmsg(db));
+	if (ok && !db_report_trend(&c, db, err))
 		ok = false;
-	}
 	for (bool more = ok; more && ok;) {
-		more = sqlite3_step(st) == SQLITE_ROW;
-		bool same_metric = more && t.workload && !strcmp(t.accel, col_text(st, 0)) &&
-				   !strcmp(t.workload, col_text(st, 1)) && !strcmp(t.metric, col_text(st, 2));
-		long long cid = more ? sqlite3_column_int64(st, 4) : -1;
-
-		/* the values of one comparison make one point: their median */
-		if (t.workload && (!same_metric || cid != cur) && vals.len) {
-			double *v = (double *)vals.buf;
-			int nv = (int)(vals.len / sizeof(double));
-
-			t.y = xrealloc(t.y, sizeof(double) * (size_t)(t.n + 1));
-			t.y[t.n] = stats_median(v, nv);
-			t.n++;
-			vals.len = 0;
-		}
-		if (!same_metric)
-			trend_close(&t, plot_dir, &h, &nplots, &ok, err);
-		if (!more)
-			break;
-		if (!t.workload) {
-			t.accel = xstrdup(col_text(st, 0));
-			t.workload = xstrdup(col_text(st, 1));
-			t.metric = xstrdup(col_text(st, 2));
-			t.unit = xstrdup(col_text(st, 3));
-		}
-		if (cid != cur || !same_metric) {
-			char when[32];
-
-			snprintf(when, sizeof(when), "%.16s", col_text(st, 5));
-			t.when = xrealloc(t.when, sizeof(char *) * (size_t)(t.n + 1));
-			t.when[t.n] = xstrdup(when);
-			cur = cid;
-		}
-		{
-			double v = sqlite3_column_double(st, 6);
-
-			str_addn(&vals, (const char *)&v, sizeof(v));
-		}
+		more = db_cursor_step(&c, &r);
+		trend_step(&w, &r, more, plot_dir, &h, &ok, err);
 	}
-	trend_close(&t, plot_dir, &h, &nplots, &ok, err);
-	sqlite3_finalize(st);
-	if (!nplots)
+	trend_close(&w.t, plot_dir, &h, &w.nplots, &ok, err);
+	db_cursor_close(&c, NULL);
+	if (!w.nplots)
 		str_add(&h, "<p>No comparison has run the base kernel yet.</p>\n");
 	str_add(&h, "</div>\n</body></html>\n");
 	if (ok) {
@@ -807,7 +781,7 @@ bool report_write_trend(sqlite3 *db, const char *report_dir, pb_err *err)
 		free(path);
 	}
 	str_free(&h);
-	str_free(&vals);
+	str_free(&w.vals);
 	free(plot_dir);
 	return ok;
 }
@@ -815,26 +789,21 @@ bool report_write_trend(sqlite3 *db, const char *report_dir, pb_err *err)
 bool report_write_all(sqlite3 *db, const struct pb_queue *q, const char *report_dir, int *pages,
 		      pb_err *err)
 {
-	sqlite3_stmt *st;
+	struct db_cursor c;
+	struct comparison_id_row r;
 	bool ok = true;
 
 	*pages = 0;
 	/* the newest comparison of every patch of this queue gets its page */
-	if (sqlite3_prepare_v2(db,
-			       "SELECT max(c.id) FROM comparisons c JOIN patches p ON p.id=c.patch_id "
-			       "WHERE c.kind='patch' AND p.queue=? GROUP BY p.number",
-			       -1, &st, NULL) != SQLITE_OK) {
-		pb_seterr(err, "report: %s", sqlite3_errmsg(db));
+	if (!db_report_pages(&c, db, q->dir, err))
 		return false;
-	}
-	sqlite3_bind_text(st, 1, q->dir, -1, SQLITE_TRANSIENT);
-	while (ok && sqlite3_step(st) == SQLITE_ROW) {
+	while (ok && db_cursor_step(&c, &r)) {
 		char *written = NULL;
 
-		ok = report_write_patch(db, sqlite3_column_int64(st, 0), report_dir, &written, err);
+		ok = report_write_patch(db, r.id, report_dir, &written, err);
 		*pages += ok;
 		free(written);
 	}
-	sqlite3_finalize(st);
+	db_cursor_close(&c, NULL);
 	return ok && report_write_index(db, q, report_dir, err) && report_write_trend(db, report_dir, err);
 }

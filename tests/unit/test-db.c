@@ -1,6 +1,7 @@
 /* The database layer: schema creation, one transaction per comparison,
  * nothing written when a store fails, and refusal of foreign databases. */
 #include <fcntl.h>
+#include <math.h>
 #include <linux/fs.h>
 #include <stdlib.h>
 #include <sys/ioctl.h>
@@ -9,6 +10,7 @@
 #include <unistd.h>
 
 #include "check.h"
+#include "db-report.h"
 #include "db.h"
 #include "fixture.h"
 #include "report.h"
@@ -198,6 +200,85 @@ static void test_not_ours(const char *dir)
 	free(ro);
 }
 
+/* A row read by column name: a reordered or extra column changes nothing,
+ * a missing one is an error, NULL is "" or NAN as the column says. */
+struct test_row {
+	const char *name;
+	int n;
+	long long big;
+	double x, maybe;
+};
+static const struct db_column test_cols[] = {
+	DB_COLUMN(struct test_row, name, DB_TEXT, "'a'"),
+	DB_COLUMN(struct test_row, n, DB_INT, "7"),
+	DB_COLUMN(struct test_row, big, DB_INT64, "1099511627776"),
+	DB_COLUMN(struct test_row, x, DB_REAL, "NULL"),
+	DB_COLUMN(struct test_row, maybe, DB_REAL_OR_NAN, "NULL"),
+};
+
+static void test_named_columns(sqlite3 *db)
+{
+	struct db_cursor c;
+	struct test_row r;
+	pb_err err = { "" };
+	int n = (int)PB_ARRAY_SIZE(test_cols);
+
+	CHECK(db_cursor_open(&c, db, "test", test_cols, n, &err, "", ""));
+	CHECK(db_cursor_step(&c, &r));
+	CHECK_STR(r.name, "a");
+	CHECK_INT(r.n, 7);
+	CHECK_INT(r.big, 1099511627776LL);
+	CHECK(r.x == 0 && isnan(r.maybe));
+	CHECK(!db_cursor_step(&c, &r));
+	CHECK(db_cursor_close(&c, &err));
+
+	/* another order and a column more: each field still gets its own */
+	CHECK(db_cursor_open_sql(&c, db, "test", test_cols, n, &err,
+				 "SELECT 1 AS extra, 2.5 AS maybe, NULL AS name, 3 AS n, 4 AS big, "
+				 "0.5 AS x"));
+	CHECK(db_cursor_step(&c, &r));
+	CHECK_STR(r.name, "");
+	CHECK_INT(r.n, 3);
+	CHECK_INT(r.big, 4);
+	CHECK(r.x == 0.5 && r.maybe == 2.5);
+	CHECK(db_cursor_close(&c, &err));
+
+	/* a column the query lacks is refused, not read from its neighbour */
+	CHECK(!db_cursor_open_sql(&c, db, "test", test_cols, n, &err,
+				  "SELECT 'a' AS name, 7 AS n, 2.5 AS maybe, 0.5 AS x"));
+	CHECK_HAS(err.msg, "test: the query has no column big");
+	CHECK(!db_cursor_open(&c, db, "test", test_cols, n, &err, "WHERE ?", ""));
+	CHECK_HAS(err.msg, "0 values for 1 parameters");
+}
+
+/* Every report query prepares against the schema, each column found. */
+static void test_report_queries(sqlite3 *db)
+{
+	struct db_cursor c;
+	struct patch_page_row pr;
+	pb_err err = { "" };
+	bool found = true;
+
+	CHECK(db_report_patch_page(&c, db, 1, &pr, &found, &err) && !found);
+	db_cursor_close(&c, NULL);
+	CHECK(db_report_results(&c, db, 1, &err));
+	db_cursor_close(&c, NULL);
+	CHECK(db_report_samples(&c, db, 1, "w", "m", &err));
+	db_cursor_close(&c, NULL);
+	CHECK(db_report_boots(&c, db, 1, &err));
+	db_cursor_close(&c, NULL);
+	CHECK(db_report_newest(&c, db, "q", 1, &err));
+	db_cursor_close(&c, NULL);
+	CHECK(db_report_workload_verdicts(&c, db, 1, &err));
+	db_cursor_close(&c, NULL);
+	CHECK(db_report_trend(&c, db, &err));
+	db_cursor_close(&c, NULL);
+	CHECK(db_report_pages(&c, db, "q", &err));
+	db_cursor_close(&c, NULL);
+	if (err.msg[0])
+		fprintf(stderr, "report queries: %s\n", err.msg);
+}
+
 void test_db(void)
 {
 	char *dir = test_tmpdir(), *path = xasprintf("%s/r.db", dir), *report = NULL;
@@ -209,6 +290,8 @@ void test_db(void)
 	CHECK(db_open(path, &db, &err));
 	CHECK_INT(db_count(db, "PRAGMA user_version", 0), DB_SCHEMA_VERSION);
 	CHECK_INT(count(db, "patches"), 0);
+	test_named_columns(db);
+	test_report_queries(db);
 	CHECK(fixture_init(&f, W "1 migrate_ms 1\n" W "1 pages_migrated 0\n",
 			   W "1 migrate_ms 2\n" W "1 pages_migrated 32\n" W "2 pages_migrated 32\n"));
 	CHECK(db_store_comparison(db, &f.cmp, "test", &id, &err));

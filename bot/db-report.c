@@ -1,0 +1,197 @@
+/* The report's queries over results.db: one column table per row struct
+ * (see db-report.h), the only place that names the columns each page reads. */
+#include "db-report.h"
+
+#define R struct patch_page_row
+static const struct db_column patch_page_cols[] = {
+	DB_COLUMN(R, number, DB_INT, "p.number"),
+	DB_COLUMN(R, subject, DB_TEXT, "p.subject"),
+	DB_COLUMN(R, author, DB_TEXT, "p.author"),
+	DB_COLUMN(R, upstream, DB_TEXT, "p.upstream"),
+	DB_COLUMN(R, cc_stable, DB_INT, "p.cc_stable"),
+	DB_COLUMN(R, fixes, DB_TEXT, "p.fixes"),
+	DB_COLUMN(R, mm_reason, DB_TEXT, "p.mm_reason"),
+	DB_COLUMN(R, file, DB_TEXT, "p.file"),
+	DB_COLUMN(R, pair_method, DB_TEXT, "c.pair_method"),
+	DB_COLUMN(R, pair_detail, DB_TEXT, "c.pair_detail"),
+	DB_COLUMN(R, accel, DB_TEXT, "c.accel"),
+	DB_COLUMN(R, accel_reason, DB_TEXT, "c.accel_reason"),
+	DB_COLUMN(R, status, DB_TEXT, "c.status"),
+	DB_COLUMN(R, workloads, DB_TEXT, "c.workloads"),
+	DB_COLUMN(R, workload_choice, DB_TEXT, "c.workload_choice"),
+	DB_COLUMN(R, boots_per_kernel, DB_INT, "c.boots_per_kernel"),
+	DB_COLUMN(R, iterations, DB_INT, "c.iterations"),
+	DB_COLUMN(R, started_at, DB_TEXT, "c.started_at"),
+	DB_COLUMN(R, wall_seconds, DB_REAL, "c.wall_seconds"),
+	/* AS names are the fields' names: kernel[0].label is "kernel_0_label" */
+	{ "kernel_0_label", "kw.label", DB_TEXT, offsetof(R, kernel[0].label) },
+	{ "kernel_0_key", "kw.key", DB_TEXT, offsetof(R, kernel[0].key) },
+	{ "kernel_0_build_status", "kw.build_status", DB_TEXT, offsetof(R, kernel[0].build_status) },
+	{ "kernel_0_failure", "kw.failure", DB_TEXT, offsetof(R, kernel[0].failure) },
+	{ "kernel_1_label", "kx.label", DB_TEXT, offsetof(R, kernel[1].label) },
+	{ "kernel_1_key", "kx.key", DB_TEXT, offsetof(R, kernel[1].key) },
+	{ "kernel_1_build_status", "kx.build_status", DB_TEXT, offsetof(R, kernel[1].build_status) },
+	{ "kernel_1_failure", "kx.failure", DB_TEXT, offsetof(R, kernel[1].failure) },
+	DB_COLUMN(R, base_version, DB_TEXT, "kw.version"),
+	DB_COLUMN(R, perfbot_version, DB_TEXT, "c.perfbot_version"),
+	DB_COLUMN(R, port_file, DB_TEXT, "kw.change_file"),
+	DB_COLUMN(R, verdict, DB_TEXT, "c.verdict"),
+	DB_COLUMN(R, behaviour, DB_TEXT, "c.behaviour"),
+	DB_COLUMN(R, seed, DB_INT64, "c.seed"),
+	DB_COLUMN(R, gate_pct, DB_REAL, "c.gate_pct"),
+	DB_COLUMN(R, alpha, DB_REAL, "c.alpha"),
+	DB_COLUMN(R, noise_factor, DB_REAL, "c.noise_factor"),
+	/* stored as NULLIF(?,0): 0 is none */
+	DB_COLUMN(R, noise_calibration, DB_INT64, "c.noise_calibration"),
+	DB_COLUMN(R, warmup, DB_INT, "c.warmup"),
+};
+#undef R
+
+bool db_report_patch_page(struct db_cursor *c, sqlite3 *db, long long cid,
+			  struct patch_page_row *row, bool *found, pb_err *err)
+{
+	*found = false;
+	if (!db_cursor_open(c, db, "report", patch_page_cols, (int)PB_ARRAY_SIZE(patch_page_cols), err,
+			    "FROM comparisons c JOIN patches p ON p.id=c.patch_id "
+			    "JOIN kernels kw ON kw.id=c.kernel_without JOIN kernels kx ON kx.id=c.kernel_with "
+			    "WHERE c.id=?",
+			    "I", cid))
+		return false;
+	*found = db_cursor_step(c, row);
+	return true;
+}
+
+#define R struct result_row
+static const struct db_column result_cols[] = {
+	DB_COLUMN(R, workload, DB_TEXT, "workload"),
+	DB_COLUMN(R, metric, DB_TEXT, "metric"),
+	DB_COLUMN(R, unit, DB_TEXT, "unit"),
+	DB_COLUMN(R, kind, DB_TEXT, "kind"),
+	DB_COLUMN(R, better, DB_TEXT, "better"),
+	DB_COLUMN(R, median_without, DB_REAL_OR_NAN, "median_without"),
+	DB_COLUMN(R, median_with, DB_REAL_OR_NAN, "median_with"),
+	DB_COLUMN(R, change_pct, DB_REAL_OR_NAN, "change_pct"),
+	DB_COLUMN(R, verdict, DB_TEXT, "verdict"),
+	DB_COLUMN(R, n_without, DB_INT, "n_without"),
+	DB_COLUMN(R, n_with, DB_INT, "n_with"),
+	DB_COLUMN(R, ci_lo_pct, DB_REAL_OR_NAN, "ci_lo_pct"),
+	DB_COLUMN(R, ci_hi_pct, DB_REAL, "ci_hi_pct"),
+	DB_COLUMN(R, p_adj, DB_REAL_OR_NAN, "p_adj"),
+	DB_COLUMN(R, noise_pct, DB_REAL_OR_NAN, "noise_pct"),
+	DB_COLUMN(R, noise_from, DB_TEXT, "noise_from"),
+	DB_COLUMN(R, regime, DB_TEXT, "regime"),
+	DB_COLUMN(R, boots_without, DB_INT, "boots_without"),
+	DB_COLUMN(R, boots_with, DB_INT, "boots_with"),
+};
+#undef R
+
+bool db_report_results(struct db_cursor *c, sqlite3 *db, long long cid, pb_err *err)
+{
+	return db_cursor_open(c, db, "report", result_cols, (int)PB_ARRAY_SIZE(result_cols), err,
+			      "FROM results WHERE comparison_id=? ORDER BY workload, kind DESC, metric",
+			      "I", cid);
+}
+
+#define R struct sample_row
+static const struct db_column sample_cols[] = {
+	DB_COLUMN(R, with_fix, DB_INT, "r.side='with'"),
+	DB_COLUMN(R, run, DB_INT, "r.id"),
+	DB_COLUMN(R, value, DB_REAL, "s.value"),
+};
+#undef R
+
+bool db_report_samples(struct db_cursor *c, sqlite3 *db, long long cid, const char *workload,
+		       const char *metric, pb_err *err)
+{
+	return db_cursor_open(c, db, "report", sample_cols, (int)PB_ARRAY_SIZE(sample_cols), err,
+			      "FROM samples s JOIN runs r ON r.id=s.run_id "
+			      "WHERE r.comparison_id=? AND s.workload=? AND s.metric=? AND NOT s.warmup "
+			      "AND r.outcome='ok' ORDER BY r.boot_index, s.iteration",
+			      "Iss", cid, workload, metric);
+}
+
+#define R struct boot_row
+static const struct db_column boot_cols[] = {
+	DB_COLUMN(R, boot_index, DB_INT, "boot_index"),
+	DB_COLUMN(R, side, DB_TEXT, "side"),
+	DB_COLUMN(R, outcome, DB_TEXT, "outcome"),
+	DB_COLUMN(R, detail, DB_TEXT, "detail"),
+	DB_COLUMN(R, wall_seconds, DB_REAL, "wall_seconds"),
+	DB_COLUMN(R, console_log, DB_TEXT, "console_log"),
+	DB_COLUMN(R, results_log, DB_TEXT, "results_log"),
+};
+#undef R
+
+bool db_report_boots(struct db_cursor *c, sqlite3 *db, long long cid, pb_err *err)
+{
+	return db_cursor_open(c, db, "report", boot_cols, (int)PB_ARRAY_SIZE(boot_cols), err,
+			      "FROM runs WHERE comparison_id=? ORDER BY boot_index", "I", cid);
+}
+
+#define R struct index_row
+static const struct db_column index_cols[] = {
+	DB_COLUMN(R, id, DB_INT64, "c.id"),
+	DB_COLUMN(R, status, DB_TEXT, "c.status"),
+	DB_COLUMN(R, accel, DB_TEXT, "c.accel"),
+	DB_COLUMN(R, finished_at, DB_TEXT, "c.finished_at"),
+};
+#undef R
+
+bool db_report_newest(struct db_cursor *c, sqlite3 *db, const char *queue, int number,
+		      pb_err *err)
+{
+	return db_cursor_open(c, db, "report", index_cols, (int)PB_ARRAY_SIZE(index_cols), err,
+			      "FROM comparisons c JOIN patches p ON p.id=c.patch_id WHERE c.kind='patch' "
+			      "AND p.queue=? AND p.number=? ORDER BY c.id DESC LIMIT 1",
+			      "si", queue, number);
+}
+
+#define R struct workload_verdict_row
+static const struct db_column workload_verdict_cols[] = {
+	DB_COLUMN(R, workload, DB_TEXT, "workload"),
+	DB_COLUMN(R, verdict, DB_TEXT, "verdict"),
+};
+#undef R
+
+bool db_report_workload_verdicts(struct db_cursor *c, sqlite3 *db, long long cid, pb_err *err)
+{
+	return db_cursor_open(c, db, "report", workload_verdict_cols,
+			      (int)PB_ARRAY_SIZE(workload_verdict_cols), err,
+			      "FROM results WHERE comparison_id=? ORDER BY workload", "I", cid);
+}
+
+#define R struct trend_row
+static const struct db_column trend_cols[] = {
+	DB_COLUMN(R, accel, DB_TEXT, "c.accel"),
+	DB_COLUMN(R, workload, DB_TEXT, "s.workload"),
+	DB_COLUMN(R, metric, DB_TEXT, "s.metric"),
+	DB_COLUMN(R, unit, DB_TEXT, "x.unit"),
+	DB_COLUMN(R, cid, DB_INT64, "c.id"),
+	DB_COLUMN(R, finished_at, DB_TEXT, "c.finished_at"),
+	DB_COLUMN(R, value, DB_REAL, "s.value"),
+};
+#undef R
+
+bool db_report_trend(struct db_cursor *c, sqlite3 *db, pb_err *err)
+{
+	return db_cursor_open(c, db, "report", trend_cols, (int)PB_ARRAY_SIZE(trend_cols), err,
+			      "FROM samples s JOIN runs r ON r.id=s.run_id JOIN comparisons c "
+			      "ON c.id=r.comparison_id JOIN kernels k ON k.id=r.kernel_id JOIN results x "
+			      "ON x.comparison_id=c.id AND x.workload=s.workload AND x.metric=s.metric "
+			      "WHERE k.label='base' AND r.outcome='ok' AND NOT s.warmup AND x.kind='time' "
+			      "ORDER BY c.accel, s.workload, s.metric, c.id",
+			      "");
+}
+
+static const struct db_column comparison_id_cols[] = {
+	DB_COLUMN(struct comparison_id_row, id, DB_INT64, "max(c.id)"),
+};
+
+bool db_report_pages(struct db_cursor *c, sqlite3 *db, const char *queue, pb_err *err)
+{
+	return db_cursor_open(c, db, "report", comparison_id_cols,
+			      (int)PB_ARRAY_SIZE(comparison_id_cols), err,
+			      "FROM comparisons c JOIN patches p ON p.id=c.patch_id "
+			      "WHERE c.kind='patch' AND p.queue=? GROUP BY p.number",
+			      "s", queue);
+}

@@ -1,0 +1,81 @@
+/* The report's queries: each page's rows as structs, read from results.db
+ * by column name (db_cursor), so that report.c holds HTML and no SQL. */
+#ifndef PERFBOT_DB_REPORT_H
+#define PERFBOT_DB_REPORT_H
+
+#include "db.h"
+
+/* One kernel of a comparison, as the patch page shows it. */
+struct kernel_row {
+	const char *label, *key, *build_status, *failure;
+};
+
+/* A comparison with its patch and kernels: the head of a patch page. */
+struct patch_page_row {
+	int number, cc_stable, boots_per_kernel, iterations, warmup;
+	const char *subject, *author, *upstream, *fixes, *mm_reason, *file;
+	const char *pair_method, *pair_detail, *accel, *accel_reason, *status, *workloads;
+	const char *workload_choice, *started_at, *perfbot_version, *verdict, *behaviour;
+	struct kernel_row kernel[2];   /* without, with the fix */
+	const char *base_version, *port_file;
+	double wall_seconds, gate_pct, alpha, noise_factor;
+	long long seed, noise_calibration; /* 0: none */
+};
+/* *found false if there is no comparison cid. Strings valid until close. */
+bool db_report_patch_page(struct db_cursor *c, sqlite3 *db, long long cid,
+			  struct patch_page_row *row, bool *found, pb_err *err);
+
+/* One metric of a comparison, timing first by workload. */
+struct result_row {
+	const char *workload, *metric, *unit, *kind, *better, *verdict, *noise_from, *regime;
+	double median_without, median_with, change_pct, ci_lo_pct, p_adj, noise_pct; /* NAN: NULL */
+	double ci_hi_pct;
+	int n_without, n_with, boots_without, boots_with;
+};
+bool db_report_results(struct db_cursor *c, sqlite3 *db, long long cid, pb_err *err);
+
+/* One sample of a metric of a comparison, of a boot that came out ok. */
+struct sample_row {
+	int with_fix, run;
+	double value;
+};
+bool db_report_samples(struct db_cursor *c, sqlite3 *db, long long cid, const char *workload,
+		       const char *metric, pb_err *err);
+
+/* One boot of a comparison. */
+struct boot_row {
+	int boot_index;
+	const char *side, *outcome, *detail, *console_log, *results_log;
+	double wall_seconds;
+};
+bool db_report_boots(struct db_cursor *c, sqlite3 *db, long long cid, pb_err *err);
+
+/* The newest patch comparison of a patch of a queue: the index's row. */
+struct index_row {
+	long long id;
+	const char *status, *accel, *finished_at;
+};
+bool db_report_newest(struct db_cursor *c, sqlite3 *db, const char *queue, int number,
+		      pb_err *err);
+
+/* Each metric's verdict of a comparison, by workload. */
+struct workload_verdict_row {
+	const char *workload, *verdict;
+};
+bool db_report_workload_verdicts(struct db_cursor *c, sqlite3 *db, long long cid, pb_err *err);
+
+/* The base kernel's time samples, by accelerator, metric and comparison. */
+struct trend_row {
+	const char *accel, *workload, *metric, *unit, *finished_at;
+	long long cid;
+	double value;
+};
+bool db_report_trend(struct db_cursor *c, sqlite3 *db, pb_err *err);
+
+/* The newest patch comparison of every patch of a queue. */
+struct comparison_id_row {
+	long long id;
+};
+bool db_report_pages(struct db_cursor *c, sqlite3 *db, const char *queue, pb_err *err);
+
+#endif
