@@ -26,26 +26,8 @@ static const struct pb_usage usage = {
 static long long measured_before(sqlite3 *db, const struct pb_queue *q, const struct pb_patch *p,
 				 const struct kernel_tree *t, const struct kernel_config *kc)
 {
-	sqlite3_stmt *st;
-	long long id = 0;
-
-	if (sqlite3_prepare_v2(db,
-			       "SELECT c.id FROM comparisons c JOIN patches p ON p.id=c.patch_id JOIN kernels k "
-			       "ON k.id=c.kernel_with WHERE c.kind='patch' AND p.queue=? AND p.number=? AND "
-			       "p.sha256=? AND k.tree_sha256=? AND k.config_sha256=? AND c.perfbot_version=? "
-			       "ORDER BY c.id DESC LIMIT 1",
-			       -1, &st, NULL) != SQLITE_OK)
-		return 0;
-	sqlite3_bind_text(st, 1, q->dir, -1, SQLITE_TRANSIENT);
-	sqlite3_bind_int(st, 2, p->number);
-	sqlite3_bind_text(st, 3, p->sha256, -1, SQLITE_TRANSIENT);
-	sqlite3_bind_text(st, 4, t->tarball_sha, -1, SQLITE_TRANSIENT);
-	sqlite3_bind_text(st, 5, kc->sha256, -1, SQLITE_TRANSIENT);
-	sqlite3_bind_text(st, 6, perfbot_version, -1, SQLITE_TRANSIENT);
-	if (sqlite3_step(st) == SQLITE_ROW)
-		id = sqlite3_column_int64(st, 0);
-	sqlite3_finalize(st);
-	return id;
+	return db_measured_before(db, q->dir, p->number, p->sha256, t->tarball_sha, kc->sha256,
+				  perfbot_version);
 }
 
 struct tally {
@@ -144,39 +126,17 @@ static bool store_summary(sqlite3 *db, const struct pb_queue *q, const struct pi
 			  long long *nid, pb_err *err)
 {
 	char *finished = iso_time_now();
-	sqlite3_stmt *st;
-	int ok;
+	struct db_nightly n = {
+		.queue = q->dir, .started_at = started, .finished_at = finished,
+		.wall_seconds = now_seconds() - pl->start, .perfbot_version = perfbot_version,
+		.tree_sha256 = pl->tree.tarball_sha, .config_sha256 = pl->kc.sha256,
+		.patches_run = t->run, .patches_skipped = t->skipped, .regressions = t->regressions,
+		.behaviour_changes = t->behaviour, .failures = t->failures,
+		.calibration = calibration, .summary = t->lines.buf ? t->lines.buf : "",
+	};
+	bool ok = db_store_nightly(db, &n, nid, err);
 
-	if (sqlite3_prepare_v2(db,
-			       "INSERT INTO nightly (queue, started_at, finished_at, wall_seconds, "
-			       "perfbot_version, tree_sha256, config_sha256, patches_run, patches_skipped, "
-			       "regressions, behaviour_changes, failures, calibration_id, summary) "
-			       "VALUES (?,?,?,?,?,?,?,?,?,?,?,?,NULLIF(?,0),?)",
-			       -1, &st, NULL) != SQLITE_OK) {
-		pb_seterr(err, "database: %s", sqlite3_errmsg(db));
-		free(finished);
-		return false;
-	}
-	sqlite3_bind_text(st, 1, q->dir, -1, SQLITE_TRANSIENT);
-	sqlite3_bind_text(st, 2, started, -1, SQLITE_TRANSIENT);
-	sqlite3_bind_text(st, 3, finished, -1, SQLITE_TRANSIENT);
-	sqlite3_bind_double(st, 4, now_seconds() - pl->start);
-	sqlite3_bind_text(st, 5, perfbot_version, -1, SQLITE_TRANSIENT);
-	sqlite3_bind_text(st, 6, pl->tree.tarball_sha, -1, SQLITE_TRANSIENT);
-	sqlite3_bind_text(st, 7, pl->kc.sha256, -1, SQLITE_TRANSIENT);
-	sqlite3_bind_int(st, 8, t->run);
-	sqlite3_bind_int(st, 9, t->skipped);
-	sqlite3_bind_int(st, 10, t->regressions);
-	sqlite3_bind_int(st, 11, t->behaviour);
-	sqlite3_bind_int(st, 12, t->failures);
-	sqlite3_bind_int64(st, 13, calibration);
-	sqlite3_bind_text(st, 14, t->lines.buf ? t->lines.buf : "", -1, SQLITE_TRANSIENT);
-	ok = sqlite3_step(st) == SQLITE_DONE;
-	*nid = sqlite3_last_insert_rowid(db);
-	sqlite3_finalize(st);
 	free(finished);
-	if (!ok)
-		pb_seterr(err, "database: %s", sqlite3_errmsg(db));
 	return ok;
 }
 

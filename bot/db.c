@@ -935,6 +935,45 @@ bool db_load_noise(sqlite3 *db, const char *accel, const char *config_sha256,
 	return true;
 }
 
+struct id_row {
+	long long id;
+};
+
+long long db_measured_before(sqlite3 *db, const char *queue, int number, const char *patch_sha256,
+			     const char *tree_sha256, const char *config_sha256,
+			     const char *perfbot_version)
+{
+	static const struct db_column cols[] = { DB_COLUMN(struct id_row, id, DB_INT64, "c.id") };
+	struct id_row r = { 0 };
+	struct db_cursor c;
+
+	if (!db_cursor_open(&c, db, "database", cols, 1, NULL,
+			    "FROM comparisons c JOIN patches p ON p.id=c.patch_id JOIN kernels k "
+			    "ON k.id=c.kernel_with WHERE c.kind='patch' AND p.queue=? AND p.number=? AND "
+			    "p.sha256=? AND k.tree_sha256=? AND k.config_sha256=? AND c.perfbot_version=? "
+			    "ORDER BY c.id DESC LIMIT 1",
+			    "sissss", queue, number, patch_sha256, tree_sha256, config_sha256,
+			    perfbot_version))
+		return 0;
+	if (!db_cursor_step(&c, &r))
+		r.id = 0;
+	db_cursor_close(&c, NULL);
+	return r.id;
+}
+
+bool db_store_nightly(sqlite3 *db, const struct db_nightly *n, long long *id, pb_err *err)
+{
+	return db_run(db, id, err,
+		      "INSERT INTO nightly (queue, started_at, finished_at, wall_seconds, "
+		      "perfbot_version, tree_sha256, config_sha256, patches_run, patches_skipped, "
+		      "regressions, behaviour_changes, failures, calibration_id, summary) "
+		      "VALUES (?,?,?,?,?,?,?,?,?,?,?,?,NULLIF(?,0),?)",
+		      "sssdsssiiiiiIs", n->queue, n->started_at, n->finished_at, n->wall_seconds,
+		      n->perfbot_version, n->tree_sha256, n->config_sha256, n->patches_run,
+		      n->patches_skipped, n->regressions, n->behaviour_changes, n->failures,
+		      n->calibration, n->summary);
+}
+
 /* The lock of this process, held until it exits (the kernel drops it when
  * perfbot dies, however it dies). */
 static int lock_fd = -1;

@@ -41,6 +41,22 @@ bool db_store_comparison(sqlite3 *db, const struct comparison *cmp, const char *
 bool db_load_noise(sqlite3 *db, const char *accel, const char *config_sha256,
 		   struct noise_floor **noise, int *n, long long *calibration, pb_err *err);
 
+/* The newest patch comparison of this patch file (queue, number, sha256)
+ * on this base tree and config by this perfbot version; 0 if none. */
+long long db_measured_before(sqlite3 *db, const char *queue, int number, const char *patch_sha256,
+			     const char *tree_sha256, const char *config_sha256,
+			     const char *perfbot_version);
+
+/* A nightly's summary, a row of the nightly table. */
+struct db_nightly {
+	const char *queue, *started_at, *finished_at, *perfbot_version, *tree_sha256;
+	const char *config_sha256, *summary;
+	double wall_seconds;
+	int patches_run, patches_skipped, regressions, behaviour_changes, failures;
+	long long calibration; /* 0: none */
+};
+bool db_store_nightly(sqlite3 *db, const struct db_nightly *n, long long *id, pb_err *err);
+
 /* <db_path>.lock, exclusive, for as long as this process lives: two runs,
  * or a run and a nightly, never work on one database at once. Fails (err
  * names the holder) when another perfbot has it; true if this one does. */

@@ -227,6 +227,24 @@ bool jobdb_complete(sqlite3 *db, long long id, long long comparison, pb_err *err
 		      "II", comparison, id);
 }
 
+#define R struct job_result_row
+static const struct db_column result_cols[] = {
+	DB_COLUMN(R, comparison, DB_INT64, "c.id"),
+	DB_COLUMN(R, status, DB_TEXT, "c.status"),
+	DB_COLUMN(R, verdict, DB_TEXT, "coalesce(c.verdict, '-')"),
+	DB_COLUMN(R, behaviour, DB_TEXT, "coalesce(c.behaviour, '-')"),
+	DB_COLUMN(R, boots_per_kernel, DB_INT, "c.boots_per_kernel"),
+};
+#undef R
+
+bool jobdb_result(struct db_cursor *c, sqlite3 *db, long long id, pb_err *err)
+{
+	return db_cursor_open(c, db, "database", result_cols, (int)PB_ARRAY_SIZE(result_cols), err,
+			      "FROM jobs j JOIN comparisons c ON c.id=j.comparison_id "
+			      "WHERE j.id=? AND j.state='done'",
+			      "I", id);
+}
+
 static enum boot_outcome outcome_named(const char *name)
 {
 	for (int o = BOOT_OK; o <= BOOT_INCOMPLETE; o++)

@@ -7,6 +7,7 @@
 #include <sqlite3.h>
 
 #include "compare.h"
+#include "db.h"
 
 struct job {
 	long long id;
@@ -49,6 +50,16 @@ bool jobdb_finish(sqlite3 *db, long long id, const char *state, int exit_status,
 /* Inside the transaction that stores the job's comparison: the job is
  * done and its journal goes (the boots are now runs). */
 bool jobdb_complete(sqlite3 *db, long long id, long long comparison, pb_err *err);
+
+/* What a done job's comparison found (its strings valid until close). */
+struct job_result_row {
+	long long comparison;
+	const char *status, *verdict, *behaviour; /* "-": none */
+	int boots_per_kernel;
+};
+/* Opens the cursor over job id's comparison, if the job is done: one row
+ * or none (db_cursor_step, db_cursor_close). */
+bool jobdb_result(struct db_cursor *c, sqlite3 *db, long long id, pb_err *err);
 
 /* Before a job's first boot. inputs names everything its boots depend on
  * (kernels, accelerator, guest plan). If the journal holds boots made with

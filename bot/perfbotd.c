@@ -100,22 +100,16 @@ static char *last_line(const char *path)
 /* What a job that stored its comparison found, in a line. */
 static char *result_line(sqlite3 *db, long long job)
 {
-	sqlite3_stmt *st;
+	struct job_result_row r;
+	struct db_cursor c;
 	char *line = NULL;
 
-	if (sqlite3_prepare_v2(db,
-			       "SELECT c.id, c.status, coalesce(c.verdict, '-'), coalesce(c.behaviour, '-'), "
-			       "c.boots_per_kernel FROM jobs j JOIN comparisons c ON c.id=j.comparison_id "
-			       "WHERE j.id=? AND j.state='done'",
-			       -1, &st, NULL) != SQLITE_OK)
+	if (!jobdb_result(&c, db, job, NULL))
 		return NULL;
-	sqlite3_bind_int64(st, 1, job);
-	if (sqlite3_step(st) == SQLITE_ROW)
+	if (db_cursor_step(&c, &r))
 		line = xasprintf("%s: comparison %lld, %d boots per kernel, timing %s, behaviour %s",
-				 (const char *)sqlite3_column_text(st, 1), sqlite3_column_int64(st, 0),
-				 sqlite3_column_int(st, 4), (const char *)sqlite3_column_text(st, 2),
-				 (const char *)sqlite3_column_text(st, 3));
-	sqlite3_finalize(st);
+				 r.status, r.comparison, r.boots_per_kernel, r.verdict, r.behaviour);
+	db_cursor_close(&c, NULL);
 	return line;
 }
 

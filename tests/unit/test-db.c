@@ -317,6 +317,21 @@ void test_db(void)
 	CHECK_INT(count(db, "kernels"), 2);
 	CHECK_INT(count(db, "runs"), 8);
 
+	/* nightly's questions: measured before on this base, config and version? */
+	CHECK_INT(db_measured_before(db, f.queue.dir, 771, f.cmp.patch->sha256, "cafe", "c0nf", "test"),
+		  id2);
+	CHECK_INT(db_measured_before(db, f.queue.dir, 771, f.cmp.patch->sha256, "cafe", "c0nf", "v2"), 0);
+	{
+		struct db_nightly n = { .queue = "q", .started_at = "t0", .finished_at = "t1",
+					.perfbot_version = "test", .tree_sha256 = "cafe",
+					.config_sha256 = "c0nf", .summary = "771 done\n", .patches_run = 1 };
+		long long nid = 0;
+
+		CHECK(db_store_nightly(db, &n, &nid, &err) && nid == 1);
+		CHECK_INT(db_count(db, "SELECT count(*) FROM nightly WHERE calibration_id IS NULL AND "
+				       "patches_run=1 AND id=?", nid), 1);
+	}
+
 	/* The report is written from the database, everything escaped. */
 	CHECK(report_write_patch(db, id, dir, &report, &err));
 	if (report) {
