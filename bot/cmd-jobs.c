@@ -30,7 +30,8 @@ static void print_jobs(const struct job *j, int n, int daemon, const char *db_pa
 	       "submitted", "finished", "result");
 	for (int i = 0; i < n; i++) {
 		char *what, *kind = visible(j[i].kind), *workloads = visible(j[i].workloads);
-		char *state = visible(j[i].state), *submitted = visible(j[i].submitted_at);
+		const char *state = job_state_name(j[i].state);
+		char *submitted = visible(j[i].submitted_at);
 		char *finished = visible(j[i].finished_at ? j[i].finished_at : "-");
 		char *message = visible(j[i].message ? j[i].message : "-");
 
@@ -48,7 +49,6 @@ static void print_jobs(const struct job *j, int n, int daemon, const char *db_pa
 		free(what);
 		free(kind);
 		free(workloads);
-		free(state);
 		free(submitted);
 		free(finished);
 		free(message);

@@ -16,13 +16,36 @@ static char *col_text(sqlite3_stmt *st, int i)
 	return t ? xstrdup((const char *)t) : NULL;
 }
 
+static const char *const state_names[JOB_STATE_COUNT] = {
+	[JOB_QUEUED] = "queued",
+	[JOB_RUNNING] = "running",
+	[JOB_DONE] = "done",
+	[JOB_FAILED] = "failed",
+	[JOB_UNKNOWN] = "unknown",
+};
+
+const char *job_state_name(enum job_state s)
+{
+	return (unsigned)s < JOB_STATE_COUNT ? state_names[s] : "unknown";
+}
+
+bool job_state_parse(const char *name, enum job_state *s)
+{
+	for (int i = 0; i < JOB_UNKNOWN; i++)
+		if (name && !strcmp(name, state_names[i])) {
+			*s = (enum job_state)i;
+			return true;
+		}
+	*s = JOB_UNKNOWN;
+	return false;
+}
+
 void job_free(struct job *j)
 {
 	free(j->kind);
 	free(j->queue);
 	free(j->workloads);
 	free(j->overrides);
-	free(j->state);
 	free(j->submitted_at);
 	free(j->started_at);
 	free(j->finished_at);
@@ -44,8 +67,9 @@ bool jobdb_submit(sqlite3 *db, const char *queue, int patch, const char *workloa
 	char *now = iso_time_now();
 	bool ok = db_run(db, id, err,
 			 "INSERT INTO jobs (kind, queue, patch, workloads, force, overrides, state, "
-			 "submitted_at) VALUES ('run', ?, ?, ?, ?, ?, 'queued', ?)",
-			 "sisiss", queue, patch, workloads, (int)force, overrides ? overrides : "", now);
+			 "submitted_at) VALUES ('run', ?, ?, ?, ?, ?, ?, ?)",
+			 "sisisss", queue, patch, workloads, (int)force, overrides ? overrides : "",
+			 job_state_name(JOB_QUEUED), now);
 
 	free(now);
 	return ok;
@@ -81,7 +105,7 @@ static void job_from_row(sqlite3_stmt *st, struct job *j)
 	j->patch = sqlite3_column_int(st, 3);
 	j->workloads = col_text(st, 4);
 	j->force = sqlite3_column_int(st, 5) != 0;
-	j->state = col_text(st, 6);
+	job_state_parse((const char *)sqlite3_column_text(st, 6), &j->state);
 	j->submitted_at = col_text(st, 7);
 	j->started_at = col_text(st, 8);
 	j->finished_at = col_text(st, 9);
@@ -145,13 +169,14 @@ bool jobdb_requeue_orphans(sqlite3 *db, int max_attempts, int *n, pb_err *err)
 		return false;
 	}
 	if (!db_run(db, NULL, err,
-		    "UPDATE jobs SET state='failed', pid=NULL, finished_at=?, message='its perfbotd "
+		    "UPDATE jobs SET state=?, pid=NULL, finished_at=?, message='its perfbotd "
 		    "died while it ran, ' || attempts || ' times: given up (perfbot submit queues it "
-		    "again)' WHERE state='running' AND attempts >= ?",
-		    "si", now, max_attempts) ||
+		    "again)' WHERE state=? AND attempts >= ?",
+		    "sssi", job_state_name(JOB_FAILED), now, job_state_name(JOB_RUNNING), max_attempts) ||
 	    !db_run(db, NULL, err,
-		    "UPDATE jobs SET state='queued', pid=NULL, message='its perfbotd stopped while it "
-		    "ran: resumes after its last completed boot' WHERE state='running'", "")) {
+		    "UPDATE jobs SET state=?, pid=NULL, message='its perfbotd stopped while it "
+		    "ran: resumes after its last completed boot' WHERE state=?",
+		    "ss", job_state_name(JOB_QUEUED), job_state_name(JOB_RUNNING))) {
 		db_exec(db, "ROLLBACK", NULL);
 		free(now);
 		return false;
@@ -173,15 +198,16 @@ bool jobdb_claim(sqlite3 *db, int pid, const char *log_dir, struct job *j, bool 
 	/* one transaction: two daemons never claim the same job */
 	if (!db_exec(db, "BEGIN IMMEDIATE", err))
 		return false;
-	ok = db_run(db, &id, err, "SELECT coalesce(min(id), 0) FROM jobs WHERE state='queued'", "");
+	ok = db_run(db, &id, err, "SELECT coalesce(min(id), 0) FROM jobs WHERE state=?", "s",
+		    job_state_name(JOB_QUEUED));
 	if (ok && id) {
 		char *log = xasprintf("%s/job-%lld.log", log_dir, id);
 
 		now = iso_time_now();
 		ok = db_run(db, NULL, err,
-			    "UPDATE jobs SET state='running', pid=?, started_at=?, finished_at=NULL, "
+			    "UPDATE jobs SET state=?, pid=?, started_at=?, finished_at=NULL, "
 			    "attempts=attempts+1, log=?, message=NULL WHERE id=?",
-			    "issI", pid, now, log, id) &&
+			    "sissI", job_state_name(JOB_RUNNING), pid, now, log, id) &&
 		     select_jobs(db, "WHERE id=?", id, &got, &n, err) && n == 1;
 		free(log);
 	}
@@ -205,14 +231,16 @@ bool jobdb_claim(sqlite3 *db, int pid, const char *log_dir, struct job *j, bool 
 	return true;
 }
 
-bool jobdb_finish(sqlite3 *db, long long id, const char *state, int exit_status,
+bool jobdb_finish(sqlite3 *db, long long id, enum job_state state, int exit_status,
 		  const char *message, pb_err *err)
 {
 	char *now = iso_time_now();
+	/* a job queued again has not finished */
 	bool ok = db_run(db, NULL, err,
 			 "UPDATE jobs SET state=?, exit_status=NULLIF(?, -1), message=?, pid=NULL, "
-			 "finished_at=CASE WHEN ?='queued' THEN NULL ELSE ? END WHERE id=?",
-			 "sisssI", state, exit_status, message, state, now, id);
+			 "finished_at=? WHERE id=?",
+			 "sissI", job_state_name(state), exit_status, message,
+			 state == JOB_QUEUED ? NULL : now, id);
 
 	free(now);
 	return ok;
@@ -223,8 +251,8 @@ bool jobdb_complete(sqlite3 *db, long long id, long long comparison, pb_err *err
 	return db_run(db, NULL, err, "DELETE FROM job_samples WHERE job_id=?", "I", id) &&
 	       db_run(db, NULL, err, "DELETE FROM job_boots WHERE job_id=?", "I", id) &&
 	       db_run(db, NULL, err,
-		      "UPDATE jobs SET state='done', comparison_id=?, journal_inputs=NULL WHERE id=?",
-		      "II", comparison, id);
+		      "UPDATE jobs SET state=?, comparison_id=?, journal_inputs=NULL WHERE id=?",
+		      "sII", job_state_name(JOB_DONE), comparison, id);
 }
 
 #define R struct job_result_row
@@ -241,8 +269,8 @@ bool jobdb_result(struct db_cursor *c, sqlite3 *db, long long id, pb_err *err)
 {
 	return db_cursor_open(c, db, "database", result_cols, (int)PB_ARRAY_SIZE(result_cols), err,
 			      "FROM jobs j JOIN comparisons c ON c.id=j.comparison_id "
-			      "WHERE j.id=? AND j.state='done'",
-			      "I", id);
+			      "WHERE j.id=? AND j.state=?",
+			      "Is", id, job_state_name(JOB_DONE));
 }
 
 static enum boot_outcome outcome_named(const char *name)

@@ -9,6 +9,22 @@
 #include "compare.h"
 #include "db.h"
 
+/* Where a job is. One name table (jobdb.c): the database stores these
+ * names, perfbot jobs and perfbotd's log print them. */
+enum job_state {
+	JOB_QUEUED,     /* waiting for perfbotd, or stopped and to resume */
+	JOB_RUNNING,    /* claimed by the perfbotd of its pid */
+	JOB_DONE,       /* its comparison is stored, or it had nothing to measure */
+	JOB_FAILED,     /* perfbot could not go on, or it was given up */
+	JOB_UNKNOWN,    /* a stored state this perfbot has no name for */
+};
+#define JOB_STATE_COUNT (JOB_UNKNOWN + 1)
+
+/* "queued", "running", "done", "failed" ("unknown"). */
+const char *job_state_name(enum job_state s);
+/* The state a name names; false (and JOB_UNKNOWN) if it names none. */
+bool job_state_parse(const char *name, enum job_state *s);
+
 struct job {
 	long long id;
 	char *kind;            /* "run" */
@@ -17,7 +33,7 @@ struct job {
 	char *workloads;       /* space-separated; "" = chosen by the patch's paths */
 	bool force;
 	char *overrides;       /* "section.key=value" lines submit was given ("": none) */
-	char *state;           /* queued, running, done, failed */
+	enum job_state state;
 	char *submitted_at, *started_at, *finished_at;
 	int attempts, pid, exit_status; /* exit_status -1: none yet */
 	long long comparison;
@@ -45,7 +61,7 @@ bool jobdb_claim(sqlite3 *db, int pid, const char *log_dir, struct job *j, bool 
 		 pb_err *err);
 /* The end of an attempt: state done/failed/queued, perfbot run's exit
  * status (-1: none), a line for perfbot jobs. */
-bool jobdb_finish(sqlite3 *db, long long id, const char *state, int exit_status,
+bool jobdb_finish(sqlite3 *db, long long id, enum job_state state, int exit_status,
 		  const char *message, pb_err *err);
 /* Inside the transaction that stores the job's comparison: the job is
  * done and its journal goes (the boots are now runs). */

@@ -177,7 +177,7 @@ static void run_job(sqlite3 *db, struct pb_config *cfg, struct job *j)
 	pid_t parent = getpid(), child;
 	bool forwarded = false, hup_said = false;
 	char *msg = NULL;
-	const char *state;
+	enum job_state state;
 	int st = 0, rc = -1;
 	pb_err err;
 
@@ -188,7 +188,7 @@ static void run_job(sqlite3 *db, struct pb_config *cfg, struct job *j)
 	child = fork();
 	if (child < 0) {
 		say(LOG_ERR, "job %lld: cannot fork: %s", j->id, strerror(errno));
-		jobdb_finish(db, j->id, "queued", -1, "perfbotd could not start it", &err);
+		jobdb_finish(db, j->id, JOB_QUEUED, -1, "perfbotd could not start it", &err);
 		sleep(5);
 		return;
 	}
@@ -216,25 +216,25 @@ static void run_job(sqlite3 *db, struct pb_config *cfg, struct job *j)
 	if (WIFEXITED(st))
 		rc = WEXITSTATUS(st);
 	if (rc == PB_EXIT_STOPPED) {
-		state = "queued";
+		state = JOB_QUEUED;
 		msg = xasprintf("stopped by SIGTERM: resumes after its last completed boot");
 	} else if ((rc == PB_EXIT_OK || rc == PB_EXIT_KERNEL) && (msg = result_line(db, j->id))) {
-		state = "done";
+		state = JOB_DONE;
 	} else if (rc == PB_EXIT_OK) {
-		state = "done"; /* nothing to measure: a patch perfbot run would skip */
+		state = JOB_DONE; /* nothing to measure: a patch perfbot run would skip */
 		msg = last_line(j->log);
 	} else if (rc >= 0) {
-		state = "failed";
+		state = JOB_FAILED;
 		msg = last_line(j->log);
 	} else {
-		state = "failed";
+		state = JOB_FAILED;
 		msg = xasprintf("perfbot died of signal %d (see its log)",
 				WIFSIGNALED(st) ? WTERMSIG(st) : 0);
 	}
 	if (!jobdb_finish(db, j->id, state, rc, msg, &err))
 		say(LOG_ERR, "job %lld: %s", j->id, err.msg);
 	say(rc == PB_EXIT_OK || rc == PB_EXIT_STOPPED ? LOG_INFO : LOG_WARNING, "job %lld %s (exit %d): %s",
-	    j->id, state, rc, msg);
+	    j->id, job_state_name(state), rc, msg);
 	free(msg);
 }
 

@@ -25,7 +25,7 @@ static const char *state_of(sqlite3 *db, long long id, char *buf, size_t n)
 	if (jobdb_list(db, &j, &nj, &err))
 		for (int i = 0; i < nj; i++)
 			if (j[i].id == id)
-				snprintf(buf, n, "%s", j[i].state);
+				snprintf(buf, n, "%s", job_state_name(j[i].state));
 	jobs_free(j, nj);
 	return buf;
 }
@@ -131,6 +131,23 @@ static void test_workload_args(void)
 	optind = 0;
 }
 
+/* One name per state, each read back as itself; junk is no state. */
+static void test_job_states(void)
+{
+	static const char *const names[] = { "queued", "running", "done", "failed" };
+	enum job_state s;
+
+	CHECK_INT(JOB_STATE_COUNT, 5);
+	for (int i = 0; i < (int)PB_ARRAY_SIZE(names); i++) {
+		CHECK_STR(job_state_name((enum job_state)i), names[i]);
+		CHECK(job_state_parse(names[i], &s) && s == (enum job_state)i);
+	}
+	CHECK(!job_state_parse("Done", &s) && s == JOB_UNKNOWN);
+	CHECK(!job_state_parse(NULL, &s) && s == JOB_UNKNOWN);
+	CHECK(!job_state_parse("unknown", &s));
+	CHECK_STR(job_state_name(JOB_STATE_COUNT), "unknown");
+}
+
 void test_jobdb(void)
 {
 	char *dir = test_tmpdir(), *path = xasprintf("%s/r.db", dir), st[16];
@@ -154,7 +171,7 @@ void test_jobdb(void)
 	CHECK(jobdb_list(db, &all, &n, &err));
 	CHECK_INT(n, 2);
 	if (n == 2) {
-		CHECK_STR(all[0].state, "queued");
+		CHECK(all[0].state == JOB_QUEUED);
 		CHECK_STR(all[1].overrides, "");
 		CHECK_INT(all[1].patch, 765);
 		CHECK(all[1].force);
@@ -222,8 +239,26 @@ void test_jobdb(void)
 	CHECK_INT(db_count(db, "SELECT comparison_id FROM jobs WHERE id=?", 1), cid);
 	CHECK_INT(db_count(db, "SELECT count(*) FROM job_boots WHERE job_id=?", 1), 0);
 	CHECK_INT(db_count(db, "SELECT count(*) FROM job_samples WHERE job_id=?", 1), 0);
-	CHECK(jobdb_finish(db, 1, "done", 0, "measured", &err));
+	CHECK(jobdb_finish(db, 1, JOB_DONE, 0, "measured", &err));
 	CHECK_INT(db_count(db, "SELECT exit_status FROM jobs WHERE id=? AND finished_at IS NOT NULL", 1), 0);
+	{
+		struct db_cursor c;
+		struct job_result_row r;
+
+		CHECK(jobdb_result(&c, db, 1, &err));
+		CHECK(db_cursor_step(&c, &r));
+		CHECK(r.comparison == cid && r.boots_per_kernel == 2);
+		CHECK_STR(r.status, "measured");
+		CHECK(db_cursor_close(&c, &err));
+		CHECK(jobdb_result(&c, db, 2, &err)); /* not done: no row */
+		CHECK(!db_cursor_step(&c, &r));
+		CHECK(db_cursor_close(&c, &err));
+	}
+	/* queued again: no longer finished */
+	CHECK(jobdb_finish(db, 1, JOB_QUEUED, -1, "again", &err));
+	CHECK_INT(db_count(db, "SELECT count(*) FROM jobs WHERE id=? AND finished_at IS NULL AND "
+			       "exit_status IS NULL AND state='queued'", 1), 1);
+	CHECK(jobdb_finish(db, 1, JOB_DONE, 0, "measured", &err));
 
 	/* job 2: its perfbotd keeps dying; the third time it is given up */
 	for (int attempt = 1; attempt <= 3; attempt++) {
@@ -240,6 +275,7 @@ void test_jobdb(void)
 	fixture_free(&f);
 	test_daemon_lock(path);
 	test_workload_args();
+	test_job_states();
 	free(path);
 	free(dir);
 }
