@@ -7,8 +7,6 @@
 #include <sys/file.h>
 #include <unistd.h>
 
-#include "db.h"
-
 static char *col_text(sqlite3_stmt *st, int i)
 {
 	const unsigned char *t = sqlite3_column_text(st, i);
@@ -271,6 +269,14 @@ bool jobdb_result(struct db_cursor *c, sqlite3 *db, long long id, pb_err *err)
 			      "FROM jobs j JOIN comparisons c ON c.id=j.comparison_id "
 			      "WHERE j.id=? AND j.state=?",
 			      "Is", id, job_state_name(JOB_DONE));
+}
+
+/* db_store_comparison marks a job done through this, so that db.c needs
+ * nothing of the queue: registered before main(), in every binary that
+ * links the queue. */
+__attribute__((constructor)) static void register_job_stored(void)
+{
+	db_on_job_stored(jobdb_complete);
 }
 
 static enum boot_outcome outcome_named(const char *name)
