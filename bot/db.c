@@ -1,3 +1,7 @@
+/* results.db: opening (the checks that refuse what is not perfbot's, the
+ * schema, its upgrades, WAL), the named-column cursor every query reads
+ * through, storing a comparison in one transaction, the noise floors,
+ * nightly's rows and the lock beside the database. */
 #include "db.h"
 
 #include <errno.h>
@@ -397,6 +401,51 @@ bool db_open_readonly(const char *path, sqlite3 **out, pb_err *err)
 	return true;
 }
 
+/* A new database: the whole schema or nothing, before anything else (the
+ * WAL switch) writes to it; *v its version after. */
+static bool create_schema(sqlite3 *db, int *v, pb_err *err)
+{
+	if (!db_exec(db, "BEGIN IMMEDIATE", err))
+		return false;
+	if (user_version(db) == 0 && !db_exec(db, perfbot_schema_sql, err)) {
+		db_exec(db, "ROLLBACK", NULL);
+		return false;
+	}
+	if (!db_exec(db, "COMMIT", err))
+		return false;
+	*v = user_version(db);
+	return true;
+}
+
+/* From schema version *v up to the current one, a step at a time. */
+static bool upgrade(sqlite3 *db, int *v, pb_err *err)
+{
+	static const char *const nightly[] = { "nightly", NULL };
+	static const char *const jobs[] = { "jobs", "job_boots", "job_samples", NULL };
+
+	if (*v == 1) {
+		if (!upgrade_1_to_2(db, err))
+			return false;
+		*v = user_version(db);
+	}
+	if (*v == 2) {
+		if (!upgrade_add_tables(db, 2, nightly, err))
+			return false;
+		*v = user_version(db);
+	}
+	if (*v == 3) {
+		if (!upgrade_add_tables(db, 3, jobs, err))
+			return false;
+		*v = user_version(db);
+	}
+	if (*v == 4) {
+		if (!upgrade_4_to_5(db, err))
+			return false;
+		*v = user_version(db);
+	}
+	return true;
+}
+
 bool db_open(const char *path, sqlite3 **out, pb_err *err)
 {
 	sqlite3 *db = NULL;
@@ -405,48 +454,15 @@ bool db_open(const char *path, sqlite3 **out, pb_err *err)
 
 	if (!open_checked(path, DB_READ_WRITE, &db, &v, &fresh, err))
 		return false;
-	if (fresh) {
-		/* A new database: the whole schema or nothing, before anything else
-		 * (the WAL switch) writes to it. */
-		if (!db_exec(db, "BEGIN IMMEDIATE", err))
-			goto fail;
-		if (user_version(db) == 0 && !db_exec(db, perfbot_schema_sql, err)) {
-			db_exec(db, "ROLLBACK", NULL);
-			goto fail;
-		}
-		if (!db_exec(db, "COMMIT", err))
-			goto fail;
-		v = user_version(db);
-	}
+	if (fresh && !create_schema(db, &v, err))
+		goto fail;
 	if (!db_exec(db, "PRAGMA journal_mode=WAL; PRAGMA foreign_keys=ON;", err)) {
 		pb_seterr(err, "database %s: cannot switch to WAL: %s", path, sqlite3_errmsg(db));
 		sqlite3_close(db);
 		return false;
 	}
-	if (v == 1) {
-		if (!upgrade_1_to_2(db, err))
-			goto fail;
-		v = user_version(db);
-	}
-	if (v == 2) {
-		static const char *const nightly[] = { "nightly", NULL };
-
-		if (!upgrade_add_tables(db, 2, nightly, err))
-			goto fail;
-		v = user_version(db);
-	}
-	if (v == 3) {
-		static const char *const jobs[] = { "jobs", "job_boots", "job_samples", NULL };
-
-		if (!upgrade_add_tables(db, 3, jobs, err))
-			goto fail;
-		v = user_version(db);
-	}
-	if (v == 4) {
-		if (!upgrade_4_to_5(db, err))
-			goto fail;
-		v = user_version(db);
-	}
+	if (!upgrade(db, &v, err))
+		goto fail;
 	if (v != DB_SCHEMA_VERSION) {
 		pb_seterr(err, "database %s has schema version %d; this perfbot knows version %d", path,
 			  v, DB_SCHEMA_VERSION);
