@@ -1,3 +1,6 @@
+/* perfbotd's queue in results.db: submitting, claiming and finishing jobs,
+ * their states' names, the journal of a running job's boots, and the
+ * daemon's own lock. */
 #include "jobdb.h"
 
 #include <errno.h>

@@ -1,3 +1,5 @@
+/* The report's plots: gnuplot scripts for strip and trend plots, run to
+ * self-contained SVG files. */
 #include "plot.h"
 
 #include <ctype.h>

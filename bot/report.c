@@ -1,3 +1,6 @@
+/* The HTML report: a page per patch (its comparison's metrics, plots,
+ * boots and patch text), the index of the queue and the base kernel's
+ * trend. Its rows come from db-report.c; everything is escaped. */
 #include "report.h"
 
 #include "compare.h"
