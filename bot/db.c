@@ -683,6 +683,12 @@ bool db_cursor_step(struct db_cursor *c, void *row)
 			*(const char **)at = t ? (const char *)t : "";
 			break;
 		}
+		case DB_TEXT_OR_NULL: {
+			const unsigned char *t = sqlite3_column_text(c->st, k);
+
+			*(const char **)at = (const char *)t;
+			break;
+		}
 		case DB_INT:
 			*(int *)at = sqlite3_column_int(c->st, k);
 			break;

@@ -89,6 +89,7 @@ bool db_exec(sqlite3 *db, const char *sql, pb_err *err);
  * one the statement lacks is an error. */
 enum db_type {
 	DB_TEXT,        /* const char *: "" for NULL; valid until the next step */
+	DB_TEXT_OR_NULL, /* const char *: NULL for NULL; valid until the next step */
 	DB_INT,         /* int: 0 for NULL */
 	DB_INT64,       /* long long: 0 for NULL */
 	DB_REAL,        /* double: 0 for NULL, as sqlite3_column_double */

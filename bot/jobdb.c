@@ -93,61 +93,90 @@ bool jobdb_job_config(struct pb_config *cfg, const struct job *j, pb_err *err)
 	return ok;
 }
 
-#define JOB_COLUMNS                                                                               \
-	"id, kind, queue, patch, workloads, force, state, submitted_at, started_at, finished_at, "  \
-	"attempts, coalesce(pid, 0), coalesce(comparison_id, 0), coalesce(exit_status, -1), log, " \
-	"message, (SELECT count(*) FROM job_boots b WHERE b.job_id = jobs.id), overrides"
+/* A row of jobs, as the cursor reads it; job_from_row copies it. */
+struct job_row {
+	long long id, comparison;
+	const char *kind, *queue, *workloads, *state, *submitted_at, *started_at, *finished_at;
+	const char *log, *message, *overrides;
+	int patch, force, attempts, pid, exit_status, journaled_boots;
+};
 
-static void job_from_row(sqlite3_stmt *st, struct job *j)
+#define R struct job_row
+static const struct db_column job_cols[] = {
+	DB_COLUMN(R, id, DB_INT64, "id"),
+	DB_COLUMN(R, kind, DB_TEXT_OR_NULL, "kind"),
+	DB_COLUMN(R, queue, DB_TEXT_OR_NULL, "queue"),
+	DB_COLUMN(R, patch, DB_INT, "patch"),
+	DB_COLUMN(R, workloads, DB_TEXT_OR_NULL, "workloads"),
+	DB_COLUMN(R, force, DB_INT, "force"),
+	DB_COLUMN(R, state, DB_TEXT_OR_NULL, "state"),
+	DB_COLUMN(R, submitted_at, DB_TEXT_OR_NULL, "submitted_at"),
+	DB_COLUMN(R, started_at, DB_TEXT_OR_NULL, "started_at"),
+	DB_COLUMN(R, finished_at, DB_TEXT_OR_NULL, "finished_at"),
+	DB_COLUMN(R, attempts, DB_INT, "attempts"),
+	DB_COLUMN(R, pid, DB_INT, "coalesce(pid, 0)"),
+	DB_COLUMN(R, comparison, DB_INT64, "coalesce(comparison_id, 0)"),
+	DB_COLUMN(R, exit_status, DB_INT, "coalesce(exit_status, -1)"),
+	DB_COLUMN(R, log, DB_TEXT_OR_NULL, "log"),
+	DB_COLUMN(R, message, DB_TEXT_OR_NULL, "message"),
+	DB_COLUMN(R, journaled_boots, DB_INT,
+		  "(SELECT count(*) FROM job_boots b WHERE b.job_id = jobs.id)"),
+	DB_COLUMN(R, overrides, DB_TEXT_OR_NULL, "overrides"),
+};
+#undef R
+
+static char *dup_or_null(const char *s)
 {
-	j->id = sqlite3_column_int64(st, 0);
-	j->kind = col_text(st, 1);
-	j->queue = col_text(st, 2);
-	j->patch = sqlite3_column_int(st, 3);
-	j->workloads = col_text(st, 4);
-	j->force = sqlite3_column_int(st, 5) != 0;
-	job_state_parse((const char *)sqlite3_column_text(st, 6), &j->state);
-	j->submitted_at = col_text(st, 7);
-	j->started_at = col_text(st, 8);
-	j->finished_at = col_text(st, 9);
-	j->attempts = sqlite3_column_int(st, 10);
-	j->pid = sqlite3_column_int(st, 11);
-	j->comparison = sqlite3_column_int64(st, 12);
-	j->exit_status = sqlite3_column_int(st, 13);
-	j->log = col_text(st, 14);
-	j->message = col_text(st, 15);
-	j->journaled_boots = sqlite3_column_int(st, 16);
-	j->overrides = col_text(st, 17);
+	return s ? xstrdup(s) : NULL;
 }
 
-static bool select_jobs(sqlite3 *db, const char *where, long long id, struct job **jobs, int *n,
-			pb_err *err)
+static void job_from_row(const struct job_row *r, struct job *j)
 {
-	char *sql = xasprintf("SELECT " JOB_COLUMNS " FROM jobs %s ORDER BY id", where);
-	sqlite3_stmt *st;
-	int rc, cap = 0;
+	j->id = r->id;
+	j->kind = dup_or_null(r->kind);
+	j->queue = dup_or_null(r->queue);
+	j->patch = r->patch;
+	j->workloads = dup_or_null(r->workloads);
+	j->force = r->force != 0;
+	job_state_parse(r->state, &j->state);
+	j->submitted_at = dup_or_null(r->submitted_at);
+	j->started_at = dup_or_null(r->started_at);
+	j->finished_at = dup_or_null(r->finished_at);
+	j->attempts = r->attempts;
+	j->pid = r->pid;
+	j->comparison = r->comparison;
+	j->exit_status = r->exit_status;
+	j->log = dup_or_null(r->log);
+	j->message = dup_or_null(r->message);
+	j->journaled_boots = r->journaled_boots;
+	j->overrides = dup_or_null(r->overrides);
+}
+
+/* Every job (id 0) or the one of id, oldest first. */
+static bool select_jobs(sqlite3 *db, long long id, struct job **jobs, int *n, pb_err *err)
+{
+	struct db_cursor c;
+	struct job_row r;
+	int cap = 0;
+	bool ok;
 
 	*jobs = NULL;
 	*n = 0;
-	if (sqlite3_prepare_v2(db, sql, -1, &st, NULL) != SQLITE_OK) {
-		pb_seterr(err, "database: %s", sqlite3_errmsg(db));
-		free(sql);
+	ok = id ? db_cursor_open(&c, db, "database", job_cols, (int)PB_ARRAY_SIZE(job_cols), err,
+				 "FROM jobs WHERE id=? ORDER BY id", "I", id)
+		: db_cursor_open(&c, db, "database", job_cols, (int)PB_ARRAY_SIZE(job_cols), err,
+				 "FROM jobs ORDER BY id", "");
+	if (!ok)
 		return false;
-	}
-	free(sql);
-	if (sqlite3_bind_parameter_count(st) == 1)
-		sqlite3_bind_int64(st, 1, id);
-	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
+	while (db_cursor_step(&c, &r)) {
 		if (*n == cap) {
 			cap = cap ? 2 * cap : 16;
 			*jobs = xrealloc(*jobs, sizeof(**jobs) * (size_t)cap);
 		}
 		memset(&(*jobs)[*n], 0, sizeof(**jobs));
-		job_from_row(st, &(*jobs)[(*n)++]);
+		job_from_row(&r, &(*jobs)[(*n)++]);
 	}
-	sqlite3_finalize(st);
-	if (rc != SQLITE_DONE) {
-		pb_seterr(err, "database: %s", sqlite3_errmsg(db));
+	if (!db_cursor_close(&c, err)) {
 		jobs_free(*jobs, *n);
 		*jobs = NULL;
 		*n = 0;
@@ -158,7 +187,7 @@ static bool select_jobs(sqlite3 *db, const char *where, long long id, struct job
 
 bool jobdb_list(sqlite3 *db, struct job **jobs, int *n, pb_err *err)
 {
-	return select_jobs(db, "", 0, jobs, n, err);
+	return select_jobs(db, 0, jobs, n, err);
 }
 
 bool jobdb_requeue_orphans(sqlite3 *db, int max_attempts, int *n, pb_err *err)
@@ -209,7 +238,7 @@ bool jobdb_claim(sqlite3 *db, int pid, const char *log_dir, struct job *j, bool 
 			    "UPDATE jobs SET state=?, pid=?, started_at=?, finished_at=NULL, "
 			    "attempts=attempts+1, log=?, message=NULL WHERE id=?",
 			    "sissI", job_state_name(JOB_RUNNING), pid, now, log, id) &&
-		     select_jobs(db, "WHERE id=?", id, &got, &n, err) && n == 1;
+		     select_jobs(db, id, &got, &n, err) && n == 1;
 		free(log);
 	}
 	if (!ok) {
