@@ -10,11 +10,9 @@
 #include <sys/file.h>
 #include <unistd.h>
 
-static char *col_text(sqlite3_stmt *st, int i)
+static char *dup_or_null(const char *s)
 {
-	const unsigned char *t = sqlite3_column_text(st, i);
-
-	return t ? xstrdup((const char *)t) : NULL;
+	return s ? xstrdup(s) : NULL;
 }
 
 static const char *const state_names[JOB_STATE_COUNT] = {
@@ -124,11 +122,6 @@ static const struct db_column job_cols[] = {
 	DB_COLUMN(R, overrides, DB_TEXT_OR_NULL, "overrides"),
 };
 #undef R
-
-static char *dup_or_null(const char *s)
-{
-	return s ? xstrdup(s) : NULL;
-}
 
 static void job_from_row(const struct job_row *r, struct job *j)
 {
@@ -319,92 +312,127 @@ static enum boot_outcome outcome_named(const char *name)
 	return BOOT_INCOMPLETE;
 }
 
+/* A journaled boot and one of its samples, as the cursor reads them. */
+struct journal_boot_row {
+	int boot_index;
+	const char *side, *outcome, *detail, *qemu_cmdline, *console_log, *results_log;
+	double wall_seconds;
+};
+struct journal_sample_row {
+	const char *workload, *metric;
+	int iteration;
+	double value;
+};
+
+#define R struct journal_boot_row
+static const struct db_column journal_boot_cols[] = {
+	DB_COLUMN(R, boot_index, DB_INT, "boot_index"),
+	DB_COLUMN(R, side, DB_TEXT, "side"),
+	DB_COLUMN(R, outcome, DB_TEXT, "outcome"),
+	DB_COLUMN(R, detail, DB_TEXT_OR_NULL, "detail"),
+	DB_COLUMN(R, wall_seconds, DB_REAL, "wall_seconds"),
+	DB_COLUMN(R, qemu_cmdline, DB_TEXT_OR_NULL, "qemu_cmdline"),
+	DB_COLUMN(R, console_log, DB_TEXT_OR_NULL, "console_log"),
+	DB_COLUMN(R, results_log, DB_TEXT_OR_NULL, "results_log"),
+};
+#undef R
+#define R struct journal_sample_row
+static const struct db_column journal_sample_cols[] = {
+	DB_COLUMN(R, workload, DB_TEXT_OR_NULL, "workload"),
+	DB_COLUMN(R, metric, DB_TEXT_OR_NULL, "metric"),
+	DB_COLUMN(R, iteration, DB_INT, "iteration"),
+	DB_COLUMN(R, value, DB_REAL, "value"),
+};
+#undef R
+
+/* The samples of journaled boot b (1, 2, ...), appended to r. */
+static bool load_samples(sqlite3 *db, long long id, int b, struct boot_results *r, pb_err *err)
+{
+	struct db_cursor c;
+	struct journal_sample_row s;
+
+	if (!db_cursor_open(&c, db, "database", journal_sample_cols,
+			    (int)PB_ARRAY_SIZE(journal_sample_cols), err,
+			    "FROM job_samples WHERE job_id=? AND boot_index=? ORDER BY rowid", "Ii", id, b))
+		return false;
+	while (db_cursor_step(&c, &s)) {
+		if (r->nsamples == r->samples_cap) {
+			r->samples_cap = r->samples_cap ? 2 * r->samples_cap : 64;
+			r->samples = xrealloc(r->samples, sizeof(*r->samples) * (size_t)r->samples_cap);
+		}
+		r->samples[r->nsamples].workload = dup_or_null(s.workload);
+		r->samples[r->nsamples].metric = dup_or_null(s.metric);
+		r->samples[r->nsamples].iteration = s.iteration;
+		r->samples[r->nsamples].value = s.value;
+		r->nsamples++;
+	}
+	db_cursor_close(&c, NULL);
+	return true;
+}
+
 /* The journaled boots, with their samples, appended to cmp->boots. */
 static bool load_boots(sqlite3 *db, long long id, struct comparison *cmp, pb_err *err)
 {
-	sqlite3_stmt *st, *ss;
-	int rc;
+	struct db_cursor c;
+	struct journal_boot_row r;
+	bool gap = false, ok = true;
 
-	if (sqlite3_prepare_v2(db,
-			       "SELECT boot_index, side, outcome, detail, wall_seconds, qemu_cmdline, "
-			       "console_log, results_log FROM job_boots WHERE job_id=? ORDER BY boot_index",
-			       -1, &st, NULL) != SQLITE_OK ||
-	    sqlite3_prepare_v2(db,
-			       "SELECT workload, metric, iteration, value FROM job_samples WHERE job_id=? "
-			       "AND boot_index=? ORDER BY rowid",
-			       -1, &ss, NULL) != SQLITE_OK) {
-		pb_seterr(err, "database: %s", sqlite3_errmsg(db));
-		sqlite3_finalize(st);
+	if (!db_cursor_open(&c, db, "database", journal_boot_cols, (int)PB_ARRAY_SIZE(journal_boot_cols),
+			    err, "FROM job_boots WHERE job_id=? ORDER BY boot_index", "I", id))
 		return false;
-	}
-	sqlite3_bind_int64(st, 1, id);
-	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
+	while (ok && db_cursor_step(&c, &r)) {
 		struct boot *bt;
 
-		if (sqlite3_column_int(st, 0) != cmp->nboots + 1) {
-			rc = SQLITE_CORRUPT; /* a gap: the journal is not ours to resume */
+		if (r.boot_index != cmp->nboots + 1) {
+			gap = true; /* the journal is not ours to resume */
 			break;
 		}
 		cmp->boots = xrealloc(cmp->boots, sizeof(*cmp->boots) * (size_t)(cmp->nboots + 1));
 		bt = &cmp->boots[cmp->nboots++];
 		memset(bt, 0, sizeof(*bt));
-		bt->side = strcmp((const char *)sqlite3_column_text(st, 1), "with") ? SIDE_WITHOUT
-										      : SIDE_WITH;
-		bt->rec.outcome = outcome_named((const char *)sqlite3_column_text(st, 2));
-		bt->rec.detail = col_text(st, 3);
-		bt->rec.wall_seconds = sqlite3_column_double(st, 4);
-		bt->rec.qemu_cmdline = col_text(st, 5);
-		bt->rec.console_log = col_text(st, 6);
-		bt->rec.results_log = col_text(st, 7);
+		bt->side = strcmp(r.side, "with") ? SIDE_WITHOUT : SIDE_WITH;
+		bt->rec.outcome = outcome_named(r.outcome);
+		bt->rec.detail = dup_or_null(r.detail);
+		bt->rec.wall_seconds = r.wall_seconds;
+		bt->rec.qemu_cmdline = dup_or_null(r.qemu_cmdline);
+		bt->rec.console_log = dup_or_null(r.console_log);
+		bt->rec.results_log = dup_or_null(r.results_log);
 		bt->rec.results.done = true;
-		sqlite3_reset(ss);
-		sqlite3_bind_int64(ss, 1, id);
-		sqlite3_bind_int(ss, 2, cmp->nboots);
-		while (sqlite3_step(ss) == SQLITE_ROW) {
-			struct boot_results *r = &bt->rec.results;
-
-			if (r->nsamples == r->samples_cap) {
-				r->samples_cap = r->samples_cap ? 2 * r->samples_cap : 64;
-				r->samples = xrealloc(r->samples, sizeof(*r->samples) * (size_t)r->samples_cap);
-			}
-			r->samples[r->nsamples].workload = col_text(ss, 0);
-			r->samples[r->nsamples].metric = col_text(ss, 1);
-			r->samples[r->nsamples].iteration = sqlite3_column_int(ss, 2);
-			r->samples[r->nsamples].value = sqlite3_column_double(ss, 3);
-			r->nsamples++;
-		}
+		ok = load_samples(db, id, cmp->nboots, &bt->rec.results, err);
 	}
-	sqlite3_finalize(st);
-	sqlite3_finalize(ss);
-	if (rc != SQLITE_DONE) {
+	if (gap || c.failed)
 		pb_seterr(err, "database: the journal of job %lld cannot be read back (%s)", id,
-			  rc == SQLITE_CORRUPT ? "its boots are not numbered 1, 2, ..." : sqlite3_errmsg(db));
-		return false;
-	}
-	return true;
+			  gap ? "its boots are not numbered 1, 2, ..." : sqlite3_errmsg(db));
+	db_cursor_close(&c, NULL);
+	return ok && !gap && !c.failed;
 }
+
+/* What a job's journal was made with. */
+struct journal_row {
+	const char *inputs;
+	long long seed;
+};
+static const struct db_column journal_cols[] = {
+	DB_COLUMN(struct journal_row, inputs, DB_TEXT_OR_NULL, "journal_inputs"),
+	DB_COLUMN(struct journal_row, seed, DB_INT64, "coalesce(journal_seed, 0)"),
+};
 
 bool jobdb_journal_open(sqlite3 *db, long long id, const char *inputs, struct comparison *cmp,
 			pb_err *err)
 {
-	sqlite3_stmt *st;
-	char *had = NULL;
-	long long seed = 0;
+	struct journal_row r = { NULL, 0 };
+	struct db_cursor c;
+	long long seed;
 	bool same;
 
-	if (sqlite3_prepare_v2(db, "SELECT journal_inputs, coalesce(journal_seed, 0) FROM jobs WHERE id=?",
-			       -1, &st, NULL) != SQLITE_OK) {
-		pb_seterr(err, "database: %s", sqlite3_errmsg(db));
+	if (!db_cursor_open(&c, db, "database", journal_cols, (int)PB_ARRAY_SIZE(journal_cols), err,
+			    "FROM jobs WHERE id=?", "I", id))
 		return false;
-	}
-	sqlite3_bind_int64(st, 1, id);
-	if (sqlite3_step(st) == SQLITE_ROW) {
-		had = col_text(st, 0);
-		seed = sqlite3_column_int64(st, 1);
-	}
-	sqlite3_finalize(st);
-	same = had && !strcmp(had, inputs) && seed;
-	free(had);
+	if (!db_cursor_step(&c, &r))
+		r = (struct journal_row){ NULL, 0 };
+	same = r.inputs && !strcmp(r.inputs, inputs) && r.seed;
+	seed = r.seed;
+	db_cursor_close(&c, NULL);
 	if (same) {
 		cmp->seed = (unsigned long)seed;
 		return load_boots(db, id, cmp, err);
