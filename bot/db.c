@@ -919,40 +919,58 @@ long long db_count(sqlite3 *db, const char *sql, long long param)
 	return v;
 }
 
+/* A comparison's id, as the cursor reads it. */
+struct id_row {
+	long long id;
+};
+static const struct db_column comparison_id_cols[] = {
+	DB_COLUMN(struct id_row, id, DB_INT64, "c.id"),
+};
+
+/* A calibration's noise floor of one metric, as the cursor reads it. */
+struct noise_row {
+	const char *workload, *metric;
+	int boots, deterministic;
+	double between_cv_pct, within_cv_pct;
+};
+#define R struct noise_row
+static const struct db_column noise_cols[] = {
+	DB_COLUMN(R, workload, DB_TEXT, "workload"),
+	DB_COLUMN(R, metric, DB_TEXT, "metric"),
+	DB_COLUMN(R, boots, DB_INT, "boots"),
+	DB_COLUMN(R, between_cv_pct, DB_REAL_OR_NAN, "between_cv_pct"),
+	DB_COLUMN(R, within_cv_pct, DB_REAL_OR_NAN, "within_cv_pct"),
+	DB_COLUMN(R, deterministic, DB_INT, "deterministic"),
+};
+#undef R
+
 bool db_load_noise(sqlite3 *db, const char *accel, const char *config_sha256,
 		   struct noise_floor **out, int *n, long long *calibration, pb_err *err)
 {
-	sqlite3_stmt *st;
+	struct db_cursor c;
+	struct noise_row r;
+	struct id_row cal;
 	int cap = 0;
 
 	*out = NULL;
 	*n = 0;
 	*calibration = 0;
-	if (sqlite3_prepare_v2(db,
-			       /* a kernel of the same .config first, then the newest */
-			       "SELECT c.id FROM comparisons c JOIN kernels k ON k.id=c.kernel_without "
-			       "WHERE c.kind='calibration' AND c.status='measured' AND c.accel=? "
-			       "ORDER BY k.config_sha256=? DESC, c.id DESC LIMIT 1",
-			       -1, &st, NULL) != SQLITE_OK) {
-		pb_seterr(err, "database: %s", sqlite3_errmsg(db));
+	/* a kernel of the same .config first, then the newest */
+	if (!db_cursor_open(&c, db, "database", comparison_id_cols, 1, err,
+			    "FROM comparisons c JOIN kernels k ON k.id=c.kernel_without "
+			    "WHERE c.kind='calibration' AND c.status='measured' AND c.accel=? "
+			    "ORDER BY k.config_sha256=? DESC, c.id DESC LIMIT 1",
+			    "ss", accel, config_sha256 ? config_sha256 : ""))
 		return false;
-	}
-	sqlite3_bind_text(st, 1, accel, -1, SQLITE_TRANSIENT);
-	sqlite3_bind_text(st, 2, config_sha256 ? config_sha256 : "", -1, SQLITE_TRANSIENT);
-	if (sqlite3_step(st) == SQLITE_ROW)
-		*calibration = sqlite3_column_int64(st, 0);
-	sqlite3_finalize(st);
+	if (db_cursor_step(&c, &cal))
+		*calibration = cal.id;
+	db_cursor_close(&c, NULL);
 	if (!*calibration)
 		return true;
-	if (sqlite3_prepare_v2(db,
-			       "SELECT workload, metric, boots, between_cv_pct, within_cv_pct, "
-			       "deterministic FROM noise WHERE calibration_id=?",
-			       -1, &st, NULL) != SQLITE_OK) {
-		pb_seterr(err, "database: %s", sqlite3_errmsg(db));
+	if (!db_cursor_open(&c, db, "database", noise_cols, (int)PB_ARRAY_SIZE(noise_cols), err,
+			    "FROM noise WHERE calibration_id=?", "I", *calibration))
 		return false;
-	}
-	sqlite3_bind_int64(st, 1, *calibration);
-	while (sqlite3_step(st) == SQLITE_ROW) {
+	while (db_cursor_step(&c, &r)) {
 		struct noise_floor *nf;
 
 		if (*n == cap) {
@@ -960,32 +978,25 @@ bool db_load_noise(sqlite3 *db, const char *accel, const char *config_sha256,
 			*out = xrealloc(*out, sizeof(**out) * (size_t)cap);
 		}
 		nf = &(*out)[(*n)++];
-		nf->workload = xstrdup((const char *)sqlite3_column_text(st, 0));
-		nf->metric = xstrdup((const char *)sqlite3_column_text(st, 1));
-		nf->boots = sqlite3_column_int(st, 2);
-		nf->between_cv_pct = sqlite3_column_type(st, 3) == SQLITE_NULL ? NAN
-									: sqlite3_column_double(st, 3);
-		nf->within_cv_pct = sqlite3_column_type(st, 4) == SQLITE_NULL ? NAN
-									: sqlite3_column_double(st, 4);
-		nf->deterministic = sqlite3_column_int(st, 5) != 0;
+		nf->workload = xstrdup(r.workload);
+		nf->metric = xstrdup(r.metric);
+		nf->boots = r.boots;
+		nf->between_cv_pct = r.between_cv_pct;
+		nf->within_cv_pct = r.within_cv_pct;
+		nf->deterministic = r.deterministic != 0;
 	}
-	sqlite3_finalize(st);
+	db_cursor_close(&c, NULL);
 	return true;
 }
-
-struct id_row {
-	long long id;
-};
 
 long long db_measured_before(sqlite3 *db, const char *queue, int number, const char *patch_sha256,
 			     const char *tree_sha256, const char *config_sha256,
 			     const char *perfbot_version)
 {
-	static const struct db_column cols[] = { DB_COLUMN(struct id_row, id, DB_INT64, "c.id") };
 	struct id_row r = { 0 };
 	struct db_cursor c;
 
-	if (!db_cursor_open(&c, db, "database", cols, 1, NULL,
+	if (!db_cursor_open(&c, db, "database", comparison_id_cols, 1, NULL,
 			    "FROM comparisons c JOIN patches p ON p.id=c.patch_id JOIN kernels k "
 			    "ON k.id=c.kernel_with WHERE c.kind='patch' AND p.queue=? AND p.number=? AND "
 			    "p.sha256=? AND k.tree_sha256=? AND k.config_sha256=? AND c.perfbot_version=? "
