@@ -18,7 +18,7 @@
 #include <unistd.h>
 
 #include "cli.h"
-#include "compare.h"
+#include "comparison.h"
 #include "host.h"
 #include "kernel.h"
 #include "measure.h"
@@ -208,11 +208,11 @@ static void draw(struct bench *b, const struct pool *pa, const struct pool *pb,
 		int ka = k < na ? k : na, kb = k < nb ? k : nb;
 
 		b->tmpl.policy.seed = gsl_rng_get(b->rng);
-		compare_subset(&b->tmpl, va, ka, vb, kb, out);
+		comparison_subset(&b->tmpl, va, ka, vb, kb, out);
 		*used = ka > kb ? ka : kb;
-		if (!compare_inconclusive(out) || k >= b->max_per_side || (ka == na && kb == nb))
+		if (!compare_inconclusive(&out->findings) || k >= b->max_per_side || (ka == na && kb == nb))
 			break;
-		compare_subset_free(out);
+		comparison_subset_free(out);
 		k++;
 	}
 	free(va);
@@ -221,9 +221,9 @@ static void draw(struct bench *b, const struct pool *pa, const struct pool *pb,
 static const struct metric_result *find_result(const struct comparison *c, const char *workload,
 					       const char *metric)
 {
-	for (int i = 0; i < c->nresults; i++)
-		if (!strcmp(c->results[i].workload, workload) && !strcmp(c->results[i].def->name, metric))
-			return &c->results[i];
+	for (int i = 0; i < c->findings.nresults; i++)
+		if (!strcmp(c->findings.results[i].workload, workload) && !strcmp(c->findings.results[i].def->name, metric))
+			return &c->findings.results[i];
 	return NULL;
 }
 
@@ -251,10 +251,10 @@ static void evaluate(struct bench *b, FILE *out)
 
 		for (int i = 0; i < base->n; i++)
 			v[i] = &base->boots[i];
-		compare_subset(&b->tmpl, v, base->n, v, 0, &all);
-		b->tmpl.noise = noise_measure(&all, &nf);
-		b->tmpl.nnoise = nf;
-		compare_subset_free(&all);
+		comparison_subset(&b->tmpl, v, base->n, v, 0, &all);
+		b->tmpl.noise.floor = noise_measure(&all.policy, &all.obs, &nf);
+		b->tmpl.noise.n = nf;
+		comparison_subset_free(&all);
 		free(v);
 	}
 	for (int t = 0; t < NTARGETS; t++) {
@@ -277,10 +277,10 @@ static void evaluate(struct bench *b, FILE *out)
 				va[i] = &base->boots[i];
 			for (int i = 0; i < p->n; i++)
 				va[base->n + i] = &p->boots[i];
-			compare_subset(&b->tmpl, va, base->n, va + base->n, p->n, &full);
+			comparison_subset(&b->tmpl, va, base->n, va + base->n, p->n, &full);
 			m = find_result(&full, targets[t].workload, targets[t].metric);
 			effect = m ? m->change_pct : NAN;
-			compare_subset_free(&full);
+			comparison_subset_free(&full);
 			free(va);
 			for (int d = 0; d < b->draws; d++) {
 				struct comparison c;
@@ -291,12 +291,12 @@ static void evaluate(struct bench *b, FILE *out)
 				inconclusive += m && m->verdict == VERDICT_INCONCLUSIVE;
 				incomparable += m && m->verdict == VERDICT_NOT_COMPARABLE;
 				boots += used;
-				compare_subset_free(&c);
+				comparison_subset_free(&c);
 			}
-			for (int i = 0; i < b->tmpl.nnoise; i++)
-				if (!strcmp(b->tmpl.noise[i].workload, targets[t].workload) &&
-				    !strcmp(b->tmpl.noise[i].metric, targets[t].metric))
-					nfl = &b->tmpl.noise[i];
+			for (int i = 0; i < b->tmpl.noise.n; i++)
+				if (!strcmp(b->tmpl.noise.floor[i].workload, targets[t].workload) &&
+				    !strcmp(b->tmpl.noise.floor[i].metric, targets[t].metric))
+					nfl = &b->tmpl.noise.floor[i];
 			/* why the others were not flagged */
 			snprintf(misses, sizeof(misses), "%d inconcl., %d n.c., %d other", inconclusive,
 				 incomparable, b->draws - detected - inconclusive - incomparable);
@@ -321,12 +321,12 @@ static void evaluate(struct bench *b, FILE *out)
 			int tested, f;
 
 			draw(b, base, p, &c, &used);
-			f = compare_flagged(&c, &tested);
+			f = compare_flagged(&c.findings, &tested);
 			flagged += f > 0;
 			metric_flags += f;
 			tested_all += tested;
 			boots += used;
-			compare_subset_free(&c);
+			comparison_subset_free(&c);
 		}
 		snprintf(fa, sizeof(fa), "%.2f%% (%d/%d; %d/%d m.)", 100.0 * flagged / b->draws,
 			 flagged, b->draws, metric_flags, tested_all);
@@ -334,9 +334,9 @@ static void evaluate(struct bench *b, FILE *out)
 			s == 0 ? "A/A base vs base" : "A/A base vs N=0", "-", "-", "-",
 			(double)boots / b->draws, "-", fa, 2.0 * boots / b->draws * boot_s);
 	}
-	noise_free((struct noise_floor *)b->tmpl.noise, b->tmpl.nnoise);
-	b->tmpl.noise = NULL;
-	b->tmpl.nnoise = 0;
+	noise_free((struct noise_floor *)b->tmpl.noise.floor, b->tmpl.noise.n);
+	b->tmpl.noise.floor = NULL;
+	b->tmpl.noise.n = 0;
 }
 
 static void pools_free(struct bench *b)
@@ -479,9 +479,9 @@ static int bench(struct pb_config *cfg, const struct bench_opts *o)
 	b.rng = gsl_rng_alloc(gsl_rng_mt19937);
 	gsl_rng_set(b.rng, measure_seed(cfg));
 	b.tmpl.kind = "patch";
-	b.tmpl.workloads = pl.chosen;
-	b.tmpl.nworkloads = pl.nchosen;
-	b.tmpl.iterations = cfg->iterations;
+	b.tmpl.obs.workloads = pl.chosen;
+	b.tmpl.obs.nworkloads = pl.nchosen;
+	b.tmpl.obs.iterations = cfg->iterations;
 	printf("perfbot bench: base %s against base+slowdown (%s); %d drawn comparisons per line; "
 	       "%d+%d iterations per boot\n",
 	       pl.tree.version, patch, o->draws, cfg->warmup, cfg->iterations);

@@ -57,21 +57,28 @@ void verdict_policy_init(struct verdict_policy *vp, const struct pb_config *cfg,
 
 /* Warm-up: the first iterations of a loop, never once-per-run values
  * (iteration 0) nor workloads that do not iterate. */
-bool compare_is_warmup(const struct comparison *cmp, const struct workload *wl, int iteration)
+bool compare_is_warmup(const struct verdict_policy *vp, const struct workload *wl, int iteration)
 {
-	return wl->iterates && iteration >= 1 && iteration <= cmp->policy.warmup;
+	return wl->iterates && iteration >= 1 && iteration <= vp->warmup;
 }
 
-const struct workload *compare_workload(const struct comparison *cmp, const char *binary)
+const struct workload *compare_workload(const struct observations *obs, const char *binary)
 {
-	for (int w = 0; w < cmp->nworkloads; w++)
-		if (!strcmp(cmp->workloads[w]->binary, binary))
-			return cmp->workloads[w];
+	for (int w = 0; w < obs->nworkloads; w++)
+		if (!strcmp(obs->workloads[w]->binary, binary))
+			return obs->workloads[w];
 	return NULL;
 }
 
+/* What one computation sees: the rules and the boots. */
+struct inputs {
+	const struct verdict_policy *vp;
+	const struct noise_set *noise;
+	const struct observations *obs;
+};
+
 /* One boot's kept samples of a metric, in iteration order. */
-static int boot_samples(const struct comparison *cmp, const struct boot *bt,
+static int boot_samples(const struct verdict_policy *vp, const struct boot *bt,
 			const struct workload *wl, const struct metric_def *def, double **out)
 {
 	int n = 0;
@@ -82,7 +89,7 @@ static int boot_samples(const struct comparison *cmp, const struct boot *bt,
 
 		if (strcmp(s->workload, wl->binary) || strcmp(s->metric, def->name))
 			continue;
-		if (compare_is_warmup(cmp, wl, s->iteration))
+		if (compare_is_warmup(vp, wl, s->iteration))
 			continue;
 		*out = xrealloc(*out, sizeof(double) * (size_t)(n + 1));
 		(*out)[n++] = s->value;
@@ -98,21 +105,22 @@ struct side_samples {
 	int nboots, total;
 };
 
-static void side_collect(const struct comparison *cmp, int side, const struct workload *wl,
-			 const struct metric_def *def, struct side_samples *ss)
+static void side_collect(const struct verdict_policy *vp, const struct observations *obs, int side,
+			 const struct workload *wl, const struct metric_def *def,
+			 struct side_samples *ss)
 {
 	memset(ss, 0, sizeof(*ss));
-	ss->v = xcalloc((size_t)cmp->nboots + 1, sizeof(double *));
-	ss->n = xcalloc((size_t)cmp->nboots + 1, sizeof(int));
-	ss->boot_median = xcalloc((size_t)cmp->nboots + 1, sizeof(double));
-	for (int b = 0; b < cmp->nboots; b++) {
-		const struct boot *bt = &cmp->boots[b];
+	ss->v = xcalloc((size_t)obs->nboots + 1, sizeof(double *));
+	ss->n = xcalloc((size_t)obs->nboots + 1, sizeof(int));
+	ss->boot_median = xcalloc((size_t)obs->nboots + 1, sizeof(double));
+	for (int b = 0; b < obs->nboots; b++) {
+		const struct boot *bt = &obs->boots[b];
 		double *v;
 		int n;
 
 		if ((side >= 0 && (int)bt->side != side) || bt->rec.outcome != BOOT_OK)
 			continue;
-		n = boot_samples(cmp, bt, wl, def, &v);
+		n = boot_samples(vp, bt, wl, def, &v);
 		if (!n) {
 			free(v);
 			continue;
@@ -220,12 +228,12 @@ static double within_cv(const struct side_samples *ss)
 	return sqrt(dev / df) / fabs(sum / n) * 100;
 }
 
-static const struct noise_floor *noise_lookup(const struct comparison *cmp, const char *workload,
+static const struct noise_floor *noise_lookup(const struct noise_set *noise, const char *workload,
 					      const char *metric)
 {
-	for (int i = 0; i < cmp->nnoise; i++)
-		if (!strcmp(cmp->noise[i].workload, workload) && !strcmp(cmp->noise[i].metric, metric))
-			return &cmp->noise[i];
+	for (int i = 0; i < noise->n; i++)
+		if (!strcmp(noise->floor[i].workload, workload) && !strcmp(noise->floor[i].metric, metric))
+			return &noise->floor[i];
 	return NULL;
 }
 
@@ -266,14 +274,14 @@ struct metric_work {
 	bool separated, noise_reliable, tested;
 };
 
-static void metric_stats(const struct comparison *cmp, const struct workload *wl,
+static void metric_stats(const struct inputs *in, const struct workload *wl,
 			 struct metric_result *m, struct metric_work *w, gsl_rng *rng)
 {
-	const struct noise_floor *nf = noise_lookup(cmp, wl->binary, m->def->name);
+	const struct noise_floor *nf = noise_lookup(in->noise, wl->binary, m->def->name);
 	double *sorted[2];
 
 	for (int s = 0; s < 2; s++) {
-		side_collect(cmp, s, wl, m->def, &w->ss[s]);
+		side_collect(in->vp, in->obs, s, wl, m->def, &w->ss[s]);
 		m->n[s] = w->ss[s].total;
 		m->boots[s] = w->ss[s].nboots;
 		sorted[s] = side_sorted(&w->ss[s]);
@@ -315,8 +323,8 @@ static void metric_stats(const struct comparison *cmp, const struct workload *wl
 			g[s].v = (const double *const *)w->ss[s].v;
 			g[s].n = w->ss[s].n;
 		}
-		gsl_rng_set(rng, metric_seed(cmp->policy.seed, wl->binary, m->def->name));
-		if (stats_bootstrap_ratio_ci(&g[0], &g[1], cmp->policy.bootstrap, 0.95, rng, &lo, &hi)) {
+		gsl_rng_set(rng, metric_seed(in->vp->seed, wl->binary, m->def->name));
+		if (stats_bootstrap_ratio_ci(&g[0], &g[1], in->vp->bootstrap, 0.95, rng, &lo, &hi)) {
 			m->ci_lo_pct = (lo - 1) * 100;
 			m->ci_hi_pct = (hi - 1) * 100;
 		}
@@ -334,9 +342,9 @@ static void metric_stats(const struct comparison *cmp, const struct workload *wl
 }
 
 /* The test above for one metric: +1 flagged, 0 no change, -1 inconclusive. */
-static int decide(const struct comparison *cmp, struct metric_result *m, const struct metric_work *w)
+static int decide(const struct verdict_policy *vp, struct metric_result *m,
+		  const struct metric_work *w)
 {
-	const struct verdict_policy *vp = &cmp->policy;
 	bool big, ci_excludes, rank_ok, gate_ok;
 
 	if (isnan(m->change_pct)) {
@@ -369,7 +377,7 @@ static bool tested(const struct metric_result *m)
 	return m->n[0] && m->n[1] && (m->def->kind == METRIC_TIME || !m->deterministic);
 }
 
-static void judge(const struct comparison *cmp, struct metric_result *m, const struct metric_work *w)
+static void judge(const struct inputs *in, struct metric_result *m, const struct metric_work *w)
 {
 	int d;
 
@@ -384,7 +392,7 @@ static void judge(const struct comparison *cmp, struct metric_result *m, const s
 		return;
 	}
 	if (m->def->kind == METRIC_BEHAVIOUR) {
-		const struct noise_floor *nf = noise_lookup(cmp, m->workload, m->def->name);
+		const struct noise_floor *nf = noise_lookup(in->noise, m->workload, m->def->name);
 
 		/* a result that already differed between boots of one kernel (a
 		 * flaky selftest, say) is no behaviour change on its own */
@@ -399,7 +407,7 @@ static void judge(const struct comparison *cmp, struct metric_result *m, const s
 		m->regime = "exact values";
 		return;
 	}
-	d = decide(cmp, m, w);
+	d = decide(in->vp, m, w);
 	if (m->def->kind == METRIC_BEHAVIOUR) {
 		m->verdict = d > 0 ? VERDICT_BEHAVIOUR_CHANGE : d == 0 ? VERDICT_SAME : VERDICT_INCONCLUSIVE;
 		return;
@@ -426,63 +434,65 @@ static void mark_incomparable_times(struct metric_result *m, int n)
 			m[i].verdict = VERDICT_NOT_COMPARABLE;
 }
 
-static void summarise(struct comparison *cmp)
+static void summarise(struct findings *out)
 {
-	cmp->decided = true;
-	cmp->verdict = VERDICT_NO_DATA;
-	cmp->behaviour = VERDICT_SAME;
-	for (int i = 0; i < cmp->nresults; i++) {
-		enum verdict v = cmp->results[i].verdict;
+	out->decided = true;
+	out->verdict = VERDICT_NO_DATA;
+	out->behaviour = VERDICT_SAME;
+	for (int i = 0; i < out->nresults; i++) {
+		enum verdict v = out->results[i].verdict;
 
 		if (v == VERDICT_BEHAVIOUR_CHANGE)
-			cmp->behaviour = VERDICT_BEHAVIOUR_CHANGE;
+			out->behaviour = VERDICT_BEHAVIOUR_CHANGE;
 		/* the enum's order is the ranking: the worst timing verdict */
-		if (cmp->results[i].def->kind == METRIC_TIME && v > cmp->verdict)
-			cmp->verdict = v;
+		if (out->results[i].def->kind == METRIC_TIME && v > out->verdict)
+			out->verdict = v;
 	}
 }
 
-void compare_compute(struct comparison *cmp)
+void compare_compute(const struct verdict_policy *vp, const struct noise_set *noise,
+		     const struct observations *obs, struct findings *out)
 {
+	const struct inputs in = { vp, noise, obs };
 	struct metric_work *work;
 	gsl_rng *rng = gsl_rng_alloc(gsl_rng_mt19937);
 	double *p, *adj;
 	int cap = 0, at = 0;
 
-	for (int w = 0; w < cmp->nworkloads; w++)
-		cap += cmp->workloads[w]->nmetrics;
-	free(cmp->results);
-	cmp->results = xcalloc((size_t)(cap ? cap : 1), sizeof(*cmp->results));
+	for (int w = 0; w < obs->nworkloads; w++)
+		cap += obs->workloads[w]->nmetrics;
+	free(out->results);
+	out->results = xcalloc((size_t)(cap ? cap : 1), sizeof(*out->results));
 	work = xcalloc((size_t)(cap ? cap : 1), sizeof(*work));
 	p = xcalloc((size_t)(cap ? cap : 1), sizeof(double));
 	adj = xcalloc((size_t)(cap ? cap : 1), sizeof(double));
-	cmp->nresults = 0;
-	for (int w = 0; w < cmp->nworkloads; w++) {
-		const struct workload *wl = cmp->workloads[w];
+	out->nresults = 0;
+	for (int w = 0; w < obs->nworkloads; w++) {
+		const struct workload *wl = obs->workloads[w];
 
 		for (int k = 0; k < wl->nmetrics; k++) {
-			struct metric_result *m = &cmp->results[cmp->nresults];
+			struct metric_result *m = &out->results[out->nresults];
 
 			m->workload = wl->binary;
 			m->def = &wl->metrics[k];
-			metric_stats(cmp, wl, m, &work[cmp->nresults], rng);
-			p[cmp->nresults] = tested(m) ? m->p : NAN;
-			cmp->nresults++;
+			metric_stats(&in, wl, m, &work[out->nresults], rng);
+			p[out->nresults] = tested(m) ? m->p : NAN;
+			out->nresults++;
 		}
 	}
 	/* Holm over every metric that goes through the test: the patch's
 	 * verdict is its worst metric's, so the family is the whole comparison. */
-	stats_holm(p, cmp->nresults, adj);
-	for (int i = 0; i < cmp->nresults; i++) {
-		cmp->results[i].p_adj = adj[i];
-		judge(cmp, &cmp->results[i], &work[i]);
+	stats_holm(p, out->nresults, adj);
+	for (int i = 0; i < out->nresults; i++) {
+		out->results[i].p_adj = adj[i];
+		judge(&in, &out->results[i], &work[i]);
 	}
-	for (int w = 0; w < cmp->nworkloads; w++) {
-		mark_incomparable_times(cmp->results + at, cmp->workloads[w]->nmetrics);
-		at += cmp->workloads[w]->nmetrics;
+	for (int w = 0; w < obs->nworkloads; w++) {
+		mark_incomparable_times(out->results + at, obs->workloads[w]->nmetrics);
+		at += obs->workloads[w]->nmetrics;
 	}
-	summarise(cmp);
-	for (int i = 0; i < cmp->nresults; i++) {
+	summarise(out);
+	for (int i = 0; i < out->nresults; i++) {
 		side_free(&work[i].ss[0]);
 		side_free(&work[i].ss[1]);
 	}
@@ -492,45 +502,22 @@ void compare_compute(struct comparison *cmp)
 	gsl_rng_free(rng);
 }
 
-int compare_inconclusive(const struct comparison *cmp)
+int compare_inconclusive(const struct findings *f)
 {
 	int n = 0;
 
-	for (int i = 0; i < cmp->nresults; i++)
-		n += cmp->results[i].verdict == VERDICT_INCONCLUSIVE;
+	for (int i = 0; i < f->nresults; i++)
+		n += f->results[i].verdict == VERDICT_INCONCLUSIVE;
 	return n;
 }
 
-void compare_subset(const struct comparison *tmpl, const struct boot *const *a, int na,
-		    const struct boot *const *b, int nb, struct comparison *out)
-{
-	*out = *tmpl;
-	out->results = NULL;
-	out->nresults = 0;
-	out->boots = xcalloc((size_t)(na + nb + 1), sizeof(*out->boots));
-	out->nboots = na + nb;
-	for (int i = 0; i < na + nb; i++) {
-		out->boots[i] = i < na ? *a[i] : *b[i - na]; /* shallow: the records stay tmpl's */
-		out->boots[i].side = i < na ? SIDE_WITHOUT : SIDE_WITH;
-	}
-	out->boots_per_kernel = na > nb ? na : nb;
-	compare_compute(out);
-}
-
-void compare_subset_free(struct comparison *out)
-{
-	free(out->boots);
-	free(out->results);
-	memset(out, 0, sizeof(*out));
-}
-
-int compare_flagged(const struct comparison *cmp, int *tested)
+int compare_flagged(const struct findings *f, int *tested)
 {
 	int flagged = 0;
 
 	*tested = 0;
-	for (int i = 0; i < cmp->nresults; i++) {
-		const struct metric_result *m = &cmp->results[i];
+	for (int i = 0; i < f->nresults; i++) {
+		const struct metric_result *m = &f->results[i];
 
 		if (!m->n[0] || !m->n[1])
 			continue;
@@ -540,21 +527,22 @@ int compare_flagged(const struct comparison *cmp, int *tested)
 	return flagged;
 }
 
-struct noise_floor *noise_measure(const struct comparison *cmp, int *count)
+struct noise_floor *noise_measure(const struct verdict_policy *vp, const struct observations *obs,
+				  int *count)
 {
 	struct noise_floor *nf;
 	int cap = 0, n = 0;
 
-	for (int w = 0; w < cmp->nworkloads; w++)
-		cap += cmp->workloads[w]->nmetrics;
+	for (int w = 0; w < obs->nworkloads; w++)
+		cap += obs->workloads[w]->nmetrics;
 	nf = xcalloc((size_t)(cap ? cap : 1), sizeof(*nf));
-	for (int w = 0; w < cmp->nworkloads; w++) {
-		const struct workload *wl = cmp->workloads[w];
+	for (int w = 0; w < obs->nworkloads; w++) {
+		const struct workload *wl = obs->workloads[w];
 
 		for (int k = 0; k < wl->nmetrics; k++) {
 			struct side_samples all;
 
-			side_collect(cmp, -1, wl, &wl->metrics[k], &all); /* both sides: one kernel */
+			side_collect(vp, obs, -1, wl, &wl->metrics[k], &all); /* both sides: one kernel */
 			if (all.nboots) {
 				nf[n].workload = xstrdup(wl->binary);
 				nf[n].metric = xstrdup(wl->metrics[k].name);
@@ -580,94 +568,8 @@ void noise_free(struct noise_floor *nf, int n)
 	free(nf);
 }
 
-void comparison_free(struct comparison *cmp)
+void findings_free(struct findings *f)
 {
-	kernel_image_free(&cmp->image[0]);
-	kernel_image_free(&cmp->image[1]);
-	for (int b = 0; b < cmp->nboots; b++)
-		boot_record_free(&cmp->boots[b].rec);
-	free(cmp->boots);
-	free(cmp->results);
-	free(cmp->workload_choice);
-	free(cmp->started_at);
-	free(cmp->finished_at);
-	memset(cmp, 0, sizeof(*cmp));
-}
-
-static void fmt_value(char *buf, size_t n, int count, double v)
-{
-	if (!count)
-		snprintf(buf, n, "-");
-	else if (fabs(v) >= 1000 || v == floor(v))
-		snprintf(buf, n, "%.0f", v);
-	else
-		snprintf(buf, n, "%.4g", v);
-}
-
-static void fmt_pct(char *buf, size_t n, double v)
-{
-	if (isnan(v))
-		snprintf(buf, n, "-");
-	else
-		snprintf(buf, n, "%+.2f%%", v);
-}
-
-static int boots_run(const struct comparison *cmp, enum side s)
-{
-	int n = 0;
-
-	for (int b = 0; b < cmp->nboots; b++)
-		n += cmp->boots[b].side == s;
-	return n;
-}
-
-void compare_print(const struct comparison *cmp, FILE *out)
-{
-	int tested_n = 0;
-
-	fprintf(out, "\n%-15s %-34s %11s %11s %9s %-19s %7s %7s  %s\n", "workload", "metric",
-		side_name(SIDE_WITHOUT), side_name(SIDE_WITH), "change", "95% CI", "p(Holm)", "noise",
-		"verdict");
-	for (int i = 0; i < cmp->nresults; i++) {
-		const struct metric_result *m = &cmp->results[i];
-		char a[32], b[32], c[32], lo[24], hi[24], ci[64], pv[16], nz[16];
-
-		fmt_value(a, sizeof(a), m->n[0], m->median[0]);
-		fmt_value(b, sizeof(b), m->n[1], m->median[1]);
-		fmt_pct(c, sizeof(c), m->change_pct);
-		fmt_pct(lo, sizeof(lo), m->ci_lo_pct);
-		fmt_pct(hi, sizeof(hi), m->ci_hi_pct);
-		if (isnan(m->ci_lo_pct))
-			snprintf(ci, sizeof(ci), "-");
-		else
-			snprintf(ci, sizeof(ci), "[%s,%s]", lo, hi);
-		if (isnan(m->p_adj))
-			snprintf(pv, sizeof(pv), "-");
-		else
-			snprintf(pv, sizeof(pv), "%.3g", m->p_adj);
-		if (isnan(m->noise_pct))
-			snprintf(nz, sizeof(nz), "-");
-		else
-			snprintf(nz, sizeof(nz), "%.2g%%", m->noise_pct);
-		tested_n += !isnan(m->p_adj);
-		fprintf(out, "%-15s %-34s %11s %11s %9s %-19s %7s %7s  %s%s\n", m->workload,
-			m->def->name, a, b, c, ci, pv, nz, verdict_name(m->verdict),
-			verdict_is_notable(m->verdict) ? "  <==" : "");
-	}
-	fprintf(out, "\nverdict: %s (timing, worst metric); %s (behaviour)\n", verdict_name(cmp->verdict),
-		verdict_name(cmp->behaviour));
-	fprintf(out, "how: %d+%d boots x %d iteration(s) (%d warm-up left out), accel %s; p = 2 min(Mann-"
-		     "Whitney, Kolmogorov-Smirnov) over boot medians, Holm over %d metrics, alpha %g;\n"
-		     "     CI: bootstrap over boots then iterations (%d, seed %lu); gate %g%%; noise: "
-		     "between-boot CV from %s, a change must exceed %g x it\n",
-		boots_run(cmp, SIDE_WITHOUT), boots_run(cmp, SIDE_WITH), cmp->iterations, cmp->policy.warmup, cmp->accel.name[0] ? cmp->accel.name : "-",
-		tested_n, cmp->policy.alpha, cmp->policy.bootstrap, cmp->policy.seed,
-		cmp->policy.gate_pct,
-		cmp->noise_calibration ? "calibration" : "this run (no calibration for this accelerator)",
-		cmp->policy.noise_factor);
-	if (cmp->noise_calibration)
-		fprintf(out, "     noise floor: calibration %lld\n", cmp->noise_calibration);
-	if (!strcmp(cmp->accel.name, "tcg-icount"))
-		fprintf(out, "note: under tcg-icount guest time counts instructions: it measures the work "
-			     "a kernel path does, not cache or TLB stalls\n");
+	free(f->results);
+	memset(f, 0, sizeof(*f));
 }

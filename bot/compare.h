@@ -1,14 +1,16 @@
-/* One comparison of two kernels: their boots, and per metric the samples,
- * the rank tests over boots, a bootstrap CI of the change, the noise floor
- * and a verdict. The procedure is in compare.c's header comment and in
- * README.md ("How a verdict is reached"). */
+/* The statistics of a comparison: from the boots of two kernels (the
+ * observations) and the rules (the policy, and the noise floors of a
+ * calibration), per metric the samples, the rank tests over boots, a
+ * bootstrap CI of the change, the noise floor and a verdict (the findings).
+ * They see nothing of how the kernels were built or booted: that is the
+ * comparison's record, in comparison.h. The procedure is in compare.c's
+ * header comment and in README.md ("How a verdict is reached"). */
 #ifndef PERFBOT_COMPARE_H
 #define PERFBOT_COMPARE_H
 
 #include "config.h"
+#include "outcome.h"
 #include "verdict.h"
-#include "kernel.h"
-#include "vm.h"
 #include "workload.h"
 
 enum side { SIDE_WITHOUT = 0, SIDE_WITH = 1 };
@@ -61,73 +63,50 @@ struct boot {
 	struct boot_record rec;
 };
 
-struct comparison {
-	const char *kind;              /* "patch" or "calibration" (A/A) */
-	const struct pb_patch *patch;  /* NULL for a calibration */
-	const char *queue_dir;
-	const struct kernel_tree *tree;
-	const struct pair_plan *plan;
-	const struct kernel_config *config;
-	struct kernel_image image[2];
-	struct accel accel;
-	bool booted;
+/* What the statistics see: the boots, and what their samples are of. */
+struct observations {
 	const struct workload **workloads;
 	int nworkloads;
-	char *workload_choice;
-	int boots_per_kernel, iterations, warmup;
-	unsigned long seed;            /* boot order and bootstrap */
-	struct verdict_policy policy;
-	const struct noise_floor *noise; /* from a calibration, or NULL */
-	int nnoise;
-	long long noise_calibration;   /* the calibration's comparison id, 0 if none */
-	/* a calibration's own findings: each metric's noise, and how often the
-	 * procedure flagged something over A/A splits of its boots */
-	struct noise_floor *measured_noise;
-	int nmeasured_noise;
-	int fa_splits, fa_flagged, fa_metric_tests, fa_metric_flags;
+	int iterations;                /* measured per boot */
 	struct boot *boots;
 	int nboots;
-	struct metric_result *results;
-	int nresults;
-	bool decided;                  /* compare_compute ran: verdict and behaviour are set */
-	enum verdict verdict;          /* the worst timing verdict (verdict.h's ranking) */
-	enum verdict behaviour;        /* VERDICT_BEHAVIOUR_CHANGE or VERDICT_SAME */
-	enum comparison_status status;
-	char *started_at, *finished_at;
-	double wall_seconds;
-	long long job_id;              /* perfbotd's job, 0 if none: done when this is stored */
-	bool interrupted;              /* measure_boots stopped early (SIGTERM): not to be stored */
 };
 
-/* Fills cmp->results (and cmp->verdict, cmp->behaviour) from the samples of
- * the boots that came out ok; may be called again after more boots. */
-void compare_compute(struct comparison *cmp);
-void comparison_free(struct comparison *cmp);
+/* The noise floors a comparison is judged against (a calibration's), or none. */
+struct noise_set {
+	const struct noise_floor *floor;
+	int n;
+};
 
-bool compare_is_warmup(const struct comparison *cmp, const struct workload *wl, int iteration);
-const struct workload *compare_workload(const struct comparison *cmp, const char *binary);
+/* What the statistics decided: per metric, and for the comparison. */
+struct findings {
+	struct metric_result *results;
+	int nresults;
+	bool decided;                  /* computed: verdict and behaviour are set */
+	enum verdict verdict;          /* the worst timing verdict (verdict.h's ranking) */
+	enum verdict behaviour;        /* VERDICT_BEHAVIOUR_CHANGE or VERDICT_SAME */
+};
+
+/* Fills out from the samples of the boots that came out ok; may be called
+ * again (on the same out) after more boots. */
+void compare_compute(const struct verdict_policy *vp, const struct noise_set *noise,
+		     const struct observations *obs, struct findings *out);
+void findings_free(struct findings *f);
+
+bool compare_is_warmup(const struct verdict_policy *vp, const struct workload *wl, int iteration);
+const struct workload *compare_workload(const struct observations *obs, const char *binary);
 
 /* How many time metrics are inconclusive: more boots may decide them. */
-int compare_inconclusive(const struct comparison *cmp);
+int compare_inconclusive(const struct findings *f);
 
 const char *side_name(enum side s);
 
-/* Prints the comparison table (workload, metric, without, with, change, CI,
- * p, noise, verdict) and the patch's verdict. */
-void compare_print(const struct comparison *cmp, FILE *out);
-
-/* A comparison of the given boots only, a's as the side without and b's as
- * the side with (shallow copies: the records stay tmpl's), computed: for A/A
- * splits of a calibration and the benchmark's resampled comparisons. */
-void compare_subset(const struct comparison *tmpl, const struct boot *const *a, int na,
-		    const struct boot *const *b, int nb, struct comparison *out);
-void compare_subset_free(struct comparison *out);
-
 /* Metrics with a notable verdict; *tested gets those with data on both sides. */
-int compare_flagged(const struct comparison *cmp, int *tested);
+int compare_flagged(const struct findings *f, int *tested);
 
 /* The noise of every metric over a set of boots of one kernel. */
-struct noise_floor *noise_measure(const struct comparison *cmp, int *n);
+struct noise_floor *noise_measure(const struct verdict_policy *vp, const struct observations *obs,
+				  int *n);
 void noise_free(struct noise_floor *nf, int n);
 
 #endif

@@ -15,6 +15,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "vm.h"
+
 /* bot/schema.sql, turned into a C string by the Makefile. */
 extern const char perfbot_schema_sql[];
 
@@ -769,8 +771,8 @@ static bool store_kernel(sqlite3 *db, const struct comparison *cmp, enum side s,
 static bool store_runs(sqlite3 *db, const struct comparison *cmp, long long cid,
 		       const long long kid[2], pb_err *err)
 {
-	for (int b = 0; b < cmp->nboots; b++) {
-		const struct boot *bt = &cmp->boots[b];
+	for (int b = 0; b < cmp->obs.nboots; b++) {
+		const struct boot *bt = &cmp->obs.boots[b];
 		long long rid;
 
 		if (!db_run(db, &rid, err,
@@ -784,8 +786,8 @@ static bool store_runs(sqlite3 *db, const struct comparison *cmp, long long cid,
 			return false;
 		for (int i = 0; i < bt->rec.results.nsamples; i++) {
 			const struct result_sample *s = &bt->rec.results.samples[i];
-			const struct workload *wl = compare_workload(cmp, s->workload);
-			int warm = wl && compare_is_warmup(cmp, wl, s->iteration);
+			const struct workload *wl = compare_workload(&cmp->obs, s->workload);
+			int warm = wl && compare_is_warmup(&cmp->policy, wl, s->iteration);
 
 			/* A guest that repeats a line: the first value stands. */
 			if (!db_run(db, NULL, err,
@@ -800,8 +802,8 @@ static bool store_runs(sqlite3 *db, const struct comparison *cmp, long long cid,
 
 static bool store_results(sqlite3 *db, const struct comparison *cmp, long long cid, pb_err *err)
 {
-	for (int i = 0; i < cmp->nresults; i++) {
-		const struct metric_result *m = &cmp->results[i];
+	for (int i = 0; i < cmp->findings.nresults; i++) {
+		const struct metric_result *m = &cmp->findings.results[i];
 
 		if (!db_run(db, NULL, err,
 			 "INSERT INTO results (comparison_id, workload, metric, unit, kind, better, "
@@ -845,8 +847,8 @@ static bool store_all(sqlite3 *db, const struct comparison *cmp, const char *ver
 	    !store_kernel(db, cmp, SIDE_WITH, &kid[1], err))
 		return false;
 	str_init(&names);
-	for (int i = 0; i < cmp->nworkloads; i++)
-		str_addf(&names, "%s%s", i ? " " : "", cmp->workloads[i]->name);
+	for (int i = 0; i < cmp->obs.nworkloads; i++)
+		str_addf(&names, "%s%s", i ? " " : "", cmp->obs.workloads[i]->name);
 	ok = db_run(db, cid, err,
 		 "INSERT INTO comparisons (kind, patch_id, pair_method, pair_detail, kernel_without, "
 		 "kernel_with, accel, accel_reason, workloads, workload_choice, boots_per_kernel, "
@@ -859,12 +861,12 @@ static bool store_all(sqlite3 *db, const struct comparison *cmp, const char *ver
 		 calibration ? "same" : pair_method_name(cmp->plan->method), cmp->plan->detail,
 		 kid[0], kid[1], cmp->booted ? cmp->accel.name : NULL,
 		 cmp->booted ? cmp->accel.reason : NULL, names.buf, cmp->workload_choice,
-		 cmp->boots_per_kernel, cmp->iterations, status_name(cmp->status), cmp->started_at,
+		 cmp->boots_per_kernel, cmp->obs.iterations, status_name(cmp->status), cmp->started_at,
 		 cmp->finished_at, cmp->wall_seconds, version, cmp->policy.warmup,
 		 (long long)cmp->seed, cmp->policy.gate_pct, cmp->policy.alpha,
 		 cmp->policy.noise_factor, cmp->noise_calibration,
-		 cmp->decided ? verdict_name(cmp->verdict) : NULL,
-		 cmp->decided ? verdict_name(cmp->behaviour) : NULL,
+		 cmp->findings.decided ? verdict_name(cmp->findings.verdict) : NULL,
+		 cmp->findings.decided ? verdict_name(cmp->findings.behaviour) : NULL,
 		 cmp->fa_splits, cmp->fa_flagged, cmp->fa_metric_tests, cmp->fa_metric_flags);
 	str_free(&names);
 	return ok && store_runs(db, cmp, *cid, kid, err) && store_results(db, cmp, *cid, err);

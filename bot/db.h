@@ -7,7 +7,7 @@
 #include <stddef.h>
 #include <sqlite3.h>
 
-#include "compare.h"
+#include "comparison.h"
 
 #define DB_SCHEMA_VERSION 5
 

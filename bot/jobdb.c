@@ -370,7 +370,7 @@ static bool load_samples(sqlite3 *db, long long id, int b, struct boot_results *
 	return true;
 }
 
-/* The journaled boots, with their samples, appended to cmp->boots. */
+/* The journaled boots, with their samples, appended to cmp->obs.boots. */
 static bool load_boots(sqlite3 *db, long long id, struct comparison *cmp, pb_err *err)
 {
 	struct db_cursor c;
@@ -383,12 +383,12 @@ static bool load_boots(sqlite3 *db, long long id, struct comparison *cmp, pb_err
 	while (ok && db_cursor_step(&c, &r)) {
 		struct boot *bt;
 
-		if (r.boot_index != cmp->nboots + 1) {
+		if (r.boot_index != cmp->obs.nboots + 1) {
 			gap = true; /* the journal is not ours to resume */
 			break;
 		}
-		cmp->boots = xrealloc(cmp->boots, sizeof(*cmp->boots) * (size_t)(cmp->nboots + 1));
-		bt = &cmp->boots[cmp->nboots++];
+		cmp->obs.boots = xrealloc(cmp->obs.boots, sizeof(*cmp->obs.boots) * (size_t)(cmp->obs.nboots + 1));
+		bt = &cmp->obs.boots[cmp->obs.nboots++];
 		memset(bt, 0, sizeof(*bt));
 		bt->side = strcmp(r.side, "with") ? SIDE_WITHOUT : SIDE_WITH;
 		bt->rec.outcome = outcome_named(r.outcome);
@@ -398,7 +398,7 @@ static bool load_boots(sqlite3 *db, long long id, struct comparison *cmp, pb_err
 		bt->rec.console_log = dup_or_null(r.console_log);
 		bt->rec.results_log = dup_or_null(r.results_log);
 		bt->rec.results.done = true;
-		ok = load_samples(db, id, cmp->nboots, &bt->rec.results, err);
+		ok = load_samples(db, id, cmp->obs.nboots, &bt->rec.results, err);
 	}
 	if (gap || c.failed)
 		pb_seterr(err, "database: the journal of job %lld cannot be read back (%s)", id,
@@ -452,7 +452,7 @@ bool jobdb_journal_open(sqlite3 *db, long long id, const char *inputs, struct co
 
 bool jobdb_journal_boot(sqlite3 *db, long long id, const struct comparison *cmp, int b, pb_err *err)
 {
-	const struct boot *bt = &cmp->boots[b];
+	const struct boot *bt = &cmp->obs.boots[b];
 
 	if (!db_exec(db, "BEGIN IMMEDIATE", err))
 		return false;

@@ -6,7 +6,7 @@
 
 #include <sqlite3.h>
 
-#include "compare.h"
+#include "comparison.h"
 #include "db.h"
 
 /* Where a job is. One name table (jobdb.c): the database stores these
@@ -79,7 +79,7 @@ bool jobdb_result(struct db_cursor *c, sqlite3 *db, long long id, pb_err *err);
 
 /* Before a job's first boot. inputs names everything its boots depend on
  * (kernels, accelerator, guest plan). If the journal holds boots made with
- * the same inputs, they are loaded into cmp (cmp->nboots > 0 after) and
+ * the same inputs, they are loaded into cmp (cmp->obs.nboots > 0 after) and
  * cmp->seed becomes theirs; otherwise the journal is emptied and starts
  * anew with these inputs and cmp->seed. */
 bool jobdb_journal_open(sqlite3 *db, long long id, const char *inputs, struct comparison *cmp,

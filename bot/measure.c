@@ -9,6 +9,8 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "vm.h"
+
 unsigned long measure_seed(const struct pb_config *cfg)
 {
 	unsigned int r = 0;
@@ -29,19 +31,19 @@ int measure_ok_boots(const struct comparison *cmp, enum side s)
 {
 	int n = 0;
 
-	for (int b = 0; b < cmp->nboots; b++)
-		n += cmp->boots[b].side == s && cmp->boots[b].rec.outcome == BOOT_OK;
+	for (int b = 0; b < cmp->obs.nboots; b++)
+		n += cmp->obs.boots[b].side == s && cmp->obs.boots[b].rec.outcome == BOOT_OK;
 	return n;
 }
 
 static bool boot_one(const struct pb_config *cfg, struct comparison *cmp,
 		     const struct measure_plan *mp, enum side s, int shown_total, pb_err *err)
 {
-	struct boot *bt = &cmp->boots[cmp->nboots];
-	char *prefix = xasprintf("%s/boot%02d-%s", mp->log_dir, cmp->nboots + 1, side_name(s));
+	struct boot *bt = &cmp->obs.boots[cmp->obs.nboots];
+	char *prefix = xasprintf("%s/boot%02d-%s", mp->log_dir, cmp->obs.nboots + 1, side_name(s));
 	bool ok;
 
-	fprintf(stderr, "perfbot: boot %d/%d  %s (%s, %s) ...", cmp->nboots + 1, shown_total,
+	fprintf(stderr, "perfbot: boot %d/%d  %s (%s, %s) ...", cmp->obs.nboots + 1, shown_total,
 		mp->aa ? (s ? "side B" : "side A") : s ? "with    the fix" : "without the fix",
 		mp->label[s], cmp->accel.name);
 	fflush(stderr);
@@ -52,7 +54,7 @@ static bool boot_one(const struct pb_config *cfg, struct comparison *cmp,
 		ok = vm_boot(cfg, &cmp->accel, mp->guest, mp->kernel[s], mp->initrd, prefix, &bt->rec,
 			     err);
 	if (ok) {
-		cmp->nboots++;
+		cmp->obs.nboots++;
 		fprintf(stderr, " %s in %.1f s%s%s\n", boot_outcome_name(bt->rec.outcome),
 			bt->rec.wall_seconds, bt->rec.outcome != BOOT_OK && bt->rec.detail ? ": " : "",
 			bt->rec.outcome != BOOT_OK && bt->rec.detail ? bt->rec.detail : "");
@@ -76,8 +78,8 @@ static bool round_of_boots(const struct pb_config *cfg, struct comparison *cmp,
 		enum side s = k ? (enum side)!first : first;
 		int index = 2 * round + k;
 
-		if (index < cmp->nboots) {
-			const struct boot *bt = &cmp->boots[index];
+		if (index < cmp->obs.nboots) {
+			const struct boot *bt = &cmp->obs.boots[index];
 
 			if (bt->side != s) {
 				pb_seterr(err, "the journaled boot %d ran %s the fix, where seed %lu puts the "
@@ -94,11 +96,11 @@ static bool round_of_boots(const struct pb_config *cfg, struct comparison *cmp,
 			cmp->interrupted = true;
 			return true;
 		}
-		cmp->boots = xrealloc(cmp->boots, sizeof(*cmp->boots) * (size_t)(cmp->nboots + 1));
-		memset(cmp->boots + cmp->nboots, 0, sizeof(*cmp->boots));
+		cmp->obs.boots = xrealloc(cmp->obs.boots, sizeof(*cmp->obs.boots) * (size_t)(cmp->obs.nboots + 1));
+		memset(cmp->obs.boots + cmp->obs.nboots, 0, sizeof(*cmp->obs.boots));
 		if (!boot_one(cfg, cmp, mp, s, shown_total, err))
 			return false;
-		if (mp->boot_done && !mp->boot_done(mp->ctx, cmp, cmp->nboots - 1, err))
+		if (mp->boot_done && !mp->boot_done(mp->ctx, cmp, cmp->obs.nboots - 1, err))
 			return false;
 	}
 	return true;
@@ -108,8 +110,8 @@ static double boot_seconds(const struct comparison *cmp)
 {
 	double t = 0;
 
-	for (int b = 0; b < cmp->nboots; b++)
-		t += cmp->boots[b].rec.wall_seconds;
+	for (int b = 0; b < cmp->obs.nboots; b++)
+		t += cmp->obs.boots[b].rec.wall_seconds;
 	return t;
 }
 
@@ -122,11 +124,11 @@ static bool kernel_failed_for_good(const struct comparison *cmp)
 {
 	if (strcmp(cmp->accel.name, "tcg-icount"))
 		return false;
-	for (int b = 0; b < cmp->nboots; b++) {
-		enum boot_outcome o = cmp->boots[b].rec.outcome;
+	for (int b = 0; b < cmp->obs.nboots; b++) {
+		enum boot_outcome o = cmp->obs.boots[b].rec.outcome;
 
 		if ((o == BOOT_PANIC || o == BOOT_TIMEOUT || o == BOOT_INCOMPLETE) &&
-		    !measure_ok_boots(cmp, cmp->boots[b].side))
+		    !measure_ok_boots(cmp, cmp->obs.boots[b].side))
 			return true;
 	}
 	return false;
@@ -136,7 +138,7 @@ bool measure_boots(const struct pb_config *cfg, struct comparison *cmp,
 		   const struct measure_plan *mp, pb_err *err)
 {
 	gsl_rng *order = gsl_rng_alloc(gsl_rng_mt19937);
-	int rounds = 0, journaled = cmp->nboots;
+	int rounds = 0, journaled = cmp->obs.nboots;
 	bool ok = true;
 
 	gsl_rng_set(order, cmp->seed);
@@ -152,10 +154,10 @@ bool measure_boots(const struct pb_config *cfg, struct comparison *cmp,
 	}
 	cmp->boots_per_kernel = rounds;
 	if (ok && !cmp->interrupted)
-		compare_compute(cmp);
+		comparison_compute(cmp);
 	while (ok && !cmp->interrupted && rounds < mp->max_rounds &&
 	       measure_ok_boots(cmp, SIDE_WITHOUT) && measure_ok_boots(cmp, SIDE_WITH)) {
-		int open = compare_inconclusive(cmp);
+		int open = compare_inconclusive(&cmp->findings);
 		double spent = boot_seconds(cmp);
 		bool replay = 2 * rounds < journaled; /* journaled extra rounds were decided already */
 
@@ -174,7 +176,7 @@ bool measure_boots(const struct pb_config *cfg, struct comparison *cmp,
 		rounds++;
 		if (ok && !cmp->interrupted) {
 			cmp->boots_per_kernel = rounds;
-			compare_compute(cmp);
+			comparison_compute(cmp);
 		}
 	}
 	gsl_rng_free(order);

@@ -194,10 +194,10 @@ static void comparison_from(struct comparison *cmp, struct pipeline *pl, const c
 	cmp->tree = &pl->tree;
 	cmp->plan = &pl->pair;
 	cmp->config = &pl->kc;
-	cmp->workloads = pl->chosen;
-	cmp->nworkloads = pl->nchosen;
+	cmp->obs.workloads = pl->chosen;
+	cmp->obs.nworkloads = pl->nchosen;
 	cmp->workload_choice = why;
-	cmp->iterations = pl->cfg->iterations;
+	cmp->obs.iterations = pl->cfg->iterations;
 	cmp->seed = measure_seed(pl->cfg);
 	cmp->started_at = iso_time_now();
 }
@@ -223,16 +223,16 @@ static void outcome_set(struct pipeline_outcome *out, long long cid, const struc
 		return;
 	out->comparison = cid;
 	out->status = cmp->status;
-	out->decided = cmp->decided;
-	out->verdict = cmp->verdict;
-	out->behaviour_change = cmp->decided && cmp->behaviour == VERDICT_BEHAVIOUR_CHANGE;
+	out->decided = cmp->findings.decided;
+	out->verdict = cmp->findings.verdict;
+	out->behaviour_change = cmp->findings.decided && cmp->findings.behaviour == VERDICT_BEHAVIOUR_CHANGE;
 }
 
 /* What the guest's console and the compiler said: their lines, made visible(). */
 static void print_failures(const struct comparison *cmp, bool aa)
 {
-	for (int b = 0; b < cmp->nboots; b++) {
-		const struct boot *bt = &cmp->boots[b];
+	for (int b = 0; b < cmp->obs.nboots; b++) {
+		const struct boot *bt = &cmp->obs.boots[b];
 		char *detail;
 
 		if (bt->rec.outcome == BOOT_OK)
@@ -289,9 +289,9 @@ static bool journal_resume(struct pipeline *pl, struct comparison *cmp, long lon
 	bool ok = jobdb_journal_open(pl->db, job, inputs, cmp, &pl->err);
 
 	free(inputs);
-	if (ok && cmp->nboots)
+	if (ok && cmp->obs.nboots)
 		printf("perfbot: job %lld resumes after its last completed boot: %d boot(s) "
-		       "journaled (seed %lu)\n", job, cmp->nboots, cmp->seed);
+		       "journaled (seed %lu)\n", job, cmp->obs.nboots, cmp->seed);
 	return ok;
 }
 
@@ -387,8 +387,8 @@ static bool run_measure(struct pipeline *pl, struct comparison *cmp, const struc
 	comparison_booted(cmp, pl);
 	if (!stage_noise(pl) || (rq->job_id && !journal_resume(pl, cmp, rq->job_id)))
 		return false;
-	cmp->noise = pl->noise;
-	cmp->nnoise = pl->nnoise;
+	cmp->noise.floor = pl->noise;
+	cmp->noise.n = pl->nnoise;
 	cmp->noise_calibration = pl->noise_calibration;
 	comparison_policy(cmp, pl->cfg);
 	mp.kernel[0] = cmp->image[0].bzimage;
@@ -441,15 +441,15 @@ int pipeline_run_patch(const struct pb_config *cfg, const struct pb_queue *q,
 	if (!run_measure(&pl, &cmp, rq))
 		goto fail;
 	if (cmp.interrupted) {
-		printf("perfbot: stopped after boot %d; job %lld resumes from there\n", cmp.nboots,
+		printf("perfbot: stopped after boot %d; job %lld resumes from there\n", cmp.obs.nboots,
 		       rq->job_id);
 		rc = PB_EXIT_STOPPED;
 		goto out;
 	}
 	if (!stage_store(&pl, &cmp))
 		goto fail;
-	if (cmp.nresults)
-		compare_print(&cmp, stdout);
+	if (cmp.findings.nresults)
+		comparison_print(&cmp, stdout);
 	print_failures(&cmp, false);
 	if (!stage_report(&pl, q))
 		goto fail;
@@ -470,17 +470,17 @@ out:
 
 /* Random splits: run.boots ok boots against run.boots others. Counts the
  * splits with any flag and the flags per metric (into flags_by_metric,
- * indexed like cmp->results). */
+ * indexed like cmp->findings.results). */
 static void false_alarms(struct comparison *cmp, int per_side, unsigned long seed,
 			 int *flags_by_metric)
 {
-	const struct boot **ok = xcalloc((size_t)cmp->nboots + 1, sizeof(*ok));
+	const struct boot **ok = xcalloc((size_t)cmp->obs.nboots + 1, sizeof(*ok));
 	gsl_rng *rng = gsl_rng_alloc(gsl_rng_mt19937);
 	int nok = 0;
 
-	for (int b = 0; b < cmp->nboots; b++)
-		if (cmp->boots[b].rec.outcome == BOOT_OK)
-			ok[nok++] = &cmp->boots[b];
+	for (int b = 0; b < cmp->obs.nboots; b++)
+		if (cmp->obs.boots[b].rec.outcome == BOOT_OK)
+			ok[nok++] = &cmp->obs.boots[b];
 	gsl_rng_set(rng, seed ^ 0x5eedUL);
 	cmp->fa_splits = cmp->fa_flagged = cmp->fa_metric_tests = cmp->fa_metric_flags = 0;
 	for (int s = 0; nok >= 2 * per_side && s < FA_SPLITS; s++) {
@@ -495,15 +495,15 @@ static void false_alarms(struct comparison *cmp, int per_side, unsigned long see
 			ok[i] = ok[j];
 			ok[j] = t;
 		}
-		compare_subset(cmp, ok, per_side, ok + per_side, per_side, &sub);
-		flagged = compare_flagged(&sub, &tested);
-		for (int i = 0; i < sub.nresults; i++)
-			flags_by_metric[i] += verdict_is_notable(sub.results[i].verdict);
+		comparison_subset(cmp, ok, per_side, ok + per_side, per_side, &sub);
+		flagged = compare_flagged(&sub.findings, &tested);
+		for (int i = 0; i < sub.findings.nresults; i++)
+			flags_by_metric[i] += verdict_is_notable(sub.findings.results[i].verdict);
 		cmp->fa_splits++;
 		cmp->fa_flagged += flagged > 0;
 		cmp->fa_metric_tests += tested;
 		cmp->fa_metric_flags += flagged;
-		compare_subset_free(&sub);
+		comparison_subset_free(&sub);
 	}
 	gsl_rng_free(rng);
 	free(ok);
@@ -518,9 +518,9 @@ static void print_noise(const struct comparison *cmp, const int *flags_by_metric
 		const struct noise_floor *nf = &cmp->measured_noise[i];
 		int flags = 0;
 
-		for (int r = 0; r < cmp->nresults; r++)
-			if (!strcmp(cmp->results[r].workload, nf->workload) &&
-			    !strcmp(cmp->results[r].def->name, nf->metric))
+		for (int r = 0; r < cmp->findings.nresults; r++)
+			if (!strcmp(cmp->findings.results[r].workload, nf->workload) &&
+			    !strcmp(cmp->findings.results[r].def->name, nf->metric))
 				flags = flags_by_metric[r];
 		fprintf(out, "%-15s %-35s %5d %11.4f%% %11.4f%% %13s %d/%d\n", nf->workload, nf->metric,
 			nf->boots, isnan(nf->between_cv_pct) ? 0 : nf->between_cv_pct,
@@ -529,7 +529,7 @@ static void print_noise(const struct comparison *cmp, const int *flags_by_metric
 	}
 	fprintf(out, "\nfalse alarms: %d of %d A/A comparisons (%d+%d boots each, drawn from these %d) "
 		     "flagged something; %d of %d metric verdicts\n",
-		cmp->fa_flagged, cmp->fa_splits, split, split, cmp->nboots,
+		cmp->fa_flagged, cmp->fa_splits, split, split, cmp->obs.nboots,
 		cmp->fa_metric_flags, cmp->fa_metric_tests);
 }
 
@@ -537,15 +537,15 @@ static void print_noise(const struct comparison *cmp, const int *flags_by_metric
  * procedure flags an A/A split of its boots judged against that noise. */
 static int *calibration_findings(struct comparison *cmp, int split)
 {
-	int *flags = xcalloc((size_t)cmp->nresults + 1, sizeof(int));
+	int *flags = xcalloc((size_t)cmp->findings.nresults + 1, sizeof(int));
 
-	cmp->measured_noise = noise_measure(cmp, &cmp->nmeasured_noise);
+	cmp->measured_noise = noise_measure(&cmp->policy, &cmp->obs, &cmp->nmeasured_noise);
 	/* the splits use this noise floor, as later runs will */
-	cmp->noise = cmp->measured_noise;
-	cmp->nnoise = cmp->nmeasured_noise;
+	cmp->noise.floor = cmp->measured_noise;
+	cmp->noise.n = cmp->nmeasured_noise;
 	false_alarms(cmp, split, cmp->seed, flags);
-	cmp->noise = NULL;
-	cmp->nnoise = 0;
+	cmp->noise.floor = NULL;
+	cmp->noise.n = 0;
 	return flags;
 }
 

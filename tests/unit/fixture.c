@@ -41,15 +41,15 @@ bool fixture_init(struct fixture *f, const char *without, const char *with)
 	snprintf(f->cmp.accel.name, sizeof(f->cmp.accel.name), "tcg-icount");
 	snprintf(f->cmp.accel.reason, sizeof(f->cmp.accel.reason), "test");
 	f->cmp.booted = true;
-	f->cmp.workloads = f->chosen;
-	f->cmp.nworkloads = 1;
+	f->cmp.obs.workloads = f->chosen;
+	f->cmp.obs.nworkloads = 1;
 	f->cmp.workload_choice = xstrdup("test");
 	f->cmp.kind = "patch";
 	f->cmp.seed = 1;
 	f->cmp.policy = (struct verdict_policy){ .gate_pct = 0.5, .alpha = 0.01, .noise_factor = 5,
 						 .bootstrap = 500, .warmup = 0, .seed = 1 };
 	f->cmp.boots_per_kernel = 2;
-	f->cmp.iterations = 2;
+	f->cmp.obs.iterations = 2;
 	f->cmp.status = STATUS_MEASURED;
 	f->cmp.started_at = xstrdup("2026-12-03T00:00:00Z");
 	f->cmp.finished_at = xstrdup("2026-12-03T00:01:00Z");
@@ -65,13 +65,13 @@ bool fixture_set_boots(struct fixture *f, int n, const char *const *texts, const
 {
 	pb_err err = { "" };
 
-	for (int b = 0; b < f->cmp.nboots; b++)
-		boot_record_free(&f->cmp.boots[b].rec);
-	free(f->cmp.boots);
-	f->cmp.nboots = 0;
-	f->cmp.boots = xcalloc((size_t)n, sizeof(struct boot));
+	for (int b = 0; b < f->cmp.obs.nboots; b++)
+		boot_record_free(&f->cmp.obs.boots[b].rec);
+	free(f->cmp.obs.boots);
+	f->cmp.obs.nboots = 0;
+	f->cmp.obs.boots = xcalloc((size_t)n, sizeof(struct boot));
 	for (int b = 0; b < n; b++) {
-		struct boot *bt = &f->cmp.boots[b];
+		struct boot *bt = &f->cmp.obs.boots[b];
 
 		bt->side = sides[b];
 		bt->rec.outcome = BOOT_OK;
@@ -79,13 +79,13 @@ bool fixture_set_boots(struct fixture *f, int n, const char *const *texts, const
 		bt->rec.console_log = xasprintf("/nonexistent/boot%d.console.log", b);
 		bt->rec.results_log = xasprintf("/nonexistent/boot%d.results.log", b);
 		bt->rec.qemu_cmdline = xstrdup("qemu-system-x86_64 ...");
-		f->cmp.nboots++;
+		f->cmp.obs.nboots++;
 		if (!results_parse(texts[b], strlen(texts[b]), &bt->rec.results, &err)) {
 			fprintf(stderr, "fixture: %s\n", err.msg);
 			return false;
 		}
 	}
-	compare_compute(&f->cmp);
+	comparison_compute(&f->cmp);
 	return true;
 }
 

@@ -2,7 +2,7 @@
 #ifndef PERFBOT_FIXTURE_H
 #define PERFBOT_FIXTURE_H
 
-#include "compare.h"
+#include "comparison.h"
 #include "queue.h"
 #include "workload.h"
 

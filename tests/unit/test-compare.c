@@ -12,9 +12,9 @@
 
 static const struct metric_result *result(const struct comparison *c, const char *metric)
 {
-	for (int i = 0; i < c->nresults; i++)
-		if (!strcmp(c->results[i].def->name, metric))
-			return &c->results[i];
+	for (int i = 0; i < c->findings.nresults; i++)
+		if (!strcmp(c->findings.results[i].def->name, metric))
+			return &c->findings.results[i];
 	return NULL;
 }
 
@@ -47,7 +47,7 @@ static void test_shapes(void)
 	CHECK_STR(verdict(&f.cmp, "migrate_ms_per_mib"), "behaviour change"); /* one side only */
 	CHECK_STR(verdict(&f.cmp, "migrate_ms"), "not comparable"); /* different work */
 	CHECK_STR(verdict(&f.cmp, "pgmigrate_success"), "no data");
-	CHECK_STR(verdict_name(f.cmp.behaviour), "behaviour change");
+	CHECK_STR(verdict_name(f.cmp.findings.behaviour), "behaviour change");
 	fixture_free(&f);
 
 	/* 10% slower, every boot alike, two boots a side: the rank test cannot
@@ -62,20 +62,20 @@ static void test_shapes(void)
 	CHECK(m && fabs(m->ci_lo_pct - 10) < 1e-9 && fabs(m->ci_hi_pct - 10) < 1e-9);
 	CHECK(m && fabs(m->hl_shift - 1) < 1e-12);
 	CHECK_STR(verdict(&f.cmp, "migrate_ms"), "inconclusive");
-	CHECK_INT(compare_inconclusive(&f.cmp), 1);
-	CHECK_STR(verdict_name(f.cmp.verdict), "inconclusive");
+	CHECK_INT(compare_inconclusive(&f.cmp.findings), 1);
+	CHECK_STR(verdict_name(f.cmp.findings.verdict), "inconclusive");
 	CHECK_STR(verdict(&f.cmp, "pages_migrated"), "same");
 	{
 		/* with a calibration that measured 0.01% between boots: the gate decides */
 		struct noise_floor nf = { "hugetlb-migrate", "migrate_ms", 8, 0.01, 0.01, false };
 
-		f.cmp.noise = &nf;
-		f.cmp.nnoise = 1;
-		compare_compute(&f.cmp);
+		f.cmp.noise.floor = &nf;
+		f.cmp.noise.n = 1;
+		comparison_compute(&f.cmp);
 		CHECK_STR(verdict(&f.cmp, "migrate_ms"), "regression");
 		CHECK_STR(result(&f.cmp, "migrate_ms")->regime, "gate over noise");
 		CHECK_STR(result(&f.cmp, "migrate_ms")->noise_from, "calibration");
-		CHECK_STR(verdict_name(f.cmp.verdict), "regression");
+		CHECK_STR(verdict_name(f.cmp.findings.verdict), "regression");
 		/* one boot a side: nothing to say the boots do not overlap */
 		{
 			const char *t1[2] = { W "1 migrate_ms 10\n", W "1 migrate_ms 11\n" };
@@ -91,10 +91,10 @@ static void test_shapes(void)
 		}
 		/* a calibration that found 3% noise: 10% is not 5 x 3% */
 		nf.between_cv_pct = 3;
-		compare_compute(&f.cmp);
+		comparison_compute(&f.cmp);
 		CHECK_STR(verdict(&f.cmp, "migrate_ms"), "inconclusive");
-		f.cmp.noise = NULL;
-		f.cmp.nnoise = 0;
+		f.cmp.noise.floor = NULL;
+		f.cmp.noise.n = 0;
 	}
 	fixture_free(&f);
 
@@ -103,7 +103,7 @@ static void test_shapes(void)
 	CHECK(fixture_init(&f, W "1 migrate_ms 10\n", W "1 migrate_ms 10.02\n"));
 	CHECK_STR(verdict(&f.cmp, "migrate_ms"), "no change");
 	CHECK_STR(result(&f.cmp, "migrate_ms")->regime, "CI inside gate");
-	CHECK_STR(verdict_name(f.cmp.verdict), "no change");
+	CHECK_STR(verdict_name(f.cmp.findings.verdict), "no change");
 	{
 		const char *t[6] = { W "1 migrate_ms 10\n", W "1 migrate_ms 9\n", W "1 migrate_ms 10.001\n",
 				     W "1 migrate_ms 9.001\n", W "1 migrate_ms 9.999\n", W "1 migrate_ms 8.999\n" };
@@ -113,8 +113,8 @@ static void test_shapes(void)
 		CHECK_STR(verdict(&f.cmp, "migrate_ms"), "improvement");
 		CHECK_STR(result(&f.cmp, "migrate_ms")->noise_from, "this run");
 		/* a boot that was not ok does not count */
-		f.cmp.boots[1].rec.outcome = BOOT_PANIC;
-		compare_compute(&f.cmp);
+		f.cmp.obs.boots[1].rec.outcome = BOOT_PANIC;
+		comparison_compute(&f.cmp);
 		CHECK_INT(result(&f.cmp, "migrate_ms")->n[1], 2);
 		CHECK_STR(verdict(&f.cmp, "migrate_ms"), "inconclusive"); /* 2 boots: floor untrusted */
 	}
@@ -125,7 +125,7 @@ static void test_shapes(void)
 			   W "1 migrate_ms 5\n" W "1 pages_migrated 16\n"));
 	CHECK_STR(verdict(&f.cmp, "migrate_ms"), "no change");
 	CHECK_STR(verdict(&f.cmp, "pages_migrated"), "same");
-	CHECK_STR(verdict_name(f.cmp.behaviour), "same");
+	CHECK_STR(verdict_name(f.cmp.findings.behaviour), "same");
 	fixture_free(&f);
 }
 
@@ -138,11 +138,11 @@ static void test_warmup(void)
 			   W "1 migrate_ms 90\n" W "2 migrate_ms 10\n" W "3 migrate_ms 10\n"));
 	CHECK_INT(result(&f.cmp, "migrate_ms")->n[0], 6);
 	f.cmp.policy.warmup = 1;
-	compare_compute(&f.cmp);
+	comparison_compute(&f.cmp);
 	CHECK_INT(result(&f.cmp, "migrate_ms")->n[0], 4);
 	CHECK_STR(verdict(&f.cmp, "migrate_ms"), "no change");
-	CHECK(compare_is_warmup(&f.cmp, f.chosen[0], 1) && !compare_is_warmup(&f.cmp, f.chosen[0], 0) &&
-	      !compare_is_warmup(&f.cmp, f.chosen[0], 2));
+	CHECK(compare_is_warmup(&f.cmp.policy, f.chosen[0], 1) && !compare_is_warmup(&f.cmp.policy, f.chosen[0], 0) &&
+	      !compare_is_warmup(&f.cmp.policy, f.chosen[0], 2));
 	fixture_free(&f);
 }
 
@@ -209,9 +209,9 @@ static void rates(const struct regime *g, double shift, int trials, double min_d
 
 		c.boots = calib;
 		trial(&f, r, &c, offset, 0);
-		nf = noise_measure(&f.cmp, &nnf);
-		f.cmp.noise = nf;
-		f.cmp.nnoise = nnf;
+		nf = noise_measure(&f.cmp.policy, &f.cmp.obs, &nnf);
+		f.cmp.noise.floor = nf;
+		f.cmp.noise.n = nnf;
 	}
 	for (int k = 0; k < trials; k++) {
 		f.cmp.policy.seed = (unsigned long)k + 1;
@@ -223,8 +223,8 @@ static void rates(const struct regime *g, double shift, int trials, double min_d
 	CHECK(detected >= min_detect * trials);
 	CHECK(detected <= max_detect * trials);
 	CHECK(false_alarms <= max_false * trials);
-	f.cmp.noise = NULL;
-	f.cmp.nnoise = 0;
+	f.cmp.noise.floor = NULL;
+	f.cmp.noise.n = 0;
 	noise_free(nf, nnf);
 	fixture_free(&f);
 	gsl_rng_free(r);

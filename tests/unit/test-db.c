@@ -391,7 +391,7 @@ void test_db(void)
 		int nnf, ngot = 0;
 		long long cal = 0, which = 0;
 
-		nf = noise_measure(&f.cmp, &nnf);
+		nf = noise_measure(&f.cmp.policy, &f.cmp.obs, &nnf);
 		CHECK(nnf == 2); /* migrate_ms, pages_migrated: the metrics with samples */
 		f.cmp.patch = NULL;
 		f.cmp.kind = "calibration";

@@ -175,11 +175,11 @@ void test_hostile(void)
 	p->subject = xstrdup("mm: " HOSTILE);
 	free(p->author);
 	p->author = xstrdup("Mallory " HOSTILE);
-	f.cmp.boots[0].rec.outcome = BOOT_PANIC;
-	free(f.cmp.boots[0].rec.detail);
-	f.cmp.boots[0].rec.detail = xstrdup("Kernel panic - not syncing: " HOSTILE);
+	f.cmp.obs.boots[0].rec.outcome = BOOT_PANIC;
+	free(f.cmp.obs.boots[0].rec.detail);
+	f.cmp.obs.boots[0].rec.detail = xstrdup("Kernel panic - not syncing: " HOSTILE);
 	f.cmp.image[1].failure = xstrdup("mm/migrate.c:1: error: " HOSTILE);
-	compare_compute(&f.cmp);
+	comparison_compute(&f.cmp);
 	CHECK(db_store_comparison(db, &f.cmp, "test", &id, &err));
 	CHECK(report_write_patch(db, id, dir, &page, &err));
 	if (page)

@@ -37,12 +37,12 @@ static void test_journal(sqlite3 *db, struct fixture *f)
 
 	f->cmp.seed = 7;
 	CHECK(jobdb_journal_open(db, 1, "kernels a b", &f->cmp, &err));
-	CHECK_INT(f->cmp.nboots, 4); /* a new journal adds nothing to the comparison */
+	CHECK_INT(f->cmp.obs.nboots, 4); /* a new journal adds nothing to the comparison */
 	CHECK(jobdb_journal_boot(db, 1, &f->cmp, 0, &err));
 	CHECK(jobdb_journal_boot(db, 1, &f->cmp, 1, &err));
 	CHECK_INT(db_count(db, "SELECT count(*) FROM job_boots WHERE job_id=?", 1), 2);
 	CHECK_INT(db_count(db, "SELECT count(*) FROM job_samples WHERE job_id=?", 1),
-		  f->cmp.boots[0].rec.results.nsamples + f->cmp.boots[1].rec.results.nsamples);
+		  f->cmp.obs.boots[0].rec.results.nsamples + f->cmp.obs.boots[1].rec.results.nsamples);
 	/* the same boot twice: refused, nothing counted twice */
 	CHECK(!jobdb_journal_boot(db, 1, &f->cmp, 1, &err));
 	CHECK_INT(db_count(db, "SELECT count(*) FROM job_boots WHERE job_id=?", 1), 2);
@@ -50,10 +50,10 @@ static void test_journal(sqlite3 *db, struct fixture *f)
 	/* read back by the next attempt: the boots as they were, and their seed */
 	back.seed = 99;
 	CHECK(jobdb_journal_open(db, 1, "kernels a b", &back, &err));
-	CHECK_INT(back.nboots, 2);
+	CHECK_INT(back.obs.nboots, 2);
 	CHECK_INT((long long)back.seed, 7);
-	for (int b = 0; b < back.nboots && b < 2; b++) {
-		const struct boot *a = &f->cmp.boots[b], *r = &back.boots[b];
+	for (int b = 0; b < back.obs.nboots && b < 2; b++) {
+		const struct boot *a = &f->cmp.obs.boots[b], *r = &back.obs.boots[b];
 
 		CHECK_INT(r->side, a->side);
 		CHECK_INT(r->rec.outcome, a->rec.outcome);
@@ -70,7 +70,7 @@ static void test_journal(sqlite3 *db, struct fixture *f)
 	/* other kernels or settings: the old boots are not this comparison's */
 	other.seed = 11;
 	CHECK(jobdb_journal_open(db, 1, "kernels a c", &other, &err));
-	CHECK_INT(other.nboots, 0);
+	CHECK_INT(other.obs.nboots, 0);
 	CHECK_INT(db_count(db, "SELECT count(*) FROM job_boots WHERE job_id=?", 1), 0);
 	CHECK_INT(db_count(db, "SELECT count(*) FROM job_samples WHERE job_id=?", 1), 0);
 	CHECK_INT(db_count(db, "SELECT journal_seed FROM jobs WHERE id=?", 1), 11);

@@ -7,7 +7,7 @@
 
 #include "../../workloads/kselftest.h"
 #include "check.h"
-#include "compare.h"
+#include "comparison.h"
 #include "fixture.h"
 
 #define W "PB1 sample hugetlb-migrate "
@@ -47,9 +47,9 @@ static void mapping(void)
 
 static const char *verdict_of(const struct comparison *cmp, const char *metric)
 {
-	for (int i = 0; i < cmp->nresults; i++)
-		if (!strcmp(cmp->results[i].def->name, metric))
-			return verdict_name(cmp->results[i].verdict);
+	for (int i = 0; i < cmp->findings.nresults; i++)
+		if (!strcmp(cmp->findings.results[i].def->name, metric))
+			return verdict_name(cmp->findings.results[i].verdict);
 	return "?";
 }
 
@@ -64,21 +64,21 @@ static void differences(void)
 			   W "1 pages_refused 1\n" W "1 pages_failed 2\n"));
 	CHECK_STR(verdict_of(&f.cmp, "pages_refused"), "behaviour change");
 	CHECK_STR(verdict_of(&f.cmp, "pages_failed"), "same");
-	CHECK_STR(verdict_name(f.cmp.behaviour), "behaviour change");
+	CHECK_STR(verdict_name(f.cmp.findings.behaviour), "behaviour change");
 	/* the same, after a calibration in which pages_refused varied */
-	f.cmp.noise = &nf;
-	f.cmp.nnoise = 1;
-	compare_compute(&f.cmp);
+	f.cmp.noise.floor = &nf;
+	f.cmp.noise.n = 1;
+	comparison_compute(&f.cmp);
 	CHECK_STR(verdict_of(&f.cmp, "pages_refused"), "flaky");
 	CHECK_STR(verdict_of(&f.cmp, "pages_failed"), "same");
-	CHECK_STR(verdict_name(f.cmp.behaviour), "same");
+	CHECK_STR(verdict_name(f.cmp.findings.behaviour), "same");
 	CHECK(!verdict_is_notable(VERDICT_FLAKY));
 	/* a calibration that saw it steady changes nothing */
 	nf.deterministic = true;
-	compare_compute(&f.cmp);
+	comparison_compute(&f.cmp);
 	CHECK_STR(verdict_of(&f.cmp, "pages_refused"), "behaviour change");
-	f.cmp.noise = NULL;
-	f.cmp.nnoise = 0;
+	f.cmp.noise.floor = NULL;
+	f.cmp.noise.n = 0;
 	fixture_free(&f);
 }
 

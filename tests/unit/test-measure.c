@@ -56,7 +56,7 @@ static bool fake_done(void *ctx, const struct comparison *cmp, int b, pb_err *er
 	struct fake *fk = ctx;
 
 	(void)err;
-	CHECK(b == cmp->nboots - 1);
+	CHECK(b == cmp->obs.nboots - 1);
 	fk->done_calls++;
 	return true;
 }
@@ -66,11 +66,11 @@ static void setup(struct fixture *f, struct fake *fk, struct measure_plan *mp, c
 		  int first, int max)
 {
 	CHECK(fixture_init(f, W "1 migrate_ms 100\n", W "1 migrate_ms 100\n"));
-	for (int b = 0; b < f->cmp.nboots; b++)
-		boot_record_free(&f->cmp.boots[b].rec);
-	free(f->cmp.boots);
-	f->cmp.boots = NULL;
-	f->cmp.nboots = 0;
+	for (int b = 0; b < f->cmp.obs.nboots; b++)
+		boot_record_free(&f->cmp.obs.boots[b].rec);
+	free(f->cmp.obs.boots);
+	f->cmp.obs.boots = NULL;
+	f->cmp.obs.nboots = 0;
 	f->cmp.seed = 4242;
 	snprintf(f->cmp.accel.name, sizeof(f->cmp.accel.name), "%s", accel);
 	memset(fk, 0, sizeof(*fk));
@@ -92,8 +92,8 @@ static int sides_booted(const struct comparison *cmp, enum side s)
 {
 	int n = 0;
 
-	for (int b = 0; b < cmp->nboots; b++)
-		n += cmp->boots[b].side == s;
+	for (int b = 0; b < cmp->obs.nboots; b++)
+		n += cmp->obs.boots[b].side == s;
 	return n;
 }
 
@@ -108,14 +108,14 @@ static void test_stop_rules(void)
 
 	setup(&f, &fk, &mp, "tcg-icount", 2, 6);
 	CHECK(measure_boots(&cfg, &f.cmp, &mp, &err));
-	CHECK_INT(f.cmp.nboots, 4);
+	CHECK_INT(f.cmp.obs.nboots, 4);
 	CHECK_INT(fk.calls[SIDE_WITHOUT], 2);
 	CHECK_INT(fk.calls[SIDE_WITH], 2);
 	CHECK_INT(f.cmp.boots_per_kernel, 2);
-	CHECK_STR(verdict_name(f.cmp.verdict), "no change");
+	CHECK_STR(verdict_name(f.cmp.findings.verdict), "no change");
 	/* every round boots each side once */
 	for (int r = 0; r < 2; r++)
-		CHECK(f.cmp.boots[2 * r].side != f.cmp.boots[2 * r + 1].side);
+		CHECK(f.cmp.obs.boots[2 * r].side != f.cmp.obs.boots[2 * r + 1].side);
 	teardown(&f, &fk);
 
 	/* 20% noise between boots against a 0.5% gate: inconclusive to the end */
@@ -123,11 +123,11 @@ static void test_stop_rules(void)
 	f.cmp.policy.gate_pct = 0.5;
 	fk.noise = 0.2;
 	CHECK(measure_boots(&cfg, &f.cmp, &mp, &err));
-	CHECK_INT(f.cmp.nboots, 10);
+	CHECK_INT(f.cmp.obs.nboots, 10);
 	CHECK_INT(f.cmp.boots_per_kernel, 5);
 	CHECK_INT(sides_booted(&f.cmp, SIDE_WITH), 5);
-	CHECK_STR(verdict_name(f.cmp.verdict), "inconclusive");
-	CHECK_INT(compare_inconclusive(&f.cmp), 1);
+	CHECK_STR(verdict_name(f.cmp.findings.verdict), "inconclusive");
+	CHECK_INT(compare_inconclusive(&f.cmp.findings), 1);
 	teardown(&f, &fk);
 }
 
@@ -147,7 +147,7 @@ static void test_budget(void)
 	mp.budget_seconds = 60;
 	/* 4 boots: 40 s, +20 fits 60; 6 boots: 60 s, +20 does not */
 	CHECK(measure_boots(&cfg, &f.cmp, &mp, &err));
-	CHECK_INT(f.cmp.nboots, 6);
+	CHECK_INT(f.cmp.obs.nboots, 6);
 	CHECK_INT(f.cmp.boots_per_kernel, 3);
 	teardown(&f, &fk);
 }
@@ -174,14 +174,14 @@ static void test_journal_replay(void)
 	setup(&f, &fk, &mp, "tcg-icount", 2, 2);
 	memset(&fresh, 0, sizeof(fresh));
 	fresh.r = fk.r;
-	f.cmp.boots = xcalloc(4, sizeof(*f.cmp.boots));
+	f.cmp.obs.boots = xcalloc(4, sizeof(*f.cmp.obs.boots));
 	for (int b = 0; b < 3; b++) {
 		char prefix[32];
 
 		snprintf(prefix, sizeof(prefix), "/nonexistent/j%d", b);
-		f.cmp.boots[b].side = order[b];
-		CHECK(fake_boot(&fresh, order[b], prefix, &f.cmp.boots[b].rec, &err));
-		f.cmp.nboots++;
+		f.cmp.obs.boots[b].side = order[b];
+		CHECK(fake_boot(&fresh, order[b], prefix, &f.cmp.obs.boots[b].rec, &err));
+		f.cmp.obs.nboots++;
 	}
 	mp.boot_done = fake_done;
 	mp.ctx = &fk;
@@ -189,18 +189,18 @@ static void test_journal_replay(void)
 	CHECK_INT(fk.calls_total, 1);
 	CHECK_INT(fk.order[0], order[3]);
 	CHECK_INT(fk.done_calls, 1);
-	CHECK_INT(f.cmp.nboots, 4);
-	CHECK_STR(verdict_name(f.cmp.verdict), "no change");
+	CHECK_INT(f.cmp.obs.nboots, 4);
+	CHECK_STR(verdict_name(f.cmp.findings.verdict), "no change");
 	teardown(&f, &fk);
 
 	/* a journal whose first boot is on the other side than the seed says */
 	setup(&f, &fk, &mp, "tcg-icount", 2, 2);
 	memset(&fresh, 0, sizeof(fresh));
 	fresh.r = fk.r;
-	f.cmp.boots = xcalloc(1, sizeof(*f.cmp.boots));
-	f.cmp.boots[0].side = (enum side)!order[0];
-	CHECK(fake_boot(&fresh, f.cmp.boots[0].side, "/nonexistent/j", &f.cmp.boots[0].rec, &err));
-	f.cmp.nboots = 1;
+	f.cmp.obs.boots = xcalloc(1, sizeof(*f.cmp.obs.boots));
+	f.cmp.obs.boots[0].side = (enum side)!order[0];
+	CHECK(fake_boot(&fresh, f.cmp.obs.boots[0].side, "/nonexistent/j", &f.cmp.obs.boots[0].rec, &err));
+	f.cmp.obs.nboots = 1;
 	CHECK(!measure_boots(&cfg, &f.cmp, &mp, &err));
 	CHECK_HAS(err.msg, "journaled boot 1");
 	CHECK_INT(fk.calls_total, 0);
@@ -223,7 +223,7 @@ static void test_stop(void)
 	mp.stop = &stop;
 	CHECK(measure_boots(&cfg, &f.cmp, &mp, &err));
 	CHECK(f.cmp.interrupted);
-	CHECK_INT(f.cmp.nboots, 3);
+	CHECK_INT(f.cmp.obs.nboots, 3);
 	CHECK_INT(fk.calls_total, 3);
 	teardown(&f, &fk);
 }
@@ -242,7 +242,7 @@ static void test_failed_for_good(void)
 	fk.outcome[SIDE_WITH] = BOOT_PANIC;
 	CHECK(measure_boots(&cfg, &f.cmp, &mp, &err));
 	CHECK_INT(fk.calls[SIDE_WITH], 1);
-	CHECK_INT(f.cmp.nboots, 2);
+	CHECK_INT(f.cmp.obs.nboots, 2);
 	CHECK_INT(measure_ok_boots(&f.cmp, SIDE_WITH), 0);
 	CHECK_INT(measure_ok_boots(&f.cmp, SIDE_WITHOUT), 1);
 	teardown(&f, &fk);
@@ -252,7 +252,7 @@ static void test_failed_for_good(void)
 	CHECK(measure_boots(&cfg, &f.cmp, &mp, &err));
 	CHECK_INT(fk.calls[SIDE_WITH], 3);
 	/* no ok boot on one side: no extra rounds either */
-	CHECK_INT(f.cmp.nboots, 6);
+	CHECK_INT(f.cmp.obs.nboots, 6);
 	teardown(&f, &fk);
 }
 

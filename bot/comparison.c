@@ -1,0 +1,127 @@
+/* The comparison's record: computing its findings, printing its table,
+ * subsets of its boots, freeing it. */
+#include "comparison.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+void comparison_compute(struct comparison *cmp)
+{
+	compare_compute(&cmp->policy, &cmp->noise, &cmp->obs, &cmp->findings);
+}
+
+void comparison_subset(const struct comparison *tmpl, const struct boot *const *a, int na,
+		    const struct boot *const *b, int nb, struct comparison *out)
+{
+	*out = *tmpl;
+	memset(&out->findings, 0, sizeof(out->findings));
+	out->obs.boots = xcalloc((size_t)(na + nb + 1), sizeof(*out->obs.boots));
+	out->obs.nboots = na + nb;
+	for (int i = 0; i < na + nb; i++) {
+		out->obs.boots[i] = i < na ? *a[i] : *b[i - na]; /* shallow: the records stay tmpl's */
+		out->obs.boots[i].side = i < na ? SIDE_WITHOUT : SIDE_WITH;
+	}
+	out->boots_per_kernel = na > nb ? na : nb;
+	comparison_compute(out);
+}
+
+void comparison_subset_free(struct comparison *out)
+{
+	free(out->obs.boots);
+	findings_free(&out->findings);
+	memset(out, 0, sizeof(*out));
+}
+
+
+void comparison_free(struct comparison *cmp)
+{
+	kernel_image_free(&cmp->image[0]);
+	kernel_image_free(&cmp->image[1]);
+	for (int b = 0; b < cmp->obs.nboots; b++)
+		boot_record_free(&cmp->obs.boots[b].rec);
+	free(cmp->obs.boots);
+	findings_free(&cmp->findings);
+	free(cmp->workload_choice);
+	free(cmp->started_at);
+	free(cmp->finished_at);
+	memset(cmp, 0, sizeof(*cmp));
+}
+
+static void fmt_value(char *buf, size_t n, int count, double v)
+{
+	if (!count)
+		snprintf(buf, n, "-");
+	else if (fabs(v) >= 1000 || v == floor(v))
+		snprintf(buf, n, "%.0f", v);
+	else
+		snprintf(buf, n, "%.4g", v);
+}
+
+static void fmt_pct(char *buf, size_t n, double v)
+{
+	if (isnan(v))
+		snprintf(buf, n, "-");
+	else
+		snprintf(buf, n, "%+.2f%%", v);
+}
+
+static int boots_run(const struct comparison *cmp, enum side s)
+{
+	int n = 0;
+
+	for (int b = 0; b < cmp->obs.nboots; b++)
+		n += cmp->obs.boots[b].side == s;
+	return n;
+}
+
+void comparison_print(const struct comparison *cmp, FILE *out)
+{
+	int tested_n = 0;
+
+	fprintf(out, "\n%-15s %-34s %11s %11s %9s %-19s %7s %7s  %s\n", "workload", "metric",
+		side_name(SIDE_WITHOUT), side_name(SIDE_WITH), "change", "95% CI", "p(Holm)", "noise",
+		"verdict");
+	for (int i = 0; i < cmp->findings.nresults; i++) {
+		const struct metric_result *m = &cmp->findings.results[i];
+		char a[32], b[32], c[32], lo[24], hi[24], ci[64], pv[16], nz[16];
+
+		fmt_value(a, sizeof(a), m->n[0], m->median[0]);
+		fmt_value(b, sizeof(b), m->n[1], m->median[1]);
+		fmt_pct(c, sizeof(c), m->change_pct);
+		fmt_pct(lo, sizeof(lo), m->ci_lo_pct);
+		fmt_pct(hi, sizeof(hi), m->ci_hi_pct);
+		if (isnan(m->ci_lo_pct))
+			snprintf(ci, sizeof(ci), "-");
+		else
+			snprintf(ci, sizeof(ci), "[%s,%s]", lo, hi);
+		if (isnan(m->p_adj))
+			snprintf(pv, sizeof(pv), "-");
+		else
+			snprintf(pv, sizeof(pv), "%.3g", m->p_adj);
+		if (isnan(m->noise_pct))
+			snprintf(nz, sizeof(nz), "-");
+		else
+			snprintf(nz, sizeof(nz), "%.2g%%", m->noise_pct);
+		tested_n += !isnan(m->p_adj);
+		fprintf(out, "%-15s %-34s %11s %11s %9s %-19s %7s %7s  %s%s\n", m->workload,
+			m->def->name, a, b, c, ci, pv, nz, verdict_name(m->verdict),
+			verdict_is_notable(m->verdict) ? "  <==" : "");
+	}
+	fprintf(out, "\nverdict: %s (timing, worst metric); %s (behaviour)\n", verdict_name(cmp->findings.verdict),
+		verdict_name(cmp->findings.behaviour));
+	fprintf(out, "how: %d+%d boots x %d iteration(s) (%d warm-up left out), accel %s; p = 2 min(Mann-"
+		     "Whitney, Kolmogorov-Smirnov) over boot medians, Holm over %d metrics, alpha %g;\n"
+		     "     CI: bootstrap over boots then iterations (%d, seed %lu); gate %g%%; noise: "
+		     "between-boot CV from %s, a change must exceed %g x it\n",
+		boots_run(cmp, SIDE_WITHOUT), boots_run(cmp, SIDE_WITH), cmp->obs.iterations, cmp->policy.warmup, cmp->accel.name[0] ? cmp->accel.name : "-",
+		tested_n, cmp->policy.alpha, cmp->policy.bootstrap, cmp->policy.seed,
+		cmp->policy.gate_pct,
+		cmp->noise_calibration ? "calibration" : "this run (no calibration for this accelerator)",
+		cmp->policy.noise_factor);
+	if (cmp->noise_calibration)
+		fprintf(out, "     noise floor: calibration %lld\n", cmp->noise_calibration);
+	if (!strcmp(cmp->accel.name, "tcg-icount"))
+		fprintf(out, "note: under tcg-icount guest time counts instructions: it measures the work "
+			     "a kernel path does, not cache or TLB stalls\n");
+}

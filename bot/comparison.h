@@ -1,0 +1,63 @@
+/* The record of one comparison, as it is stored: its inputs (the patch,
+ * the kernels and how they were paired, the workloads, the accelerator),
+ * the policy it was judged by, the observations (its boots), the findings
+ * (compare.h's statistics over them), and what became of it. */
+#ifndef PERFBOT_COMPARISON_H
+#define PERFBOT_COMPARISON_H
+
+#include <stdio.h>
+
+#include "accel.h"
+#include "compare.h"
+#include "kernel.h"
+#include "queue.h"
+
+struct comparison {
+	/* inputs */
+	const char *kind;              /* "patch" or "calibration" (A/A) */
+	const struct pb_patch *patch;  /* NULL for a calibration */
+	const char *queue_dir;
+	const struct kernel_tree *tree;
+	const struct pair_plan *plan;
+	const struct kernel_config *config;
+	struct kernel_image image[2];
+	struct accel accel;
+	bool booted;
+	char *workload_choice;
+	int boots_per_kernel;          /* rounds booted, extra ones included */
+	unsigned long seed;            /* boot order and bootstrap */
+	/* the rules */
+	struct verdict_policy policy;
+	struct noise_set noise;        /* from a calibration, or none */
+	long long noise_calibration;   /* the calibration's comparison id, 0 if none */
+	/* the boots, and what the statistics found in them */
+	struct observations obs;
+	struct findings findings;
+	enum comparison_status status;
+	/* a calibration's own findings: each metric's noise, and how often the
+	 * procedure flagged something over A/A splits of its boots */
+	struct noise_floor *measured_noise;
+	int nmeasured_noise;
+	int fa_splits, fa_flagged, fa_metric_tests, fa_metric_flags;
+	char *started_at, *finished_at;
+	double wall_seconds;
+	long long job_id;              /* perfbotd's job, 0 if none: done when this is stored */
+	bool interrupted;              /* measure_boots stopped early (SIGTERM): not to be stored */
+};
+
+/* compare_compute over the comparison's policy, noise and boots. */
+void comparison_compute(struct comparison *cmp);
+void comparison_free(struct comparison *cmp);
+
+/* Prints the comparison table (workload, metric, without, with, change, CI,
+ * p, noise, verdict) and the patch's verdict. */
+void comparison_print(const struct comparison *cmp, FILE *out);
+
+/* A comparison of the given boots only, a's as the side without and b's as
+ * the side with (shallow copies: the records stay tmpl's), computed: for A/A
+ * splits of a calibration and the benchmark's resampled comparisons. */
+void comparison_subset(const struct comparison *tmpl, const struct boot *const *a, int na,
+		       const struct boot *const *b, int nb, struct comparison *out);
+void comparison_subset_free(struct comparison *out);
+
+#endif
