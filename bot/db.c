@@ -872,30 +872,17 @@ static bool store_all(sqlite3 *db, const struct comparison *cmp, const char *ver
 	return ok && store_runs(db, cmp, *cid, kid, err) && store_results(db, cmp, *cid, err);
 }
 
-static db_job_stored_fn *job_stored;
-
-void db_on_job_stored(db_job_stored_fn *fn)
+bool db_store_comparison(sqlite3 *db, const struct comparison *cmp, const char *version,
+			 db_job_stored_fn *job_stored, long long *id, pb_err *err)
 {
-	job_stored = fn;
-}
-
-/* The job's side of the store: done with its comparison, or an error. */
-static bool store_job(sqlite3 *db, long long job, long long cid, pb_err *err)
-{
-	if (!job_stored) {
-		pb_seterr(err, "database: no job queue to mark job %lld done in", job);
+	if (cmp->job_id && !job_stored) {
+		pb_seterr(err, "database: no job queue to mark job %lld done in", cmp->job_id);
 		return false;
 	}
-	return job_stored(db, job, cid, err);
-}
-
-bool db_store_comparison(sqlite3 *db, const struct comparison *cmp, const char *version,
-			 long long *id, pb_err *err)
-{
 	if (!db_exec(db, "BEGIN IMMEDIATE", err))
 		return false;
 	if (!store_all(db, cmp, version, id, err) ||
-	    (cmp->job_id && !store_job(db, cmp->job_id, *id, err))) {
+	    (cmp->job_id && !job_stored(db, cmp->job_id, *id, err))) {
 		db_exec(db, "ROLLBACK", NULL);
 		return false;
 	}

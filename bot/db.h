@@ -35,15 +35,12 @@ void db_close(sqlite3 *db);
  * in one transaction; *id is the comparison's row id. A comparison made for
  * one of perfbotd's jobs (cmp->job_id) has its job marked done in the same
  * transaction, by the hook below. */
-bool db_store_comparison(sqlite3 *db, const struct comparison *cmp, const char *perfbot_version,
-			 long long *id, pb_err *err);
-
 /* What db_store_comparison does, inside its transaction, for the job a
- * comparison was made for. jobdb.c registers jobdb_complete when the
- * program starts, so that the queue depends on the database and not the
- * other way round. */
+ * comparison was made for: perfbotd's caller passes jobdb_complete, so that
+ * the queue depends on the database and not the other way round. */
 typedef bool db_job_stored_fn(sqlite3 *db, long long job, long long comparison, pb_err *err);
-void db_on_job_stored(db_job_stored_fn *fn);
+bool db_store_comparison(sqlite3 *db, const struct comparison *cmp, const char *perfbot_version,
+			 db_job_stored_fn *job_stored, long long *id, pb_err *err);
 
 /* The noise floor of the newest calibration under accel, one of a kernel
  * built from the same .config first (none: *n = 0, *calibration = 0). */

@@ -296,13 +296,6 @@ bool jobdb_result(struct db_cursor *c, sqlite3 *db, long long id, pb_err *err)
 			      "Is", id, job_state_name(JOB_DONE));
 }
 
-/* db_store_comparison marks a job done through this, so that db.c needs
- * nothing of the queue: registered before main(), in every binary that
- * links the queue. */
-__attribute__((constructor)) static void register_job_stored(void)
-{
-	db_on_job_stored(jobdb_complete);
-}
 
 static enum boot_outcome outcome_named(const char *name)
 {

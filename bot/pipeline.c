@@ -174,7 +174,7 @@ bool stage_store(struct pipeline *pl, struct comparison *cmp)
 {
 	cmp->finished_at = iso_time_now();
 	cmp->wall_seconds = now_seconds() - pl->start;
-	return db_store_comparison(pl->db, cmp, perfbot_version, &pl->cid, &pl->err);
+	return db_store_comparison(pl->db, cmp, perfbot_version, jobdb_complete, &pl->cid, &pl->err);
 }
 
 bool stage_report(struct pipeline *pl, const struct pb_queue *q)

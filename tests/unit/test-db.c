@@ -294,7 +294,7 @@ void test_db(void)
 	test_report_queries(db);
 	CHECK(fixture_init(&f, W "1 migrate_ms 1\n" W "1 pages_migrated 0\n",
 			   W "1 migrate_ms 2\n" W "1 pages_migrated 32\n" W "2 pages_migrated 32\n"));
-	CHECK(db_store_comparison(db, &f.cmp, "test", &id, &err));
+	CHECK(db_store_comparison(db, &f.cmp, "test", NULL, &id, &err));
 	CHECK(id > 0);
 	CHECK_INT(count(db, "patches"), 1);
 	CHECK_INT(count(db, "kernels"), 2);
@@ -311,7 +311,7 @@ void test_db(void)
 			       "behaviour='behaviour change' AND id=?", id), 1);
 
 	/* A second comparison of the same patch reuses its patch and kernel rows. */
-	CHECK(db_store_comparison(db, &f.cmp, "test", &id2, &err));
+	CHECK(db_store_comparison(db, &f.cmp, "test", NULL, &id2, &err));
 	CHECK(id2 == id + 1);
 	CHECK_INT(count(db, "patches"), 1);
 	CHECK_INT(count(db, "kernels"), 2);
@@ -379,7 +379,7 @@ void test_db(void)
 	/* A store that fails half-way leaves nothing behind. */
 	char *choice = f.cmp.workload_choice;
 	f.cmp.workload_choice = NULL; /* comparisons.workload_choice is NOT NULL */
-	CHECK(!db_store_comparison(db, &f.cmp, "test", &id, &err));
+	CHECK(!db_store_comparison(db, &f.cmp, "test", NULL, &id, &err));
 	CHECK_INT(count(db, "comparisons"), 2);
 	CHECK_INT(count(db, "runs"), 8);
 	CHECK_INT(count(db, "samples"), 20);
@@ -398,7 +398,7 @@ void test_db(void)
 		f.cmp.measured_noise = nf;
 		f.cmp.nmeasured_noise = nnf;
 		f.cmp.fa_splits = 3;
-		CHECK(db_store_comparison(db, &f.cmp, "test", &cal, &err));
+		CHECK(db_store_comparison(db, &f.cmp, "test", NULL, &cal, &err));
 		CHECK_INT(db_count(db, "SELECT count(*) FROM comparisons WHERE kind='calibration' AND "
 				       "patch_id IS NULL AND fa_splits=3 AND id=?", cal), 1);
 		CHECK_INT(db_count(db, "SELECT count(*) FROM noise WHERE calibration_id=?", cal), 2);

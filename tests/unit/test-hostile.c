@@ -180,7 +180,7 @@ void test_hostile(void)
 	f.cmp.obs.boots[0].rec.detail = xstrdup("Kernel panic - not syncing: " HOSTILE);
 	f.cmp.image[1].failure = xstrdup("mm/migrate.c:1: error: " HOSTILE);
 	comparison_compute(&f.cmp);
-	CHECK(db_store_comparison(db, &f.cmp, "test", &id, &err));
+	CHECK(db_store_comparison(db, &f.cmp, "test", NULL, &id, &err));
 	CHECK(report_write_patch(db, id, dir, &page, &err));
 	if (page)
 		check_page(page);

@@ -229,12 +229,17 @@ void test_jobdb(void)
 	f.cmp.job_id = 1;
 	char *choice = f.cmp.workload_choice;
 	f.cmp.workload_choice = NULL; /* comparisons.workload_choice is NOT NULL */
-	CHECK(!db_store_comparison(db, &f.cmp, "test", &cid, &err));
+	CHECK(!db_store_comparison(db, &f.cmp, "test", jobdb_complete, &cid, &err));
 	CHECK_STR(state_of(db, 1, st, sizeof(st)), "running");
 	CHECK_INT(db_count(db, "SELECT count(*) FROM job_boots WHERE job_id=?", 1), 1);
-	/* the store that succeeds: job done with its comparison, journal gone, one transaction */
 	f.cmp.workload_choice = choice;
-	CHECK(db_store_comparison(db, &f.cmp, "test", &cid, &err));
+	/* a job's comparison with nothing to mark the job done: refused, nothing stored */
+	CHECK(!db_store_comparison(db, &f.cmp, "test", NULL, &cid, &err));
+	CHECK_HAS(err.msg, "no job queue to mark job 1 done");
+	CHECK_INT(db_count(db, "SELECT count(*) FROM comparisons WHERE id>?", 0), 0);
+	CHECK_STR(state_of(db, 1, st, sizeof(st)), "running");
+	/* the store that succeeds: job done with its comparison, journal gone, one transaction */
+	CHECK(db_store_comparison(db, &f.cmp, "test", jobdb_complete, &cid, &err));
 	CHECK_STR(state_of(db, 1, st, sizeof(st)), "done");
 	CHECK_INT(db_count(db, "SELECT comparison_id FROM jobs WHERE id=?", 1), cid);
 	CHECK_INT(db_count(db, "SELECT count(*) FROM job_boots WHERE job_id=?", 1), 0);
