@@ -6,14 +6,20 @@ CC      ?= gcc
 CFLAGS  ?= -O2 -g
 WARN    := -std=c11 -Wall -Wextra -Werror -Wshadow -Wformat=2 -Wno-format-nonliteral
 VERSION := $(shell git describe --always --dirty 2>/dev/null || echo 0.1)
-CPPFLAGS += -D_GNU_SOURCE -Ibot
+# bot/ holds the programs and their subcommands; each module directory
+# below it one concern (kernel, vm, stats, run, db, report, input). Objects
+# keep their file's name: names are unique across the directories.
+MODULE_DIRS := $(sort $(dir $(wildcard bot/*/*.c)))
+vpath %.c bot $(MODULE_DIRS)
+CPPFLAGS += -D_GNU_SOURCE -Ibot $(patsubst %/,-I%,$(MODULE_DIRS))
+HEADERS := $(wildcard bot/*.h bot/*/*.h)
 LIBS    := -linih -lsqlite3 -lcrypto -lgsl -lgslcblas -lm
 SAN     := -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=all
 
 BUILD   := build
-LIB_SRC := $(filter-out bot/main.c bot/perfbotd.c,$(wildcard bot/*.c))
-LIB_OBJ := $(patsubst bot/%.c,$(BUILD)/obj/%.o,$(LIB_SRC)) $(BUILD)/obj/schema.o $(BUILD)/obj/version.o
-SAN_OBJ := $(patsubst bot/%.c,$(BUILD)/asan/%.o,$(LIB_SRC)) $(BUILD)/asan/schema.o $(BUILD)/asan/version.o
+LIB_SRC := $(notdir $(filter-out bot/main.c bot/perfbotd.c,$(wildcard bot/*.c bot/*/*.c)))
+LIB_OBJ := $(patsubst %.c,$(BUILD)/obj/%.o,$(LIB_SRC)) $(BUILD)/obj/schema.o $(BUILD)/obj/version.o
+SAN_OBJ := $(patsubst %.c,$(BUILD)/asan/%.o,$(LIB_SRC)) $(BUILD)/asan/schema.o $(BUILD)/asan/version.o
 UNIT_SRC := $(wildcard tests/unit/*.c)
 WORKLOADS := $(patsubst workloads/%.c,$(BUILD)/workloads/%,$(wildcard workloads/*.c))
 
@@ -26,11 +32,11 @@ $(BUILD)/obj $(BUILD)/asan $(BUILD)/workloads:
 	mkdir -p $@
 
 # The schema is one .sql file; the binary carries it as a string.
-$(BUILD)/schema.c: bot/schema.sql | $(BUILD)/obj
+$(BUILD)/schema.c: bot/db/schema.sql | $(BUILD)/obj
 	{ echo 'const char perfbot_schema_sql[] ='; \
 	  sed -e 's/\\/\\\\/g' -e 's/"/\\"/g' -e 's/^/"/' -e 's/$$/\\n"/' $<; echo ';'; } > $@
 
-$(BUILD)/obj/%.o: bot/%.c bot/*.h | $(BUILD)/obj
+$(BUILD)/obj/%.o: %.c $(HEADERS) | $(BUILD)/obj
 	$(CC) $(CPPFLAGS) $(WARN) $(CFLAGS) -c -o $@ $<
 $(BUILD)/obj/schema.o: $(BUILD)/schema.c
 	$(CC) $(CFLAGS) -c -o $@ $<
@@ -55,11 +61,11 @@ $(BUILD)/perfbotd.service: scripts/perfbotd.service.in | $(BUILD)/obj
 $(BUILD)/workloads/%: workloads/%.c workloads/*.h | $(BUILD)/workloads
 	$(CC) -std=gnu11 -Wall -Wextra -Werror -O2 -static -o $@ $<
 
-$(BUILD)/asan/%.o: bot/%.c bot/*.h | $(BUILD)/asan
+$(BUILD)/asan/%.o: %.c $(HEADERS) | $(BUILD)/asan
 	$(CC) $(CPPFLAGS) $(WARN) -O1 -g $(SAN) -c -o $@ $<
 $(BUILD)/asan/schema.o: $(BUILD)/schema.c | $(BUILD)/asan
 	$(CC) -O1 -g -c -o $@ $<
-$(BUILD)/unit-tests: $(UNIT_SRC) tests/unit/*.h $(SAN_OBJ)
+$(BUILD)/unit-tests: $(UNIT_SRC) tests/unit/*.h $(HEADERS) $(SAN_OBJ)
 	$(CC) $(CPPFLAGS) -Itests/unit $(WARN) -O1 -g $(SAN) -o $@ $(UNIT_SRC) $(SAN_OBJ) $(LIBS)
 
 # libFuzzer targets (clang): the patch parser, config.ini, the guest's
@@ -67,12 +73,12 @@ $(BUILD)/unit-tests: $(UNIT_SRC) tests/unit/*.h $(SAN_OBJ)
 FUZZ_CC      := clang
 FUZZ_FLAGS   := -O1 -g -fno-omit-frame-pointer -fsanitize=address,undefined -fno-sanitize-recover=all
 FUZZ_TARGETS := $(patsubst tests/fuzz/fuzz-%.c,$(BUILD)/fuzz/fuzz-%,$(wildcard tests/fuzz/fuzz-*.c))
-FUZZ_OBJ     := $(patsubst bot/%.c,$(BUILD)/fuzz/%.o,$(LIB_SRC)) $(BUILD)/asan/schema.o $(BUILD)/asan/version.o
+FUZZ_OBJ     := $(patsubst %.c,$(BUILD)/fuzz/%.o,$(LIB_SRC)) $(BUILD)/asan/schema.o $(BUILD)/asan/version.o
 FUZZ_SECONDS ?= 300
 
 $(BUILD)/fuzz:
 	mkdir -p $@
-$(BUILD)/fuzz/%.o: bot/%.c bot/*.h | $(BUILD)/fuzz
+$(BUILD)/fuzz/%.o: %.c $(HEADERS) | $(BUILD)/fuzz
 	$(FUZZ_CC) $(CPPFLAGS) $(WARN) $(FUZZ_FLAGS) -fsanitize=fuzzer-no-link -c -o $@ $<
 $(BUILD)/fuzz/fuzz-%: tests/fuzz/fuzz-%.c $(FUZZ_OBJ)
 	$(FUZZ_CC) $(CPPFLAGS) $(WARN) $(FUZZ_FLAGS) -fsanitize=fuzzer -o $@ $< $(FUZZ_OBJ) $(LIBS)

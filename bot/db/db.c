@@ -17,7 +17,7 @@
 
 #include "vm.h"
 
-/* bot/schema.sql, turned into a C string by the Makefile. */
+/* bot/db/schema.sql, turned into a C string by the Makefile. */
 extern const char perfbot_schema_sql[];
 
 bool db_exec(sqlite3 *db, const char *sql, pb_err *err)

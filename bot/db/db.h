@@ -1,4 +1,4 @@
-/* results.db: SQLite, schema in bot/schema.sql, WAL, one transaction per
+/* results.db: SQLite, schema in bot/db/schema.sql, WAL, one transaction per
  * comparison so that nothing is ever half-written. */
 #ifndef PERFBOT_DB_H
 #define PERFBOT_DB_H
