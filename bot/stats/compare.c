@@ -442,10 +442,12 @@ static void summarise(struct findings *out)
 	for (int i = 0; i < out->nresults; i++) {
 		enum verdict v = out->results[i].verdict;
 
+		/* a time metric one kernel did not report at all is a behaviour
+		 * change, not a timing verdict */
 		if (v == VERDICT_BEHAVIOUR_CHANGE)
 			out->behaviour = VERDICT_BEHAVIOUR_CHANGE;
 		/* the enum's order is the ranking: the worst timing verdict */
-		if (out->results[i].def->kind == METRIC_TIME && v > out->verdict)
+		else if (out->results[i].def->kind == METRIC_TIME && v > out->verdict)
 			out->verdict = v;
 	}
 }
