@@ -102,8 +102,8 @@ static int set_integer(const struct parser *p, const struct flat *f, const char 
 
 	errno = 0;
 	v = strtol(arg, &end, 10);
-	if (!(arg[0] == '-' || (arg[0] >= '0' && arg[0] <= '9')) || *end || errno || v < o->min ||
-	    v > o->max)
+	/* what strtol takes (" 4", "+4" too), as the getopt loops before it did */
+	if (!arg[0] || *end || errno || v < o->min || v > o->max)
 		return refuse(p, "%s needs a number of %s from %d to %d, not '%s'",
 			      opt_name(o, buf, sizeof(buf)), o->unit ? o->unit : "units", o->min, o->max,
 			      arg);

@@ -180,6 +180,17 @@ static void test_values(void)
 		CHECK_STR(o3.last, "z");
 		captured_free(&c);
 	}
+	/* a number as strtol reads it, as the getopt loops before did */
+	for (int i = 0; i < 2; i++) {
+		char *argv4[] = { "test", "--num", i ? " 5" : "+5", NULL };
+		struct opts o4 = { 0 };
+
+		table(t, &o4);
+		c = parse(argv4, t, false);
+		CHECK_INT(c.rc, PB_OPT_GO_ON);
+		CHECK_INT(o4.num, 5);
+		captured_free(&c);
+	}
 }
 
 static void check_refused(char **argv, const char *what)
@@ -203,7 +214,6 @@ static void test_refusals(void)
 	check_refused((char *[]){ "test", "--num=1001", NULL }, "not '1001'");
 	check_refused((char *[]){ "test", "--num", "", NULL }, "not ''");
 	check_refused((char *[]){ "test", "--num", "5x", NULL }, "not '5x'");
-	check_refused((char *[]){ "test", "--num", " 5", NULL }, "not ' 5'");
 	check_refused((char *[]){ "test", "--num", "99999999999999999999", NULL }, "from 2 to 1000");
 	check_refused((char *[]){ "test", "--num", "-3", NULL }, "not '-3'");
 	check_refused((char *[]){ "test", "--num", NULL }, "option '--num' needs a value");
