@@ -388,7 +388,7 @@ static bool bench_kernels(struct pipeline *pl, struct kernel_change *base, struc
 	}
 	kernel_change_set(base, NULL, false, "base");
 	kernel_change_set(slow, *patch, false, "base+slowdown");
-	if (!stage_configure(pl) || !stage_build(pl, change, img))
+	if (!stage_configure(pl) || !stage_build(pl, change, img, false))
 		return false;
 	if (!img[0].built || !img[1].built) {
 		pb_seterr(&pl->err, "bench: a kernel failed to build: %s", img[img[0].built].log);

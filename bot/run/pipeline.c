@@ -117,11 +117,13 @@ bool stage_open_db(struct pipeline *pl, bool wait, volatile sig_atomic_t *stop)
 }
 
 bool stage_build(struct pipeline *pl, const struct kernel_change *const change[2],
-		 struct kernel_image img[2])
+		 struct kernel_image img[2], bool announce)
 {
 	for (int s = 0; s < 2; s++) {
 		if (!kernel_build(pl->cfg, &pl->tree, &pl->kc, change[s], &img[s], &pl->err))
 			return false;
+		if (!announce)
+			continue;
 		if (img[s].built)
 			fprintf(stderr, "perfbot: %-7s the fix: %-10s %s (%s)\n", side_name((enum side)s),
 				change[s]->label, img[s].bzimage, img[s].cached ? "cached" : "built now");
@@ -150,16 +152,19 @@ bool stage_guests(struct pipeline *pl, const char *name, const char *probe_kerne
 
 bool stage_noise(struct pipeline *pl)
 {
-	if (!db_load_noise(pl->db, pl->accel.name, pl->kc.sha256, &pl->noise, &pl->nnoise,
-			   &pl->noise_calibration, &pl->err))
-		return false;
+	return db_load_noise(pl->db, pl->accel.name, pl->kc.sha256, &pl->noise, &pl->nnoise,
+			     &pl->noise_calibration, &pl->err);
+}
+
+/* Where a run's noise floor comes from, said once its boots are known. */
+static void print_noise_source(const struct pipeline *pl)
+{
 	if (pl->noise_calibration)
 		printf("perfbot: noise floor from calibration %lld (%s)\n", pl->noise_calibration,
 		       pl->accel.name);
 	else
 		printf("perfbot: no calibration for %s yet (perfbot calibrate): the noise floor "
 		       "comes from this run's own boots\n", pl->accel.name);
-	return true;
 }
 
 bool stage_boots(struct pipeline *pl, struct comparison *cmp, struct measure_plan *mp)
@@ -372,7 +377,7 @@ static bool run_measure(struct pipeline *pl, struct comparison *cmp, const struc
 	char *name;
 	bool ok;
 
-	if (!stage_build(pl, change, cmp->image))
+	if (!stage_build(pl, change, cmp->image, true))
 		return false;
 	if (!cmp->image[0].built || !cmp->image[1].built) {
 		cmp->status = STATUS_BUILD_FAILED;
@@ -387,6 +392,7 @@ static bool run_measure(struct pipeline *pl, struct comparison *cmp, const struc
 	comparison_booted(cmp, pl);
 	if (!stage_noise(pl) || (rq->job_id && !journal_resume(pl, cmp, rq->job_id)))
 		return false;
+	print_noise_source(pl);
 	cmp->noise.floor = pl->noise;
 	cmp->noise.n = pl->nnoise;
 	cmp->noise_calibration = pl->noise_calibration;
@@ -560,7 +566,7 @@ static bool calibrate_measure(struct pipeline *pl, struct comparison *cmp, int p
 		.first_rounds = per_side, .max_rounds = per_side, .aa = true,
 	};
 
-	if (!stage_build(pl, change, cmp->image))
+	if (!stage_build(pl, change, cmp->image, false))
 		return false;
 	if (!cmp->image[0].built) {
 		char *failure = visible_lines(cmp->image[0].failure);

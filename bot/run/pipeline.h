@@ -20,7 +20,8 @@
 #include "vm.h"
 #include "workload.h"
 
-/* What a plan left, for nightly's summary. */
+/* What a plan left, for nightly's summary. With comparison 0 (nothing
+ * stored: an error, a stop, a skip) only skipped means anything. */
 struct pipeline_outcome {
 	long long comparison;   /* its id, 0 if nothing was stored */
 	enum comparison_status status;
@@ -101,10 +102,11 @@ bool stage_configure(struct pipeline *pl);
 /* The results database, locked (perfbotd's job waits while stop allows,
  * anything else refuses) and opened. */
 bool stage_open_db(struct pipeline *pl, bool wait, volatile sig_atomic_t *stop);
-/* Builds (or finds cached) the kernel of each change into img[]; prints
- * each. False only when perfbot cannot go on: a failed build is img's. */
+/* Builds (or finds cached) the kernel of each change into img[], and
+ * with announce says which. False only when perfbot cannot go on: a
+ * failed build is img's. */
 bool stage_build(struct pipeline *pl, const struct kernel_change *const change[2],
-		 struct kernel_image img[2]);
+		 struct kernel_image img[2], bool announce);
 /* The log directory reports/logs/<name>-<stamp>, the initramfs and the
  * accelerator (probed with probe_kernel). */
 bool stage_guests(struct pipeline *pl, const char *name, const char *probe_kernel);
