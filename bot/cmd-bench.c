@@ -39,7 +39,6 @@ static const struct target {
 #define MAX_STRENGTHS 8
 /* measurement a wall-clock comparison may take: the target's 3 minutes */
 #define BENCH_BUDGET_S 180.0
-#define BENCH_BOOTSTRAP 500
 #define MAX_MODES 3
 
 /* The boots of one kernel at one strength. */
@@ -418,10 +417,6 @@ static bool bench_mode(struct pipeline *pl, struct pb_config *cfg, struct bench 
 	b->log_dir = pl->log_dir;
 	b->accel = pl->accel;
 	verdict_policy_init(&b->tmpl.policy, cfg, b->accel.name, 1);
-	/* thousands of drawn comparisons: a coarser interval is enough to
-	 * score them, and keeps the bench to minutes */
-	if (b->tmpl.policy.bootstrap > BENCH_BOOTSTRAP)
-		b->tmpl.policy.bootstrap = BENCH_BOOTSTRAP;
 	b->tmpl.accel = b->accel;
 	/* icount: 2 boots a kernel, as the target asks; wall clock: run's own
 	 * adaptive schedule, up to what about 3 minutes of boots allow */

@@ -41,6 +41,7 @@ static const struct db_column patch_page_cols[] = {
 	DB_COLUMN(R, gate_pct, DB_REAL, "c.gate_pct"),
 	DB_COLUMN(R, alpha, DB_REAL, "c.alpha"),
 	DB_COLUMN(R, noise_factor, DB_REAL, "c.noise_factor"),
+	DB_COLUMN(R, beta, DB_REAL, "c.beta"),
 	/* stored as NULLIF(?,0): 0 is none */
 	DB_COLUMN(R, noise_calibration, DB_INT64, "c.noise_calibration"),
 	DB_COLUMN(R, warmup, DB_INT, "c.warmup"),
@@ -82,6 +83,8 @@ static const struct db_column result_cols[] = {
 	DB_COLUMN(R, regime, DB_TEXT, "regime"),
 	DB_COLUMN(R, boots_without, DB_INT, "boots_without"),
 	DB_COLUMN(R, boots_with, DB_INT, "boots_with"),
+	DB_COLUMN(R, threshold_pct, DB_REAL_OR_NAN, "threshold_pct"),
+	DB_COLUMN(R, look, DB_INT, "look"),
 };
 #undef R
 

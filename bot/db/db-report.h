@@ -18,7 +18,8 @@ struct patch_page_row {
 	const char *workload_choice, *started_at, *perfbot_version, *verdict, *behaviour;
 	struct kernel_row kernel[2];   /* without, with the fix */
 	const char *base_version, *port_file;
-	double wall_seconds, gate_pct, alpha, noise_factor;
+	double wall_seconds, gate_pct, alpha, beta; /* beta 0: before schema 6 */
+	double noise_factor;               /* before schema 6 (0 after) */
 	long long seed, noise_calibration; /* 0: none */
 };
 /* *found false if there is no comparison cid. Strings valid until close. */
@@ -29,8 +30,8 @@ bool db_report_patch_page(struct db_cursor *c, sqlite3 *db, long long cid,
 struct result_row {
 	const char *workload, *metric, *unit, *kind, *better, *verdict, *noise_from, *regime;
 	double median_without, median_with, change_pct, ci_lo_pct, p_adj, noise_pct; /* NAN: NULL */
-	double ci_hi_pct;
-	int n_without, n_with, boots_without, boots_with;
+	double ci_hi_pct, threshold_pct;   /* threshold: NAN before schema 6 */
+	int n_without, n_with, boots_without, boots_with, look; /* look 0: none */
 };
 bool db_report_results(struct db_cursor *c, sqlite3 *db, long long cid, pb_err *err);
 

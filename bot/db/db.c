@@ -176,6 +176,40 @@ static bool upgrade_4_to_5(sqlite3 *db, pb_err *err)
 			    err);
 }
 
+/* 5 to 6: the sequential t test. A comparison records its beta (and no
+ * noise factor, which only older rows keep); a result its threshold ("no
+ * change larger than") and the look that decided it; a noise floor what
+ * pairing the rounds leaves of it. */
+static bool upgrade_5_to_6(sqlite3 *db, pb_err *err)
+{
+	static const char *const cols[][2] = {
+		{ "comparisons", "beta REAL" },
+		{ "results", "threshold_pct REAL" },
+		{ "results", "look INTEGER" },
+		{ "noise", "rounds INTEGER" },
+		{ "noise", "paired_cv_pct REAL" },
+	};
+	pb_str sql;
+	bool ok;
+
+	str_init(&sql);
+	for (size_t i = 0; i < PB_ARRAY_SIZE(cols); i++) {
+		char *name = xstrndup(cols[i][1], strcspn(cols[i][1], " "));
+		char *q = xasprintf("SELECT count(*) FROM pragma_table_info('%s') WHERE name='%s'",
+				    cols[i][0], name);
+
+		/* a database created by a perfbot between the two has them already */
+		if (!db_count(db, q, 0))
+			str_addf(&sql, "ALTER TABLE %s ADD COLUMN %s;", cols[i][0], cols[i][1]);
+		free(q);
+		free(name);
+	}
+	str_addf(&sql, "PRAGMA user_version = 6;");
+	ok = upgrade_step(db, 5, sql.buf, err);
+	str_free(&sql);
+	return ok;
+}
+
 /* How a perfbot database is recognised: its user_version is a schema
  * version perfbot has had (1 to DB_SCHEMA_VERSION; newer ones are refused
  * as a newer perfbot's) and it has every table that version has (tables of
@@ -191,8 +225,9 @@ static const char *const tables_v4[] = { "jobs", "job_boots", "job_samples", NUL
 
 /* The tables a database of version v has, by the version that added them. */
 static const char *const tables_v5[] = { NULL }; /* jobs gained a column */
+static const char *const tables_v6[] = { NULL }; /* comparisons and results gained columns */
 static const char *const *const tables_since[] = { NULL, tables_v1, tables_v2, tables_v3,
-						   tables_v4, tables_v5 };
+						   tables_v4, tables_v5, tables_v6 };
 
 static bool has_table(sqlite3 *db, const char *name)
 {
@@ -442,6 +477,11 @@ static bool upgrade(sqlite3 *db, int *v, pb_err *err)
 	}
 	if (*v == 4) {
 		if (!upgrade_4_to_5(db, err))
+			return false;
+		*v = user_version(db);
+	}
+	if (*v == 5) {
+		if (!upgrade_5_to_6(db, err))
 			return false;
 		*v = user_version(db);
 	}
@@ -809,15 +849,15 @@ static bool store_results(sqlite3 *db, const struct comparison *cmp, long long c
 			 "INSERT INTO results (comparison_id, workload, metric, unit, kind, better, "
 			 "n_without, n_with, median_without, median_with, change_pct, verdict, "
 			 "boots_without, boots_with, ci_lo_pct, ci_hi_pct, hl_shift, p_mw, p_ks, p, p_adj, "
-			 "noise_pct, noise_from, deterministic, regime) "
-			 "VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)",
-			 "Isssssiidddsiiddddddddsis", cid, m->workload, m->def->name, m->def->unit,
-			 m->def->kind == METRIC_TIME ? "time" : "behaviour",
+			 "noise_pct, noise_from, deterministic, regime, threshold_pct, look) "
+			 "VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,NULLIF(?,0))",
+			 "Isssssiidddsiiddddddddsisdi", cid, m->workload, m->def->name, m->def->unit,
+			 metric_kind_name(m->def->kind),
 			 m->def->better > 0 ? "higher" : "lower", m->n[0], m->n[1],
 			 m->n[0] ? m->median[0] : NAN, m->n[1] ? m->median[1] : NAN, m->change_pct,
 			 verdict_name(m->verdict), m->boots[0], m->boots[1], m->ci_lo_pct, m->ci_hi_pct, m->hl_shift,
 			 m->p_mw, m->p_ks, m->p, m->p_adj, m->noise_pct, m->noise_from,
-			 (int)m->deterministic, m->regime))
+			 (int)m->deterministic, m->regime, m->threshold_pct, m->look))
 			return false;
 	}
 	for (int i = 0; i < cmp->nmeasured_noise; i++) {
@@ -825,9 +865,9 @@ static bool store_results(sqlite3 *db, const struct comparison *cmp, long long c
 
 		if (!db_run(db, NULL, err,
 			 "INSERT INTO noise (calibration_id, workload, metric, boots, between_cv_pct, "
-			 "within_cv_pct, deterministic) VALUES (?,?,?,?,?,?,?)",
-			 "Issiddi", cid, nf->workload, nf->metric, nf->boots, nf->between_cv_pct,
-			 nf->within_cv_pct, (int)nf->deterministic))
+			 "within_cv_pct, deterministic, rounds, paired_cv_pct) VALUES (?,?,?,?,?,?,?,?,?)",
+			 "Issiddiid", cid, nf->workload, nf->metric, nf->boots, nf->between_cv_pct,
+			 nf->within_cv_pct, (int)nf->deterministic, nf->rounds, nf->paired_cv_pct))
 			return false;
 	}
 	return true;
@@ -853,7 +893,7 @@ static bool store_all(sqlite3 *db, const struct comparison *cmp, const char *ver
 		 "INSERT INTO comparisons (kind, patch_id, pair_method, pair_detail, kernel_without, "
 		 "kernel_with, accel, accel_reason, workloads, workload_choice, boots_per_kernel, "
 		 "iterations, status, started_at, finished_at, wall_seconds, perfbot_version, warmup, "
-		 "seed, gate_pct, alpha, noise_factor, noise_calibration, verdict, behaviour, "
+		 "seed, gate_pct, alpha, beta, noise_calibration, verdict, behaviour, "
 		 "fa_splits, fa_flagged, fa_metric_tests, fa_metric_flags) "
 		 "VALUES (?,NULLIF(?,0),?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,NULLIF(?,0),?,?,"
 		 "NULLIF(?,0),?,?,?)",
@@ -864,7 +904,7 @@ static bool store_all(sqlite3 *db, const struct comparison *cmp, const char *ver
 		 cmp->boots_per_kernel, cmp->obs.iterations, status_name(cmp->status), cmp->started_at,
 		 cmp->finished_at, cmp->wall_seconds, version, cmp->policy.warmup,
 		 (long long)cmp->seed, cmp->policy.gate_pct, cmp->policy.alpha,
-		 cmp->policy.noise_factor, cmp->noise_calibration,
+		 cmp->policy.beta, cmp->noise_calibration,
 		 cmp->findings.decided ? verdict_name(cmp->findings.verdict) : NULL,
 		 cmp->findings.decided ? verdict_name(cmp->findings.behaviour) : NULL,
 		 cmp->fa_splits, cmp->fa_flagged, cmp->fa_metric_tests, cmp->fa_metric_flags);
@@ -919,8 +959,8 @@ static const struct db_column comparison_id_cols[] = {
 /* A calibration's noise floor of one metric, as the cursor reads it. */
 struct noise_row {
 	const char *workload, *metric;
-	int boots, deterministic;
-	double between_cv_pct, within_cv_pct;
+	int boots, deterministic, rounds;
+	double between_cv_pct, within_cv_pct, paired_cv_pct;
 };
 #define R struct noise_row
 static const struct db_column noise_cols[] = {
@@ -930,6 +970,8 @@ static const struct db_column noise_cols[] = {
 	DB_COLUMN(R, between_cv_pct, DB_REAL_OR_NAN, "between_cv_pct"),
 	DB_COLUMN(R, within_cv_pct, DB_REAL_OR_NAN, "within_cv_pct"),
 	DB_COLUMN(R, deterministic, DB_INT, "deterministic"),
+	DB_COLUMN(R, rounds, DB_INT, "rounds"),
+	DB_COLUMN(R, paired_cv_pct, DB_REAL_OR_NAN, "paired_cv_pct"),
 };
 #undef R
 
@@ -973,6 +1015,8 @@ bool db_load_noise(sqlite3 *db, const char *accel, const char *config_sha256,
 		nf->between_cv_pct = r.between_cv_pct;
 		nf->within_cv_pct = r.within_cv_pct;
 		nf->deterministic = r.deterministic != 0;
+		nf->rounds = r.rounds;
+		nf->paired_cv_pct = r.paired_cv_pct;
 	}
 	db_cursor_close(&c, NULL);
 	return true;

@@ -1,4 +1,4 @@
--- perfbot results database, schema version 5 (PRAGMA user_version).
+-- perfbot results database, schema version 6 (PRAGMA user_version).
 -- db.c upgrades a version 1, 2, 3 or 4 database in place.
 -- Every comparison is written in one transaction with its kernels, runs,
 -- samples and results: a perfbot that dies leaves nothing half-written.
@@ -60,7 +60,8 @@ CREATE TABLE comparisons (
     seed            INTEGER,            -- of the boot order and the bootstrap
     gate_pct        REAL,               -- the magnitude gate in force
     alpha           REAL,
-    noise_factor    REAL,
+    noise_factor    REAL,               -- before schema 6: the gate over noise's factor
+    beta            REAL,               -- schema 6 on: of "no change", spent over the looks
     noise_calibration INTEGER REFERENCES comparisons(id), -- whose noise floor was used
     verdict         TEXT,               -- worst timing verdict
     behaviour       TEXT,               -- behaviour change | same
@@ -103,7 +104,7 @@ CREATE TABLE results (
     workload       TEXT NOT NULL,
     metric         TEXT NOT NULL,
     unit           TEXT NOT NULL,
-    kind           TEXT NOT NULL,       -- time | behaviour
+    kind           TEXT NOT NULL,       -- time | behaviour | diagnostic
     better         TEXT NOT NULL,       -- higher | lower
     n_without      INTEGER NOT NULL,
     n_with         INTEGER NOT NULL,
@@ -113,17 +114,19 @@ CREATE TABLE results (
     verdict        TEXT NOT NULL,
     boots_without  INTEGER,
     boots_with     INTEGER,
-    ci_lo_pct      REAL,                -- bootstrap 95% CI of change_pct
+    ci_lo_pct      REAL,                -- 95% CI of change_pct (t interval; before schema 6, bootstrap)
     ci_hi_pct      REAL,
     hl_shift       REAL,                -- Hodges-Lehmann shift of boot medians, in unit
     p_mw           REAL,                -- Mann-Whitney over boot medians
     p_ks           REAL,                -- Kolmogorov-Smirnov over boot medians
-    p              REAL,                -- the smaller
+    p              REAL,                -- the t test at the deciding look (before 6: the smaller rank test)
     p_adj          REAL,                -- Holm over the comparison's tested metrics
-    noise_pct      REAL,                -- between-boot CV used as noise floor
+    noise_pct      REAL,                -- between-boot CV (the t test's prior when from a calibration)
     noise_from     TEXT,                -- calibration | this run
     deterministic  INTEGER,
     regime         TEXT,                -- what decided the verdict
+    threshold_pct  REAL,                -- schema 6: "no change" means none larger than this
+    look           INTEGER,             -- schema 6: boots a side at the deciding look
     PRIMARY KEY (comparison_id, workload, metric)
 );
 
@@ -136,6 +139,8 @@ CREATE TABLE noise (
     between_cv_pct REAL,                -- sd of boot medians / mean
     within_cv_pct  REAL,                -- pooled sd within boots / mean
     deterministic  INTEGER NOT NULL,    -- every boot gave the same values
+    rounds         INTEGER,             -- schema 6: complete A/A rounds
+    paired_cv_pct  REAL,                -- schema 6: sd of a round's B - A / sqrt 2 (what pairing leaves)
     PRIMARY KEY (calibration_id, workload, metric)
 );
 
@@ -214,4 +219,4 @@ CREATE TABLE job_samples (
 CREATE INDEX runs_by_comparison ON runs (comparison_id);
 CREATE INDEX comparisons_by_patch ON comparisons (patch_id);
 
-PRAGMA user_version = 5;
+PRAGMA user_version = 6;

@@ -44,12 +44,28 @@ static const struct config_key {
 	{ "stats", "gate_pct", K_REAL, offsetof(struct pb_config, gate_pct), 0, 100 },
 	{ "stats", "icount_gate_pct", K_REAL, offsetof(struct pb_config, icount_gate_pct), 0, 100 },
 	{ "stats", "alpha", K_REAL, offsetof(struct pb_config, alpha), 0, 1 },
-	{ "stats", "noise_factor", K_REAL, offsetof(struct pb_config, noise_factor), 0, 1000 },
-	{ "stats", "bootstrap", K_INT, offsetof(struct pb_config, bootstrap), 100, 1000000 },
+	{ "stats", "beta", K_REAL, offsetof(struct pb_config, beta), 0, 1 },
 	{ "calibrate", "boots", K_INT, offsetof(struct pb_config, calibrate_boots), 2, 1000 },
 	{ "database", "path", K_PATH, offsetof(struct pb_config, db_path), 0, 0 },
 	{ "report", "dir", K_PATH, offsetof(struct pb_config, report_dir), 0, 0 },
 };
+
+/* Keys an older perfbot read: refused by name, so that a config.ini that
+ * still sets one is not silently judged by other rules. */
+static const struct retired_key {
+	const char *section, *key, *why;
+} retired[] = {
+	{ "stats", "noise_factor", "the gate over noise is replaced by the sequential t test" },
+	{ "stats", "bootstrap", "the change's interval is a t interval, no bootstrap" },
+};
+
+static const struct retired_key *find_retired(const char *section, const char *key)
+{
+	for (size_t i = 0; i < PB_ARRAY_SIZE(retired); i++)
+		if (!strcmp(retired[i].section, section) && !strcmp(retired[i].key, key))
+			return &retired[i];
+	return NULL;
+}
 
 static const char *const accel_names[] = { "auto", "kvm", "tcg", "tcg-icount" };
 
@@ -130,6 +146,11 @@ static bool set_value(struct pb_config *cfg, const struct config_key *k, const c
 		if (!value[0] || *end || errno || !(v >= k->min && v <= k->max)) {
 			snprintf(why, whylen, "'%.100s' is not a number from %d to %d", value, k->min,
 				 k->max);
+			return false;
+		}
+		/* beta: the interval at 1 - 2 beta must be an interval */
+		if (k->offset == offsetof(struct pb_config, beta) && !(v > 0 && v < 0.5)) {
+			snprintf(why, whylen, "'%.100s' is not a number above 0 and below 0.5", value);
 			return false;
 		}
 		*real_field(cfg, k) = v;
@@ -243,6 +264,12 @@ static int ini_handler_cb(void *user, const char *section, const char *name, con
 		return 0;
 	}
 	k = find_key(section, name);
+	if (!k && find_retired(section, name)) {
+		snprintf(ps->first_error, sizeof(ps->first_error),
+			 "[%s] %s: no longer used (%s): remove it", section, name,
+			 find_retired(section, name)->why);
+		return 0;
+	}
 	if (!k) {
 		snprintf(ps->first_error, sizeof(ps->first_error), "[%s] %.100s: unknown key",
 			 section, name);
@@ -286,8 +313,7 @@ static void set_defaults(struct pb_config *cfg)
 	cfg->gate_pct = 2.0;
 	cfg->icount_gate_pct = 0.5;
 	cfg->alpha = 0.01;
-	cfg->noise_factor = 5;
-	cfg->bootstrap = 2000;
+	cfg->beta = 0.05;
 	cfg->calibrate_boots = 4;
 	cfg->workloads_dir = path_join(cfg->base_dir, "workloads");
 	cfg->db_path = path_join(cfg->base_dir, "results.db");
@@ -360,6 +386,11 @@ bool config_set(struct pb_config *cfg, const char *section, const char *key, con
 			pb_seterr(err, "workload.%s: %s", key, why);
 		free(wl);
 		return ok;
+	}
+	if (!k && find_retired(section, key)) {
+		pb_seterr(err, "%s.%s: no longer used (%s)", section, key,
+			  find_retired(section, key)->why);
+		return false;
 	}
 	if (!k) {
 		pb_seterr(err, "unknown configuration key %s.%s", section, key);

@@ -34,12 +34,11 @@ struct pb_config {
 	int warmup;          /* [run] warmup: iterations run first and left out of the statistics */
 	int max_boots;       /* [run] max_boots per kernel when the verdict is inconclusive */
 	int budget_minutes;  /* [run] budget_minutes of boots per comparison (0: no limit) */
-	int seed;            /* [run] seed of the boot order and the bootstrap; 0: a new one */
+	int seed;            /* [run] seed of the boot order; 0: a new one */
 	double gate_pct;     /* [stats] gate_pct: smallest change reported, wall-clock modes */
 	double icount_gate_pct; /* [stats] icount_gate_pct: the same under tcg-icount */
-	double alpha;        /* [stats] alpha: family-wise error rate (Holm) */
-	double noise_factor; /* [stats] noise_factor: times the noise floor a change must exceed */
-	int bootstrap;       /* [stats] bootstrap replicates */
+	double alpha;        /* [stats] alpha: false alarms (Holm over metrics, spent over looks) */
+	double beta;         /* [stats] beta: a real change called "no change", over the looks */
 	int calibrate_boots; /* [calibrate] boots per side of an A/A calibration */
 	char *workloads_dir; /* [run] workloads */
 	char *db_path;       /* [database] path */

@@ -129,9 +129,9 @@ static struct metric_def *add_metric(struct workload *w)
 	return &w->metrics[w->nmetrics++];
 }
 
-/* Each event becomes a metric perf_<event>, compared with the magnitude
- * gate: fault and switch counts move a little with reclaim and scheduling
- * even under icount. */
+/* Each event becomes a metric perf_<event>, a diagnostic: fault and switch
+ * counts move a little with reclaim and scheduling even under icount, and
+ * what they explain is shown, never a verdict on its own. */
 static bool wl_perf_events(struct wl_parse *ps, const struct wl_key *k, const char *value)
 {
 	struct workload *w = ps->w;
@@ -156,7 +156,7 @@ static bool wl_perf_events(struct wl_parse *ps, const struct wl_key *k, const ch
 		*add_metric(w) = (struct metric_def){
 			.name = metric, .unit = xstrdup("events"),
 			.description = xasprintf("perf stat -e %s around the whole workload", tok),
-			.better = -1, .kind = METRIC_TIME };
+			.better = -1, .kind = METRIC_DIAGNOSTIC };
 	}
 	free(copy);
 	set_string(&w->perf_events, value);
@@ -233,9 +233,16 @@ static bool metric_kind(struct wl_parse *ps, const struct wl_key *k, const char 
 		ps->cur->kind = METRIC_TIME;
 	else if (!strcmp(value, "behaviour"))
 		ps->cur->kind = METRIC_BEHAVIOUR;
+	else if (!strcmp(value, "diagnostic"))
+		ps->cur->kind = METRIC_DIAGNOSTIC;
 	else
-		return wl_fail(ps, "kind: '%.40s' is not time or behaviour", value);
+		return wl_fail(ps, "kind: '%.40s' is not time, behaviour or diagnostic", value);
 	return true;
+}
+
+const char *metric_kind_name(enum metric_kind k)
+{
+	return k == METRIC_TIME ? "time" : k == METRIC_BEHAVIOUR ? "behaviour" : "diagnostic";
 }
 
 /* Every key of a [metric NAME] section. */

@@ -192,7 +192,7 @@ struct metric_tables {
 static void result_html(pb_str *t, const struct result_row *r, const struct metric_samples *ms)
 {
 	enum verdict v = verdict_from_name(r->verdict);
-	char a[32], b[32], c[32], n[64], ci[64], p[32], nz[64], sp[64], x0[24], x1[24];
+	char a[32], b[32], c[32], n[64], ci[64], p[32], nz[64], sp[64], x0[24], x1[24], at[48] = "";
 	char *ub = xasprintf("%s, %s", r->unit, r->better);
 
 	fmt_num(a, sizeof(a), r->median_without);
@@ -229,6 +229,12 @@ static void result_html(pb_str *t, const struct result_row *r, const struct metr
 	cell(t, "td", r->regime, NULL);
 	str_add(t, verdict_is_notable(v) ? "<td><b>" : "<td>");
 	html_escape(t, r->verdict);
+	/* what "no change" means: none larger than what this metric resolves */
+	if (v == VERDICT_NO_CHANGE && !isnan(r->threshold_pct))
+		str_addf(t, " larger than %.1f%%", r->threshold_pct);
+	if (r->look && (r->look < r->boots_without || r->look < r->boots_with))
+		snprintf(at, sizeof(at), " (at %d boots)", r->look);
+	str_add(t, at);
 	str_add(t, verdict_is_notable(v) ? " &#9664;</b></td></tr>\n" : "</td></tr>\n");
 	free(ub);
 }
@@ -309,7 +315,9 @@ static bool comparison_tables(sqlite3 *db, long long cid, const char *num, const
 	str_init(&mt.figs);
 	while (ok && db_cursor_step(&c, &r)) {
 		enum verdict v = verdict_from_name(r.verdict);
-		bool time = !strcmp(r.kind, "time"), both = r.n_without && r.n_with;
+		/* diagnostics sit with the times they help explain */
+		bool time = !strcmp(r.kind, "time") || !strcmp(r.kind, "diagnostic");
+		bool both = r.n_without && r.n_with;
 		int which = time ? 0 : v == VERDICT_BEHAVIOUR_CHANGE ? 1 : 2;
 		struct metric_samples ms;
 
@@ -347,11 +355,23 @@ static void statistics_kv(pb_str *h, const struct patch_page_row *r)
 	char *noise = !r->noise_calibration
 			      ? xstrdup("from this run's own boots (no calibration for this accelerator)")
 			      : xasprintf("from A/A calibration %lld", r->noise_calibration);
-	char *v = xasprintf("p = 2 min(Mann-Whitney, Kolmogorov-Smirnov) over boot medians, Holm, "
-			    "alpha %g; 95%% CI by bootstrap over boots then iterations (seed %lld); "
-			    "gate %g%%; a change must exceed %g x the noise floor, %s; %d warm-up "
-			    "iteration(s) left out",
-			    r->alpha, r->seed, r->gate_pct, r->noise_factor, noise, r->warmup);
+	char *v;
+
+	/* a row of an older perfbot was judged by its own rules: say which */
+	if (r->noise_factor > 0)
+		v = xasprintf("p = 2 min(Mann-Whitney, Kolmogorov-Smirnov) over boot medians, Holm, "
+			      "alpha %g; 95%% CI by bootstrap over boots then iterations (seed %lld); "
+			      "gate %g%%; a change must exceed %g x the noise floor, %s; %d warm-up "
+			      "iteration(s) left out (the procedure before schema 6)",
+			      r->alpha, r->seed, r->gate_pct, r->noise_factor, noise, r->warmup);
+	else
+		v = xasprintf("a t test on the logarithms of the boot medians at each look (after "
+			      "the first boots and after each extra round), Holm over the metrics, "
+			      "alpha %g for flags and beta %g for \"no change\" spent over the looks "
+			      "(Lan-DeMets, Pocock-type); 95%% t interval; gate %g%%, or a noisy "
+			      "metric's own resolvable threshold; between-boot noise %s; %d warm-up "
+			      "iteration(s) left out; seed %lld",
+			      r->alpha, r->beta, r->gate_pct, noise, r->warmup, r->seed);
 
 	row_kv(h, "statistics", v);
 	free(v);

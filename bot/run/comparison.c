@@ -15,6 +15,7 @@ void comparison_subset(const struct comparison *tmpl, const struct boot *const *
 		    const struct boot *const *b, int nb, struct comparison *out)
 {
 	*out = *tmpl;
+	out->obs.rounds = false; /* boots drawn from pools: no rounds to pair */
 	memset(&out->findings, 0, sizeof(out->findings));
 	out->obs.boots = xcalloc((size_t)(na + nb + 1), sizeof(*out->obs.boots));
 	out->obs.nboots = na + nb;
@@ -84,7 +85,7 @@ void comparison_print(const struct comparison *cmp, FILE *out)
 		"verdict");
 	for (int i = 0; i < cmp->findings.nresults; i++) {
 		const struct metric_result *m = &cmp->findings.results[i];
-		char a[32], b[32], c[32], lo[24], hi[24], ci[64], pv[16], nz[16];
+		char a[32], b[32], c[32], lo[24], hi[24], ci[64], pv[16], nz[16], how[48] = "";
 
 		fmt_value(a, sizeof(a), m->n[0], m->median[0]);
 		fmt_value(b, sizeof(b), m->n[1], m->median[1]);
@@ -104,21 +105,27 @@ void comparison_print(const struct comparison *cmp, FILE *out)
 		else
 			snprintf(nz, sizeof(nz), "%.2g%%", m->noise_pct);
 		tested_n += !isnan(m->p_adj);
-		fprintf(out, "%-15s %-34s %11s %11s %9s %-19s %7s %7s  %s%s\n", m->workload,
-			m->def->name, a, b, c, ci, pv, nz, verdict_name(m->verdict),
+		/* a noisy metric's "no change" is only as fine as what it resolves */
+		if (m->verdict == VERDICT_NO_CHANGE && m->threshold_pct > cmp->policy.gate_pct)
+			snprintf(how, sizeof(how), " > %.1f%%", m->threshold_pct);
+		if (m->look && m->look < m->boots[0] && m->look < m->boots[1])
+			snprintf(how + strlen(how), sizeof(how) - strlen(how), " (at %d boots)", m->look);
+		fprintf(out, "%-15s %-34s %11s %11s %9s %-19s %7s %7s  %s%s%s\n", m->workload,
+			m->def->name, a, b, c, ci, pv, nz, verdict_name(m->verdict), how,
 			verdict_is_notable(m->verdict) ? "  <==" : "");
 	}
 	fprintf(out, "\nverdict: %s (timing, worst metric); %s (behaviour)\n", verdict_name(cmp->findings.verdict),
 		verdict_name(cmp->findings.behaviour));
-	fprintf(out, "how: %d+%d boots x %d iteration(s) (%d warm-up left out), accel %s; p = 2 min(Mann-"
-		     "Whitney, Kolmogorov-Smirnov) over boot medians, Holm over %d metrics, alpha %g;\n"
-		     "     CI: bootstrap over boots then iterations (%d, seed %lu); gate %g%%; noise: "
-		     "between-boot CV from %s, a change must exceed %g x it\n",
-		boots_run(cmp, SIDE_WITHOUT), boots_run(cmp, SIDE_WITH), cmp->obs.iterations, cmp->policy.warmup, cmp->accel.name[0] ? cmp->accel.name : "-",
-		tested_n, cmp->policy.alpha, cmp->policy.bootstrap, cmp->policy.seed,
+	fprintf(out, "how: %d+%d boots x %d iteration(s) (%d warm-up left out), accel %s; a t test on "
+		     "log boot medians at each look (%d to %d boots a side),\n"
+		     "     Holm over %d metrics, alpha %g and beta %g spent over the looks (Pocock-type); "
+		     "gate %g%%; noise: %s\n",
+		boots_run(cmp, SIDE_WITHOUT), boots_run(cmp, SIDE_WITH), cmp->obs.iterations,
+		cmp->policy.warmup, cmp->accel.name[0] ? cmp->accel.name : "-", cmp->policy.first_look,
+		cmp->policy.last_look, tested_n, cmp->policy.alpha, cmp->policy.beta,
 		cmp->policy.gate_pct,
-		cmp->noise_calibration ? "calibration" : "this run (no calibration for this accelerator)",
-		cmp->policy.noise_factor);
+		cmp->noise_calibration ? "a calibration's between-boot CV adds to the t test's variance"
+				       : "this run's boots alone (no calibration for this accelerator)");
 	if (cmp->noise_calibration)
 		fprintf(out, "     noise floor: calibration %lld\n", cmp->noise_calibration);
 	if (!strcmp(cmp->accel.name, "tcg-icount"))

@@ -143,6 +143,7 @@ bool measure_boots(const struct pb_config *cfg, struct comparison *cmp,
 
 	gsl_rng_set(order, cmp->seed);
 	cmp->interrupted = false;
+	cmp->obs.rounds = true; /* boots 2r and 2r+1: round r, one of each kernel */
 	while (ok && !cmp->interrupted && rounds < mp->first_rounds) {
 		ok = round_of_boots(cfg, cmp, mp, order, rounds, 2 * mp->first_rounds, err);
 		rounds++;

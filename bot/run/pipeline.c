@@ -474,45 +474,34 @@ out:
 	return rc;
 }
 
-/* Random splits: run.boots ok boots against run.boots others. Counts the
- * splits with any flag and the flags per metric (into flags_by_metric,
- * indexed like cmp->findings.results). */
+/* Random splits: run.boots ok boots against run.boots others, each judged
+ * against the noise of the boots it left out (compare_aa_false_alarms). */
 static void false_alarms(struct comparison *cmp, int per_side, unsigned long seed,
 			 int *flags_by_metric)
 {
-	const struct boot **ok = xcalloc((size_t)cmp->obs.nboots + 1, sizeof(*ok));
-	gsl_rng *rng = gsl_rng_alloc(gsl_rng_mt19937);
-	int nok = 0;
+	struct aa_false_alarms fa;
 
-	for (int b = 0; b < cmp->obs.nboots; b++)
-		if (cmp->obs.boots[b].rec.outcome == BOOT_OK)
-			ok[nok++] = &cmp->obs.boots[b];
-	gsl_rng_set(rng, seed ^ 0x5eedUL);
-	cmp->fa_splits = cmp->fa_flagged = cmp->fa_metric_tests = cmp->fa_metric_flags = 0;
-	for (int s = 0; nok >= 2 * per_side && s < FA_SPLITS; s++) {
-		struct comparison sub;
-		int tested, flagged;
+	compare_aa_false_alarms(&cmp->policy, &cmp->obs, per_side, FA_SPLITS, seed, &fa,
+				flags_by_metric);
+	cmp->fa_splits = fa.splits;
+	cmp->fa_flagged = fa.flagged;
+	cmp->fa_metric_tests = fa.metric_tests;
+	cmp->fa_metric_flags = fa.metric_flags;
+}
 
-		/* a partial Fisher-Yates shuffle: the first 2 per_side are the split */
-		for (int i = 0; i < 2 * per_side; i++) {
-			int j = i + (int)gsl_rng_uniform_int(rng, (unsigned long)(nok - i));
-			const struct boot *t = ok[i];
-
-			ok[i] = ok[j];
-			ok[j] = t;
-		}
-		comparison_subset(cmp, ok, per_side, ok + per_side, per_side, &sub);
-		flagged = compare_flagged(&sub.findings, &tested);
-		for (int i = 0; i < sub.findings.nresults; i++)
-			flags_by_metric[i] += verdict_is_notable(sub.findings.results[i].verdict);
-		cmp->fa_splits++;
-		cmp->fa_flagged += flagged > 0;
-		cmp->fa_metric_tests += tested;
-		cmp->fa_metric_flags += flagged;
-		comparison_subset_free(&sub);
-	}
-	gsl_rng_free(rng);
-	free(ok);
+/* A role the workload declares that the calibration contradicts: a time
+ * metric every boot gave exactly (a count: behaviour), a behaviour metric
+ * that varied (flaky, or a time). NULL when it agrees. */
+static const char *role_mismatch(const struct metric_def *def, const struct noise_floor *nf)
+{
+	if (nf->boots < 2)
+		return NULL;
+	if (def->kind == METRIC_TIME && nf->deterministic)
+		return "declared time, but every boot gave the same values: a count is kind = behaviour";
+	if (def->kind == METRIC_BEHAVIOUR && !nf->deterministic)
+		return "declared behaviour, but it varied between boots of one kernel: it will be "
+		       "'flaky', never a change; a measure of speed is kind = time";
+	return NULL;
 }
 
 static void print_noise(const struct comparison *cmp, const int *flags_by_metric, int split,
@@ -533,8 +522,21 @@ static void print_noise(const struct comparison *cmp, const int *flags_by_metric
 			isnan(nf->within_cv_pct) ? 0 : nf->within_cv_pct, nf->deterministic ? "yes" : "no",
 			flags, cmp->fa_splits);
 	}
-	fprintf(out, "\nfalse alarms: %d of %d A/A comparisons (%d+%d boots each, drawn from these %d) "
-		     "flagged something; %d of %d metric verdicts\n",
+	for (int i = 0; i < cmp->nmeasured_noise; i++) {
+		const struct noise_floor *nf = &cmp->measured_noise[i];
+
+		for (int r = 0; r < cmp->findings.nresults; r++) {
+			const struct metric_result *m = &cmp->findings.results[r];
+			const char *why;
+
+			if (!strcmp(m->workload, nf->workload) && !strcmp(m->def->name, nf->metric) &&
+			    (why = role_mismatch(m->def, nf)))
+				fprintf(out, "role: %s %s: %s\n", nf->workload, nf->metric, why);
+		}
+	}
+	fprintf(out, "\nfalse alarms: %d of %d A/A comparisons (%d+%d boots each, drawn from these %d, "
+		     "judged against the noise of the boots each left out) flagged something; %d of %d "
+		     "metric verdicts\n",
 		cmp->fa_flagged, cmp->fa_splits, split, split, cmp->obs.nboots,
 		cmp->fa_metric_flags, cmp->fa_metric_tests);
 }
@@ -546,12 +548,7 @@ static int *calibration_findings(struct comparison *cmp, int split)
 	int *flags = xcalloc((size_t)cmp->findings.nresults + 1, sizeof(int));
 
 	cmp->measured_noise = noise_measure(&cmp->policy, &cmp->obs, &cmp->nmeasured_noise);
-	/* the splits use this noise floor, as later runs will */
-	cmp->noise.floor = cmp->measured_noise;
-	cmp->noise.n = cmp->nmeasured_noise;
 	false_alarms(cmp, split, cmp->seed, flags);
-	cmp->noise.floor = NULL;
-	cmp->noise.n = 0;
 	return flags;
 }
 

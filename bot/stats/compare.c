@@ -1,38 +1,47 @@
 /* How a metric gets its verdict.
  *
  * Samples: every iteration of every boot that came out ok, except the first
- * run.warmup iterations of workloads that iterate. The unit of the tests is
+ * run.warmup iterations of workloads that iterate. The unit of the test is
  * the boot (the median of its iterations), so between-boot noise, the large
- * part under plain TCG, is never hidden by many iterations of one boot.
+ * part in wall-clock modes, is never hidden by many iterations of one boot.
  *
- * Per metric: the change of the pooled medians; a 95% CI of it from a
- * hierarchical bootstrap (boots, then iterations within them); p, the smaller
- * of Mann-Whitney U and Kolmogorov-Smirnov over boot medians (doubled, for
- * the choice of the two), adjusted with Holm over every metric tested in the
- * comparison; the noise floor, the
- * between-boot CV from an A/A calibration (or, without one, from the spread
- * within each side of this run).
+ * Roles (the workload declarations): a time metric decides the timing
+ * verdict; a behaviour metric is compared exactly when every boot of each
+ * side gave the same values (any difference is a behaviour change); a
+ * diagnostic (perf counters) is shown, never decides. A metric whose every
+ * value is the same on both sides is "no change" (or "same"): there is
+ * nothing to test.
  *
- * A change is flagged (regression or improvement, by the metric's direction)
- * when it is at least the gate, its CI excludes zero, and either
- *  - the rank test is significant (p_adj < alpha): enough boots; or
- *  - at least 2 boots a side do not overlap and the change is at least
- *    noise_factor times a noise floor measured on enough boots (4 in a
- *    calibration, or 3 per side here). A rank test over 2 boots against 2
- *    can never go below p = 1/3; under icount, whose boots agree to 0.001%,
- *    this gate is what decides.
- * "no change" needs the whole CI inside the gate; anything else is
- * "inconclusive", which more boots may settle.
+ * The test is sequential: the comparison looks after run.boots boots a
+ * side and after each extra round, up to run.max_boots. Look j uses the
+ * first j boots of each side, and the first look that decides a metric
+ * decides it for good (a later recomputation replays the same looks). At
+ * each look:
+ *  - a pooled two-sample t test on the logarithms of the boot medians (their
+ *    ratio is the change); an A/A calibration's between-boot variance is a
+ *    prior estimate that adds its degrees of freedom. The t quantile, not
+ *    the normal, holds the coverage at 2 or 3 boots a side;
+ *  - Holm over every metric tested, at the level the look may spend of
+ *    stats.alpha (Lan-DeMets, Pocock-type: stats_look_level), so that
+ *    stopping at the first look that decides never raises false alarms;
+ *  - flagged (regression or improvement, by the metric's direction) when
+ *    p_adj is below that level and the change is at least the gate;
+ *  - "no change" when the interval at 1 - 2 beta_j (beta spent the same way)
+ *    lies inside +-threshold. The threshold is the gate, or, for a metric
+ *    too noisy to resolve the gate within run.max_boots, the smallest change
+ *    it can resolve there (the report says "no change larger than X%"), so
+ *    that a noisy metric gets an answer instead of spinning to the budget;
+ *  - else open: more boots may decide it ("inconclusive" when none remain).
  *
- * Behaviour metrics (counters, smaps values, errnos) that were the same in
- * every boot of each side are compared exactly: any difference is a
- * behaviour change. Those that vary between boots go through the test above,
- * a flag then counting as a behaviour change; one that varied between the
- * boots of an A/A calibration is "flaky" and never a change on its own
- * (a selftest that fails now and then). When a workload's behaviour
- * changed, its times are "not comparable": the kernels did different work. */
+ * Behaviour metrics that vary between boots go through the same test, a
+ * flag then counting as a behaviour change; one that varied between the
+ * boots of an A/A calibration is "flaky" and never a change on its own (a
+ * selftest that fails now and then). When a workload's behaviour changed,
+ * its times are "not comparable": the kernels did different work. */
 #include "compare.h"
 
+#include <gsl/gsl_cdf.h>
+#include <gsl/gsl_rng.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -49,10 +58,20 @@ void verdict_policy_init(struct verdict_policy *vp, const struct pb_config *cfg,
 {
 	vp->gate_pct = accel && !strcmp(accel, "tcg-icount") ? cfg->icount_gate_pct : cfg->gate_pct;
 	vp->alpha = cfg->alpha;
-	vp->noise_factor = cfg->noise_factor;
-	vp->bootstrap = cfg->bootstrap;
+	vp->beta = cfg->beta;
+	vp->first_look = cfg->boots;
+	vp->last_look = cfg->max_boots > cfg->boots ? cfg->max_boots : cfg->boots;
 	vp->warmup = cfg->warmup;
 	vp->seed = seed;
+}
+
+void verdict_policy_set(struct verdict_policy *vp, double gate_pct, double alpha, double beta,
+			int first_look, int last_look)
+{
+	*vp = (struct verdict_policy){ .gate_pct = gate_pct, .alpha = alpha, .beta = beta,
+				       .first_look = first_look,
+				       .last_look = last_look > first_look ? last_look : first_look,
+				       .seed = 1 };
 }
 
 /* Warm-up: the first iterations of a loop, never once-per-run values
@@ -237,45 +256,192 @@ static const struct noise_floor *noise_lookup(const struct noise_set *noise, con
 	return NULL;
 }
 
-/* Each metric its own random stream: results do not depend on the order
- * of the metrics. */
-static unsigned long metric_seed(unsigned long seed, const char *w, const char *m)
+/* Nothing to test: every sample of both sides is the same value. */
+static bool all_identical(const struct side_samples *ss)
 {
-	unsigned long h = 1469598103934665603UL ^ seed;
+	double v = ss[0].total ? ss[0].v[0][0] : 0;
 
-	for (const char *s = w; *s; s++)
-		h = (h ^ (unsigned char)*s) * 1099511628211UL;
-	h = (h ^ '/') * 1099511628211UL;
-	for (const char *s = m; *s; s++)
-		h = (h ^ (unsigned char)*s) * 1099511628211UL;
-	return h;
+	for (int s = 0; s < 2; s++)
+		for (int b = 0; b < ss[s].nboots; b++)
+			for (int i = 0; i < ss[s].n[b]; i++)
+				if (ss[s].v[b][i] != v)
+					return false;
+	return ss[0].total && ss[1].total;
 }
 
-/* All boot medians of one side above all of the other's. */
-static bool separated(const struct side_samples *ss)
-{
-	double max0 = -INFINITY, min0 = INFINITY, max1 = -INFINITY, min1 = INFINITY;
+/* The prior of the t test's variance, on the log scale: the calibration's
+ * between-boot CV, on its boots' degrees of freedom. */
+struct prior {
+	double var;
+	int df;
+};
 
-	if (!ss[0].nboots || !ss[1].nboots)
-		return false;
-	for (int b = 0; b < ss[0].nboots; b++)
-		max0 = fmax(max0, ss[0].boot_median[b]), min0 = fmin(min0, ss[0].boot_median[b]);
-	for (int b = 0; b < ss[1].nboots; b++)
-		max1 = fmax(max1, ss[1].boot_median[b]), min1 = fmin(min1, ss[1].boot_median[b]);
-	return min1 > max0 || max1 < min0;
+/* One look: the first j boots a side, or the first j rounds (paired). */
+struct look {
+	int boots;
+	struct stats_t t;
+	bool ok;                /* the test could be computed */
+	bool paired;            /* a one-sample test of the rounds' differences */
+	int scale;              /* 1 log, 2 relative to the without side's mean, 0 raw */
+	double ref;             /* the without side's mean, for scale 2 */
+};
+
+/* The values of the look's test on its scale: x[s][b] from boot medians. */
+static int look_scale(const double *const med[2], int j, struct look *l)
+{
+	bool positive = true;
+
+	for (int s = 0; s < 2; s++)
+		for (int b = 0; b < j; b++)
+			positive &= med[s][b] > 0;
+	l->ref = stats_mean(med[0], j);
+	return positive ? 1 : l->ref != 0 ? 2 : 0;
 }
 
-/* Noise floor reliable enough for the gate to decide on its own. */
-#define NOISE_BOOTS_CALIBRATED 4
-#define NOISE_BOOTS_PER_SIDE 3
+static double on_scale(const struct look *l, double v)
+{
+	return l->scale == 1 ? log(v) : l->scale == 2 ? v / fabs(l->ref) : v;
+}
+
+/* The rounds of a metric: the boot medians of the two kernels of each
+ * round that gave it on both sides, in round order. */
+struct rounds {
+	double *med[2];
+	int n;
+};
+
+static struct look look_compute(const struct side_samples *ss, const struct rounds *rd, int j,
+				const struct prior *pr)
+{
+	struct look l = { .boots = j, .paired = rd != NULL };
+	const double *med[2] = { rd ? rd->med[0] : ss[0].boot_median,
+				 rd ? rd->med[1] : ss[1].boot_median };
+	double x[2][j > 0 ? j : 1];
+
+	l.scale = look_scale(med, j, &l);
+	for (int s = 0; s < 2; s++)
+		for (int b = 0; b < j; b++)
+			x[s][b] = on_scale(&l, med[s][b]);
+	if (l.paired) {
+		/* the drift of a round lands on both of its boots: it cancels */
+		double d[j > 0 ? j : 1];
+
+		for (int b = 0; b < j; b++)
+			d[b] = x[1][b] - x[0][b];
+		l.ok = stats_t_one_sample(d, j, l.scale ? pr->var : 0, l.scale ? pr->df : 0, &l.t);
+		return l;
+	}
+	/* the calibration's CV is relative: it is no prior on the raw scale */
+	l.ok = stats_t_test(x[0], j, x[1], j, l.scale ? pr->var : 0, l.scale ? pr->df : 0, &l.t);
+	return l;
+}
+
+/* A difference on the look's scale, as a change in percent. */
+static double look_pct(const struct look *l, double d)
+{
+	return l->scale == 1 ? expm1(d) * 100 : l->scale == 2 ? d * 100 : NAN;
+}
+
+#define Z_NULL_PASSES 2.3263478740408408 /* the normal's 99% quantile */
+
+/* The smallest change the metric can tell from no change within the last
+ * look: there, its interval at 1 - 2 beta_last fits inside +-threshold in
+ * about 99% of null comparisons. At least the gate, rounded up to 0.1%. */
+static double threshold_pct(const struct verdict_policy *vp, const struct look *l,
+			    const struct prior *pr)
+{
+	int last = vp->last_look > l->boots ? vp->last_look : l->boots;
+	int df = (l->paired ? last - 1 : 2 * last - 2) + (l->scale ? pr->df : 0);
+	double se_last, beta_last, r;
+
+	if (!l->ok || l->scale == 0)
+		return vp->gate_pct;
+	/* the standard error the last look will have, from this look's
+	 * estimate of the noise (the calibration's prior pooled in, if any):
+	 * the same estimate the interval that must fit is made of */
+	se_last = l->t.se * sqrt((double)l->boots / last);
+	beta_last = stats_look_level(vp->beta, last, vp->first_look, last);
+	if (beta_last <= 0 || df < 1)
+		return vp->gate_pct;
+	r = (gsl_cdf_tdist_Pinv(1 - beta_last, df) + Z_NULL_PASSES) * se_last;
+	r = ceil(look_pct(l, r) * 10 - 1e-9) / 10;
+	return r > vp->gate_pct ? r : vp->gate_pct;
+}
 
 struct metric_work {
 	struct side_samples ss[2];
-	bool separated, noise_reliable, tested;
+	struct prior prior;
+	struct rounds rounds;    /* the observations come in rounds: the paired test */
+	bool paired;
+	bool tested, decided;
+	struct look at;          /* the look the result shows */
 };
 
+/* Pairing a round's boots pays when the calibration found that a drift
+ * both share is most of the noise: what pairing leaves (paired_cv) under
+ * 0.7 of the unpaired CV, about half its variance, which is what the
+ * paired test's fewer degrees of freedom cost at 2 to 10 rounds (make
+ * bench-stats). Without a calibration that measured its rounds: unpaired. */
+#define PAIRING_PAYS 0.7
+static bool pairing_pays(const struct noise_floor *nf)
+{
+	return nf && nf->rounds >= 2 && !isnan(nf->paired_cv_pct) && !isnan(nf->between_cv_pct) &&
+	       nf->paired_cv_pct < PAIRING_PAYS * nf->between_cv_pct;
+}
+
+/* The boot median of one boot's samples of a metric; false if it has none. */
+static bool boot_median(const struct verdict_policy *vp, const struct boot *bt,
+			const struct workload *wl, const struct metric_def *def, double *med)
+{
+	double *v;
+	int n;
+
+	if (bt->rec.outcome != BOOT_OK)
+		return false;
+	n = boot_samples(vp, bt, wl, def, &v);
+	if (n)
+		*med = stats_median(v, n);
+	free(v);
+	return n > 0;
+}
+
+/* measure_boots' rounds: boots 2r and 2r+1, one of each kernel. A round
+ * missing a side (a boot that failed) is left out whole. */
+static void collect_rounds(const struct verdict_policy *vp, const struct observations *obs,
+			   const struct workload *wl, const struct metric_def *def, struct rounds *rd)
+{
+	memset(rd, 0, sizeof(*rd));
+	rd->med[0] = xcalloc((size_t)obs->nboots / 2 + 1, sizeof(double));
+	rd->med[1] = xcalloc((size_t)obs->nboots / 2 + 1, sizeof(double));
+	for (int r = 0; 2 * r + 1 < obs->nboots; r++) {
+		const struct boot *a = &obs->boots[2 * r], *b = &obs->boots[2 * r + 1];
+		double ma, mb;
+
+		if (a->side == b->side || !boot_median(vp, a, wl, def, &ma) ||
+		    !boot_median(vp, b, wl, def, &mb))
+			continue;
+		rd->med[a->side][rd->n] = ma;
+		rd->med[b->side][rd->n] = mb;
+		rd->n++;
+	}
+}
+
+/* The result's numbers from a look: change, interval, p. */
+static void show_look(struct metric_result *m, const struct look *l)
+{
+	double hw;
+
+	if (!l->ok)
+		return;
+	hw = stats_t_half_width(&l->t, 0.95);
+	m->change_pct = look_pct(l, l->t.diff);
+	m->ci_lo_pct = look_pct(l, l->t.diff - hw);
+	m->ci_hi_pct = look_pct(l, l->t.diff + hw);
+	m->p = l->t.p;
+}
+
 static void metric_stats(const struct inputs *in, const struct workload *wl,
-			 struct metric_result *m, struct metric_work *w, gsl_rng *rng)
+			 struct metric_result *m, struct metric_work *w)
 {
 	const struct noise_floor *nf = noise_lookup(in->noise, wl->binary, m->def->name);
 	double *sorted[2];
@@ -291,6 +457,9 @@ static void metric_stats(const struct inputs *in, const struct workload *wl,
 			   (m->n[0] && memcmp(sorted[0], sorted[1], sizeof(double) * (size_t)m->n[0]));
 	free(sorted[0]);
 	free(sorted[1]);
+	w->paired = in->obs->rounds && pairing_pays(nf);
+	if (w->paired)
+		collect_rounds(in->vp, in->obs, wl, m->def, &w->rounds);
 	m->deterministic = side_deterministic(&w->ss[0]) && side_deterministic(&w->ss[1]) &&
 			   (!nf || nf->deterministic);
 	m->change_pct = (m->n[0] && m->n[1] && m->median[0] != 0)
@@ -298,98 +467,53 @@ static void metric_stats(const struct inputs *in, const struct workload *wl,
 				: NAN;
 	m->ci_lo_pct = m->ci_hi_pct = m->hl_shift = NAN;
 	m->p_mw = m->p_ks = m->p = m->p_adj = NAN;
-	m->noise_pct = NAN;
+	m->noise_pct = m->threshold_pct = NAN;
+	m->look = 0;
 	m->noise_from = "-";
 	m->regime = "-";
-	w->separated = separated(w->ss);
 	if (!m->n[0] || !m->n[1])
 		return;
 	m->p_mw = stats_mann_whitney_p(w->ss[0].boot_median, m->boots[0], w->ss[1].boot_median,
 				       m->boots[1], NULL);
 	m->p_ks = stats_ks_p(w->ss[0].boot_median, m->boots[0], w->ss[1].boot_median, m->boots[1],
 			     NULL);
-	/* the smaller of two tests, doubled (Bonferroni) so that picking the
-	 * smaller does not double the false alarms */
-	m->p = fmin(1, 2 * fmin(m->p_mw, m->p_ks));
 	m->hl_shift = stats_hodges_lehmann(w->ss[0].boot_median, m->boots[0], w->ss[1].boot_median,
 					   m->boots[1]);
-	/* exact comparison needs no interval (and most metrics are counters) */
-	if (!(m->def->kind == METRIC_BEHAVIOUR && m->deterministic)) {
-		struct stats_group g[2];
-		double lo, hi;
-
-		for (int s = 0; s < 2; s++) {
-			g[s].nboots = w->ss[s].nboots;
-			g[s].v = (const double *const *)w->ss[s].v;
-			g[s].n = w->ss[s].n;
-		}
-		gsl_rng_set(rng, metric_seed(in->vp->seed, wl->binary, m->def->name));
-		if (stats_bootstrap_ratio_ci(&g[0], &g[1], in->vp->bootstrap, 0.95, rng, &lo, &hi)) {
-			m->ci_lo_pct = (lo - 1) * 100;
-			m->ci_hi_pct = (hi - 1) * 100;
-		}
-	}
-	if (nf && nf->boots >= 2) {
+	if (nf && nf->boots >= 2 && !isnan(nf->between_cv_pct)) {
 		m->noise_pct = nf->between_cv_pct;
 		m->noise_from = "calibration";
-		w->noise_reliable = nf->boots >= NOISE_BOOTS_CALIBRATED;
+		w->prior.var = log1p(pow(nf->between_cv_pct / 100, 2));
+		w->prior.df = nf->boots - 1;
+		/* the paired test uses no prior: the calibration chose it because
+		 * its rounds looked alike, so its paired CV is biased low by that
+		 * choice; the run's own rounds are an estimate the choice did not see */
+		if (w->paired)
+			w->prior = (struct prior){ 0, 0 };
 	} else {
 		m->noise_pct = pooled_between_cv(w->ss, 2);
 		m->noise_from = isnan(m->noise_pct) ? "-" : "this run";
-		w->noise_reliable = !isnan(m->noise_pct) && m->boots[0] >= NOISE_BOOTS_PER_SIDE &&
-				    m->boots[1] >= NOISE_BOOTS_PER_SIDE;
 	}
 }
 
-/* The test above for one metric: +1 flagged, 0 no change, -1 inconclusive. */
-static int decide(const struct verdict_policy *vp, struct metric_result *m,
-		  const struct metric_work *w)
+/* The verdicts that need no test. True when m got one. */
+static bool judge_untested(const struct inputs *in, struct metric_result *m,
+			   const struct metric_work *w)
 {
-	bool big, ci_excludes, rank_ok, gate_ok;
-
-	if (isnan(m->change_pct)) {
-		/* a median of 0 on the without side: a ratio means nothing */
-		big = m->median[1] != m->median[0];
-		ci_excludes = w->separated;
-	} else {
-		big = fabs(m->change_pct) >= vp->gate_pct;
-		ci_excludes = !isnan(m->ci_lo_pct) && (m->ci_lo_pct > 0 || m->ci_hi_pct < 0);
-	}
-	rank_ok = !isnan(m->p_adj) && m->p_adj < vp->alpha;
-	/* "the boots do not overlap" means nothing with one boot a side */
-	gate_ok = w->noise_reliable && w->separated && !isnan(m->noise_pct) && m->boots[0] >= 2 &&
-		  m->boots[1] >= 2 &&
-		  (isnan(m->change_pct) || fabs(m->change_pct) >= vp->noise_factor * m->noise_pct);
-	if (big && ci_excludes && (rank_ok || gate_ok)) {
-		m->regime = rank_ok ? "rank test" : "gate over noise";
-		return 1;
-	}
-	if (!isnan(m->ci_lo_pct) && m->ci_lo_pct > -vp->gate_pct && m->ci_hi_pct < vp->gate_pct) {
-		m->regime = "CI inside gate";
-		return 0;
-	}
-	m->regime = rank_ok ? "rank test" : "too few boots or too noisy";
-	return -1;
-}
-
-static bool tested(const struct metric_result *m)
-{
-	return m->n[0] && m->n[1] && (m->def->kind == METRIC_TIME || !m->deterministic);
-}
-
-static void judge(const struct inputs *in, struct metric_result *m, const struct metric_work *w)
-{
-	int d;
-
 	if (!m->n[0] && !m->n[1]) {
 		m->verdict = VERDICT_NO_DATA;
-		return;
+		return true;
 	}
 	if (!m->n[0] || !m->n[1]) {
 		/* e.g. a time per migrated MiB where one kernel migrated nothing */
-		m->verdict = VERDICT_BEHAVIOUR_CHANGE;
+		m->verdict = m->def->kind == METRIC_DIAGNOSTIC ? VERDICT_DIAGNOSTIC
+							       : VERDICT_BEHAVIOUR_CHANGE;
 		m->regime = "exact values";
-		return;
+		return true;
+	}
+	if (m->def->kind == METRIC_DIAGNOSTIC) {
+		m->verdict = VERDICT_DIAGNOSTIC;
+		m->regime = "shown, never decides";
+		return true;
 	}
 	if (m->def->kind == METRIC_BEHAVIOUR) {
 		const struct noise_floor *nf = noise_lookup(in->noise, m->workload, m->def->name);
@@ -399,28 +523,124 @@ static void judge(const struct inputs *in, struct metric_result *m, const struct
 		if (nf && !nf->deterministic && nf->boots >= 2) {
 			m->verdict = m->values_differ ? VERDICT_FLAKY : VERDICT_SAME;
 			m->regime = "varied in A/A calibration";
-			return;
+			return true;
+		}
+		if (m->deterministic) {
+			m->verdict = m->values_differ ? VERDICT_BEHAVIOUR_CHANGE : VERDICT_SAME;
+			m->regime = "exact values";
+			return true;
 		}
 	}
-	if (m->def->kind == METRIC_BEHAVIOUR && m->deterministic) {
-		m->verdict = m->values_differ ? VERDICT_BEHAVIOUR_CHANGE : VERDICT_SAME;
-		m->regime = "exact values";
-		return;
+	if (all_identical(w->ss)) {
+		m->verdict = m->def->kind == METRIC_TIME ? VERDICT_NO_CHANGE : VERDICT_SAME;
+		m->regime = "identical values";
+		m->change_pct = 0;
+		m->threshold_pct = in->vp->gate_pct;
+		return true;
 	}
-	d = decide(in->vp, m, w);
-	if (m->def->kind == METRIC_BEHAVIOUR) {
-		m->verdict = d > 0 ? VERDICT_BEHAVIOUR_CHANGE : d == 0 ? VERDICT_SAME : VERDICT_INCONCLUSIVE;
-		return;
-	}
-	if (d < 0)
-		m->verdict = VERDICT_INCONCLUSIVE;
+	return false;
+}
+
+/* A decision for m: +1 flagged, 0 no change. */
+static void decided(struct metric_result *m, struct metric_work *w, int d)
+{
+	w->decided = true;
+	m->look = w->at.boots;
+	if (m->def->kind == METRIC_BEHAVIOUR)
+		m->verdict = d > 0 ? VERDICT_BEHAVIOUR_CHANGE : VERDICT_SAME;
 	else if (d == 0)
 		m->verdict = VERDICT_NO_CHANGE;
 	else /* better=lower: a rise is a regression; better=higher: a fall is */
-		m->verdict = (m->median[1] > m->median[0]) == (m->def->better < 0) ? VERDICT_REGRESSION
-										    : VERDICT_IMPROVEMENT;
+		m->verdict = (w->at.t.diff > 0) == (m->def->better < 0) ? VERDICT_REGRESSION
+									: VERDICT_IMPROVEMENT;
 }
 
+/* One look's decision for an open metric, at the levels the look spends. */
+static void look_decide(const struct verdict_policy *vp, struct metric_result *m,
+			struct metric_work *w, double alpha_j, double beta_j)
+{
+	const struct look *l = &w->at;
+	double change = look_pct(l, l->t.diff), hw, lo, hi;
+	bool big;
+
+	m->threshold_pct = threshold_pct(vp, l, &w->prior);
+	if (!l->ok)
+		return;
+	big = isnan(change) ? l->t.diff != 0 : fabs(change) >= vp->gate_pct;
+	if (!isnan(m->p_adj) && m->p_adj < alpha_j && big) {
+		m->regime = l->t.se == 0 ? "exact values" : "t test";
+		decided(m, w, 1);
+		return;
+	}
+	if (l->scale == 0 || beta_j <= 0)
+		return;
+	hw = stats_t_half_width(&l->t, 1 - 2 * beta_j);
+	lo = look_pct(l, l->t.diff - hw);
+	hi = look_pct(l, l->t.diff + hw);
+	if (lo > -m->threshold_pct && hi < m->threshold_pct) {
+		m->regime = m->threshold_pct > vp->gate_pct ? "inside what it resolves"
+							    : "inside the gate";
+		decided(m, w, 0);
+	}
+}
+
+/* The looks a metric has: boots a side, or complete rounds. */
+static int looks_available(const struct metric_result *m, const struct metric_work *w)
+{
+	if (w->paired)
+		return w->rounds.n;
+	return m->boots[0] < m->boots[1] ? m->boots[0] : m->boots[1];
+}
+
+/* The looks from the first to the present one (the fewest boots a side
+ * has), Holm over the tested metrics at each; the first look that decides
+ * a metric is its look. */
+static void run_looks(const struct verdict_policy *vp, struct metric_result *res,
+		      struct metric_work *work, int n)
+{
+	double *p = xcalloc((size_t)n + 1, sizeof(double)), *adj = xcalloc((size_t)n + 1, sizeof(double));
+	int present = -1, first;
+
+	for (int i = 0; i < n; i++)
+		if (work[i].tested) {
+			int k = looks_available(&res[i], &work[i]);
+
+			present = present < 0 || k > present ? k : present;
+		}
+	first = vp->first_look < present ? vp->first_look : present;
+	for (int j = first < 1 ? 1 : first; j <= present; j++) {
+		/* a look past the last spends nothing: the budget is spent */
+		double alpha_j = stats_look_level(vp->alpha, j, first, vp->last_look);
+		double beta_j = stats_look_level(vp->beta, j, first, vp->last_look);
+
+		for (int i = 0; i < n; i++) {
+			bool avail = work[i].tested && looks_available(&res[i], &work[i]) >= j;
+			bool here = avail && !work[i].decided;
+			struct look l = { 0 };
+
+			if (avail)
+				l = look_compute(work[i].ss, work[i].paired ? &work[i].rounds : NULL, j,
+						 &work[i].prior);
+			p[i] = l.ok ? l.t.p : NAN;
+			if (here)
+				work[i].at = l;
+		}
+		stats_holm(p, n, adj);
+		for (int i = 0; i < n; i++)
+			if (work[i].tested && !work[i].decided && work[i].at.boots == j) {
+				res[i].p_adj = adj[i];
+				show_look(&res[i], &work[i].at);
+				look_decide(vp, &res[i], &work[i], alpha_j, beta_j);
+			}
+	}
+	for (int i = 0; i < n; i++)
+		if (work[i].tested && !work[i].decided) {
+			res[i].verdict = VERDICT_INCONCLUSIVE;
+			res[i].regime = "too few boots or too noisy";
+		}
+	free(p);
+	free(adj);
+}
 /* A kernel that does different work is not faster or slower: when any
  * behaviour metric of a workload changed, its times are not compared. */
 static void mark_incomparable_times(struct metric_result *m, int n)
@@ -457,8 +677,6 @@ void compare_compute(const struct verdict_policy *vp, const struct noise_set *no
 {
 	const struct inputs in = { vp, noise, obs };
 	struct metric_work *work;
-	gsl_rng *rng = gsl_rng_alloc(gsl_rng_mt19937);
-	double *p, *adj;
 	int cap = 0, at = 0;
 
 	for (int w = 0; w < obs->nworkloads; w++)
@@ -466,29 +684,30 @@ void compare_compute(const struct verdict_policy *vp, const struct noise_set *no
 	free(out->results);
 	out->results = xcalloc((size_t)(cap ? cap : 1), sizeof(*out->results));
 	work = xcalloc((size_t)(cap ? cap : 1), sizeof(*work));
-	p = xcalloc((size_t)(cap ? cap : 1), sizeof(double));
-	adj = xcalloc((size_t)(cap ? cap : 1), sizeof(double));
 	out->nresults = 0;
 	for (int w = 0; w < obs->nworkloads; w++) {
 		const struct workload *wl = obs->workloads[w];
 
 		for (int k = 0; k < wl->nmetrics; k++) {
 			struct metric_result *m = &out->results[out->nresults];
+			struct metric_work *mw = &work[out->nresults];
 
 			m->workload = wl->binary;
 			m->def = &wl->metrics[k];
-			metric_stats(&in, wl, m, &work[out->nresults], rng);
-			p[out->nresults] = tested(m) ? m->p : NAN;
+			metric_stats(&in, wl, m, mw);
+			mw->tested = !judge_untested(&in, m, mw);
+			if (m->verdict == VERDICT_DIAGNOSTIC && m->n[0] && m->n[1]) {
+				struct look l = look_compute(mw->ss, mw->paired ? &mw->rounds : NULL,
+							     looks_available(m, mw), &mw->prior);
+
+				show_look(m, &l);
+			}
 			out->nresults++;
 		}
 	}
 	/* Holm over every metric that goes through the test: the patch's
 	 * verdict is its worst metric's, so the family is the whole comparison. */
-	stats_holm(p, out->nresults, adj);
-	for (int i = 0; i < out->nresults; i++) {
-		out->results[i].p_adj = adj[i];
-		judge(&in, &out->results[i], &work[i]);
-	}
+	run_looks(vp, out->results, work, out->nresults);
 	for (int w = 0; w < obs->nworkloads; w++) {
 		mark_incomparable_times(out->results + at, obs->workloads[w]->nmetrics);
 		at += obs->workloads[w]->nmetrics;
@@ -497,11 +716,10 @@ void compare_compute(const struct verdict_policy *vp, const struct noise_set *no
 	for (int i = 0; i < out->nresults; i++) {
 		side_free(&work[i].ss[0]);
 		side_free(&work[i].ss[1]);
+		free(work[i].rounds.med[0]);
+		free(work[i].rounds.med[1]);
 	}
 	free(work);
-	free(p);
-	free(adj);
-	gsl_rng_free(rng);
 }
 
 int compare_inconclusive(const struct findings *f)
@@ -529,6 +747,25 @@ int compare_flagged(const struct findings *f, int *tested)
 	return flagged;
 }
 
+/* What pairing leaves of a calibration's noise: the sd of each round's
+ * B - A on the log scale, over sqrt 2 (a boot's share), in percent. */
+static void rounds_noise(const struct verdict_policy *vp, const struct observations *obs,
+			 const struct workload *wl, const struct metric_def *def, struct noise_floor *nf)
+{
+	struct rounds rd;
+	double d[obs->nboots / 2 + 1];
+	int n = 0;
+
+	collect_rounds(vp, obs, wl, def, &rd);
+	for (int r = 0; r < rd.n; r++)
+		if (rd.med[0][r] > 0 && rd.med[1][r] > 0)
+			d[n++] = log(rd.med[1][r]) - log(rd.med[0][r]);
+	nf->rounds = n == rd.n ? n : 0; /* no logarithm of a 0: not known */
+	nf->paired_cv_pct = nf->rounds >= 2 ? stats_sd(d, n) / sqrt(2) * 100 : NAN;
+	free(rd.med[0]);
+	free(rd.med[1]);
+}
+
 struct noise_floor *noise_measure(const struct verdict_policy *vp, const struct observations *obs,
 				  int *count)
 {
@@ -552,6 +789,9 @@ struct noise_floor *noise_measure(const struct verdict_policy *vp, const struct 
 				nf[n].between_cv_pct = pooled_between_cv(&all, 1);
 				nf[n].within_cv_pct = within_cv(&all);
 				nf[n].deterministic = side_deterministic(&all);
+				nf[n].paired_cv_pct = NAN;
+				if (obs->rounds)
+					rounds_noise(vp, obs, wl, &wl->metrics[k], &nf[n]);
 				n++;
 			}
 			side_free(&all);
@@ -559,6 +799,106 @@ struct noise_floor *noise_measure(const struct verdict_policy *vp, const struct 
 	}
 	*count = n;
 	return nf;
+}
+
+/* The boots of obs at the given indices, as side s (shallow copies). */
+static void pick_boots(const struct observations *obs, const int *idx, int n, int side,
+		       struct observations *out)
+{
+	*out = *obs;
+	out->rounds = false; /* a random split has no rounds */
+	out->boots = xcalloc((size_t)n + 1, sizeof(*out->boots));
+	out->nboots = n;
+	for (int i = 0; i < n; i++) {
+		out->boots[i] = obs->boots[idx[i]];
+		if (side >= 0)
+			out->boots[i].side = (enum side)side;
+	}
+}
+
+/* A partial Fisher-Yates shuffle of v: its first k are a random draw. */
+static void draw(gsl_rng *rng, int *v, int n, int k)
+{
+	for (int i = 0; i < k; i++) {
+		int j = i + (int)gsl_rng_uniform_int(rng, (unsigned long)(n - i));
+		int t = v[i];
+
+		v[i] = v[j];
+		v[j] = t;
+	}
+}
+
+/* The boots of the given rounds, both of each, in round order. */
+static void round_boots(const int *round, int n, int *idx)
+{
+	for (int i = 0; i < n; i++) {
+		idx[2 * i] = 2 * round[i];
+		idx[2 * i + 1] = 2 * round[i] + 1;
+	}
+}
+
+void compare_aa_false_alarms(const struct verdict_policy *vp, const struct observations *obs,
+			     int per_side, int nsplits, unsigned long seed,
+			     struct aa_false_alarms *out, int *flags_by_metric)
+{
+	int *unit = xcalloc((size_t)obs->nboots + 1, sizeof(int)), nunit = 0;
+	int *idx = xcalloc((size_t)obs->nboots + 1, sizeof(int));
+	/* boots in rounds are split by rounds, as a run pairs them: a round's
+	 * sides A and B stand for without and with */
+	bool by_round = obs->rounds;
+	int need = by_round ? per_side : 2 * per_side;
+	gsl_rng *rng = gsl_rng_alloc(gsl_rng_mt19937);
+
+	memset(out, 0, sizeof(*out));
+	for (int b = 0; !by_round && b < obs->nboots; b++)
+		if (obs->boots[b].rec.outcome == BOOT_OK)
+			unit[nunit++] = b;
+	for (int r = 0; by_round && 2 * r + 1 < obs->nboots; r++)
+		if (obs->boots[2 * r].rec.outcome == BOOT_OK &&
+		    obs->boots[2 * r + 1].rec.outcome == BOOT_OK &&
+		    obs->boots[2 * r].side != obs->boots[2 * r + 1].side)
+			unit[nunit++] = r;
+	gsl_rng_set(rng, seed ^ 0x5eedUL);
+	for (int s = 0; per_side > 0 && nunit >= need && s < nsplits; s++) {
+		struct observations split, rest;
+		struct noise_floor *nf;
+		struct noise_set held = { 0 };
+		struct findings f = { 0 };
+		int tested, flagged, nnf = 0;
+
+		draw(rng, unit, nunit, need);
+		if (by_round) {
+			round_boots(unit, per_side, idx);
+			pick_boots(obs, idx, 2 * per_side, -1, &split);
+			round_boots(unit + per_side, nunit - per_side, idx);
+			pick_boots(obs, idx, 2 * (nunit - per_side), -1, &rest);
+			split.rounds = rest.rounds = true;
+		} else {
+			pick_boots(obs, unit, 2 * per_side, -1, &split);
+			for (int i = 0; i < 2 * per_side; i++)
+				split.boots[i].side = i < per_side ? SIDE_WITHOUT : SIDE_WITH;
+			pick_boots(obs, unit + 2 * per_side, nunit - 2 * per_side, -1, &rest);
+		}
+		nf = rest.nboots >= 2 ? noise_measure(vp, &rest, &nnf) : NULL;
+		held.floor = nf;
+		held.n = nnf;
+		compare_compute(vp, &held, &split, &f);
+		flagged = compare_flagged(&f, &tested);
+		for (int i = 0; flags_by_metric && i < f.nresults; i++)
+			flags_by_metric[i] += verdict_is_notable(f.results[i].verdict);
+		out->splits++;
+		out->flagged += flagged > 0;
+		out->metric_tests += tested;
+		out->metric_flags += flagged;
+		findings_free(&f);
+		if (nf)
+			noise_free(nf, nnf);
+		free(split.boots);
+		free(rest.boots);
+	}
+	gsl_rng_free(rng);
+	free(unit);
+	free(idx);
 }
 
 void noise_free(struct noise_floor *nf, int n)

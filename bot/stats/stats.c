@@ -310,58 +310,80 @@ double stats_group_median(const struct stats_group *g)
 	return med;
 }
 
-/* One hierarchical resample of g into buf (big enough for any draw): boots
- * with replacement, then samples with replacement within each. */
-static double resample_median(const struct stats_group *g, gsl_rng *rng, double *buf)
+/* The sum of squared deviations from the mean. */
+static double sum_sq(const double *v, int n)
 {
-	int k = 0;
+	double mean = stats_mean(v, n), ss = 0;
 
-	for (int b = 0; b < g->nboots; b++) {
-		int pick = (int)gsl_rng_uniform_int(rng, (unsigned long)g->nboots);
-
-		for (int i = 0; i < g->n[pick]; i++)
-			buf[k++] = g->v[pick][gsl_rng_uniform_int(rng, (unsigned long)g->n[pick])];
-	}
-	return gsl_stats_median(buf, 1, (size_t)k); /* a selection, not a sort */
+	for (int i = 0; i < n; i++)
+		ss += (v[i] - mean) * (v[i] - mean);
+	return ss;
 }
 
-static int largest_boot(const struct stats_group *g)
+bool stats_t_test(const double *a, int m, const double *b, int n, double prior_var, int prior_df,
+		  struct stats_t *out)
 {
-	int mx = 0;
+	double var;
 
-	for (int b = 0; b < g->nboots; b++)
-		mx = g->n[b] > mx ? g->n[b] : mx;
-	return mx;
+	memset(out, 0, sizeof(*out));
+	out->p = NAN;
+	if (m < 1 || n < 1)
+		return false;
+	if (!(prior_var >= 0) || prior_df < 0)
+		prior_var = 0, prior_df = 0;
+	out->df = m - 1 + n - 1 + prior_df;
+	out->diff = stats_mean(b, n) - stats_mean(a, m);
+	if (out->df < 1)
+		return false;
+	var = (sum_sq(a, m) + sum_sq(b, n) + prior_df * prior_var) / out->df;
+	out->se = sqrt(var * (1.0 / m + 1.0 / n));
+	if (out->se == 0)
+		out->p = out->diff == 0 ? 1 : 0; /* no noise at all: any difference is real */
+	else
+		out->p = 2 * gsl_cdf_tdist_Q(fabs(out->diff) / out->se, out->df);
+	return true;
 }
 
-bool stats_bootstrap_ratio_ci(const struct stats_group *a, const struct stats_group *b, int reps,
-			      double level, gsl_rng *rng, double *lo, double *hi)
+bool stats_t_one_sample(const double *d, int n, double prior_var, int prior_df,
+			struct stats_t *out)
 {
-	double *ratios, *buf;
-	int cap, k = 0;
-
-	*lo = *hi = NAN;
-	if (!group_size(a) || !group_size(b) || reps < 10)
+	memset(out, 0, sizeof(*out));
+	out->p = NAN;
+	if (n < 1)
 		return false;
-	if (stats_group_median(a) == 0)
+	if (!(prior_var >= 0) || prior_df < 0)
+		prior_var = 0, prior_df = 0;
+	out->diff = stats_mean(d, n);
+	out->df = n - 1 + prior_df;
+	if (out->df < 1)
 		return false;
-	cap = a->nboots * largest_boot(a);
-	if (b->nboots * largest_boot(b) > cap)
-		cap = b->nboots * largest_boot(b);
-	buf = xmalloc(sizeof(double) * (size_t)cap);
-	ratios = xmalloc(sizeof(double) * (size_t)reps);
-	for (int r = 0; r < reps; r++) {
-		double ma = resample_median(a, rng, buf), mb = resample_median(b, rng, buf);
+	out->se = sqrt((sum_sq(d, n) + prior_df * prior_var) / out->df / n);
+	if (out->se == 0)
+		out->p = out->diff == 0 ? 1 : 0;
+	else
+		out->p = 2 * gsl_cdf_tdist_Q(fabs(out->diff) / out->se, out->df);
+	return true;
+}
 
-		if (ma != 0)
-			ratios[k++] = mb / ma;
-	}
-	if (k >= 10) {
-		gsl_sort(ratios, 1, (size_t)k);
-		*lo = gsl_stats_quantile_from_sorted_data(ratios, 1, (size_t)k, (1 - level) / 2);
-		*hi = gsl_stats_quantile_from_sorted_data(ratios, 1, (size_t)k, 1 - (1 - level) / 2);
-	}
-	free(buf);
-	free(ratios);
-	return k >= 10;
+double stats_t_half_width(const struct stats_t *t, double level)
+{
+	if (t->df < 1)
+		return NAN;
+	return gsl_cdf_tdist_Pinv(1 - (1 - level) / 2, t->df) * t->se;
+}
+
+/* Lan-DeMets' Pocock-type spending function: alpha(t) = alpha ln(1 + (e - 1) t). */
+static double pocock_spent(double alpha, double t)
+{
+	return alpha * log(1 + (M_E - 1) * (t < 0 ? 0 : t > 1 ? 1 : t));
+}
+
+double stats_look_level(double alpha, int look, int first, int last)
+{
+	double prev;
+
+	if (last < 1 || look > last || look < 1)
+		return 0;
+	prev = look <= first ? 0 : pocock_spent(alpha, (double)(look - 1) / last);
+	return pocock_spent(alpha, (double)look / last) - prev;
 }

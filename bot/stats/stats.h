@@ -1,7 +1,7 @@
-/* Statistics for comparing two kernels' samples: rank tests, a hierarchical
- * bootstrap over boots then iterations, Holm's correction. GSL supplies the
- * normal distribution and the random numbers; the exact null distributions
- * of the rank tests are computed here because GSL has none.
+/* Statistics for comparing two kernels' samples: rank tests, a t test on
+ * boot medians, the levels of a sequential test, Holm's correction. GSL
+ * supplies the t and normal distributions; the exact null distributions of
+ * the rank tests are computed here because GSL has none.
  *
  * Tests take one value per unit; perfbot passes one value per boot (the
  * median of its iterations), so between-boot noise is never hidden by many
@@ -9,7 +9,6 @@
 #ifndef PERFBOT_STATS_H
 #define PERFBOT_STATS_H
 
-#include <gsl/gsl_rng.h>
 #include <stdbool.h>
 
 double stats_median(const double *v, int n); /* copies; NAN when n == 0 */
@@ -50,10 +49,31 @@ struct stats_group {
 /* The pooled median of a group's samples. */
 double stats_group_median(const struct stats_group *g);
 
-/* Percentile bootstrap CI of median(b) / median(a): each replicate draws
- * boots with replacement, then samples with replacement within each drawn
- * boot, on both sides. False when a side is empty or a median is 0. */
-bool stats_bootstrap_ratio_ci(const struct stats_group *a, const struct stats_group *b, int reps,
-			      double level, gsl_rng *rng, double *lo, double *hi);
+/* A two-sample t test with a pooled variance, to which a prior estimate
+ * (an A/A calibration's, prior_var on prior_df degrees of freedom; 0 and 0
+ * for none) adds its degrees of freedom. diff = mean(b) - mean(a). False
+ * when there are no degrees of freedom (one value a side, no prior). */
+struct stats_t {
+	double diff, se, p;  /* p: two-sided; 0 when se is 0 and diff is not */
+	int df;
+};
+bool stats_t_test(const double *a, int m, const double *b, int n, double prior_var, int prior_df,
+		  struct stats_t *out);
+/* A one-sample t test of mean(d) = 0 (the paired test, d the differences
+ * of pairs): diff = mean(d), df = n - 1 + prior_df, the prior as in
+ * stats_t_test. False when there are no degrees of freedom. */
+bool stats_t_one_sample(const double *d, int n, double prior_var, int prior_df,
+			struct stats_t *out);
+/* Half the width of the t interval of diff at level (0.95: a 95% interval). */
+double stats_t_half_width(const struct stats_t *t, double level);
+
+/* Sequential testing: the error rate a look may spend, of alpha over looks
+ * first..last (one look per boot count), by Lan-DeMets' Pocock-type
+ * spending function at information fraction look/last. The first look
+ * spends everything up to its fraction, each later one the increment, and
+ * the levels sum to alpha(first..last) <= alpha: by Bonferroni over the
+ * looks, stopping at the first that decides never raises the error rate
+ * above alpha. 0 for a look outside first..last. */
+double stats_look_level(double alpha, int look, int first, int last);
 
 #endif

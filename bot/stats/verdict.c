@@ -5,6 +5,7 @@
 
 static const char *const verdict_names[VERDICT_COUNT] = {
 	[VERDICT_NO_DATA] = "no data",
+	[VERDICT_DIAGNOSTIC] = "diagnostic",
 	[VERDICT_SAME] = "same",
 	[VERDICT_FLAKY] = "flaky",
 	[VERDICT_NO_CHANGE] = "no change",

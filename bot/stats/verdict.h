@@ -9,9 +9,10 @@
 
 enum verdict {
 	VERDICT_NO_DATA,          /* neither kernel gave the metric */
+	VERDICT_DIAGNOSTIC,       /* shown, never decides (a diagnostic metric) */
 	VERDICT_SAME,             /* behaviour: the same values */
 	VERDICT_FLAKY,            /* behaviour: differed, but varied in A/A calibration too */
-	VERDICT_NO_CHANGE,        /* time: the change's CI is inside the gate */
+	VERDICT_NO_CHANGE,        /* time: the change's interval is inside its threshold */
 	VERDICT_NOT_COMPARABLE,   /* time: the workload's behaviour changed */
 	VERDICT_IMPROVEMENT,
 	VERDICT_INCONCLUSIVE,     /* more boots may decide it */

@@ -46,8 +46,8 @@ bool fixture_init(struct fixture *f, const char *without, const char *with)
 	f->cmp.workload_choice = xstrdup("test");
 	f->cmp.kind = "patch";
 	f->cmp.seed = 1;
-	f->cmp.policy = (struct verdict_policy){ .gate_pct = 0.5, .alpha = 0.01, .noise_factor = 5,
-						 .bootstrap = 500, .warmup = 0, .seed = 1 };
+	/* run's defaults: looks from 2 to 10 boots a side */
+	verdict_policy_set(&f->cmp.policy, 0.5, 0.01, 0.05, 2, 10);
 	f->cmp.boots_per_kernel = 2;
 	f->cmp.obs.iterations = 2;
 	f->cmp.status = STATUS_MEASURED;

@@ -43,3 +43,16 @@ a = list(rng.normal(10, 1, 30)); b = list(rng.normal(10.6, 1, 25))
 print('ksl a=', ', '.join('%.17g' % x for x in a)); print('ksl b=', ', '.join('%.17g' % x for x in b))
 r = stats.ks_2samp(a, b, method='exact'); print('  ks scipy exact p=%.10f D=%.10f' % (r.pvalue, r.statistic))
 r = stats.mannwhitneyu(a, b, method='exact'); print('  mw scipy exact p=%.10f U=%g' % (r.pvalue, r.statistic))
+
+# The t test's references (test_t): Student's two-sided tail by Simpson's
+# rule, no scipy needed; scipy.stats.ttest_ind([1,2,3],[4,5,6]) agrees.
+import math
+def t_pdf(x, n):
+    return math.gamma((n + 1) / 2) / (math.sqrt(n * math.pi) * math.gamma(n / 2)) * (1 + x * x / n) ** (-(n + 1) / 2)
+def t_two_sided(t, n, steps=200000, span=2000.0):
+    h = span / steps; s = t_pdf(t, n) + t_pdf(t + span, n)
+    for i in range(1, steps): s += (4 if i % 2 else 2) * t_pdf(t + i * h, n)
+    return 2 * s * h / 3
+t = 3 / math.sqrt(2 / 3)
+print('t test df 4', t_two_sided(t, 4), 'df 8', t_two_sided(t, 8))
+print('paired, d = 3, 3.5, 2.5: df 2', t_two_sided(3 / (0.5 / math.sqrt(3)), 2))

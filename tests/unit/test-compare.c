@@ -9,6 +9,7 @@
 
 #include "check.h"
 #include "fixture.h"
+#include "stats.h"
 
 static const struct metric_result *result(const struct comparison *c, const char *metric)
 {
@@ -53,59 +54,74 @@ static void test_shapes(void)
 	CHECK_STR(verdict_name(f.cmp.findings.behaviour), "behaviour change");
 	fixture_free(&f);
 
-	/* 10% slower, every boot alike, two boots a side: the rank test cannot
-	 * go below p = 1/3 and a noise floor from 2 boots a side is not
-	 * trusted, so without a calibration it stays open. */
+	/* 10% slower, every boot alike, two boots a side: no noise at all, so
+	 * the difference is exact (under icount boots repeat themselves); the
+	 * rank tests, shown only, cannot go below p = 1/3 there. */
 	CHECK(fixture_init(&f, W "1 migrate_ms 10\n" W "1 pages_migrated 32\n" W "2 migrate_ms 10\n" W "2 pages_migrated 32\n",
 			   W "1 migrate_ms 11\n" W "1 pages_migrated 32\n" W "2 migrate_ms 11\n" W "2 pages_migrated 32\n"));
 	m = result(&f.cmp, "migrate_ms");
 	CHECK(m && fabs(m->change_pct - 10) < 1e-9);
-	CHECK(m && fabs(m->p_mw - 1.0 / 3) < 1e-12 && fabs(m->p - 2.0 / 3) < 1e-12);
-	CHECK(m && fabs(m->p_adj - 2.0 / 3) < 1e-12); /* the only metric tested */
+	CHECK(m && fabs(m->p_mw - 1.0 / 3) < 1e-12 && m->p == 0 && m->p_adj == 0);
 	CHECK(m && fabs(m->ci_lo_pct - 10) < 1e-9 && fabs(m->ci_hi_pct - 10) < 1e-9);
 	CHECK(m && fabs(m->hl_shift - 1) < 1e-12);
-	CHECK_STR(verdict(&f.cmp, "migrate_ms"), "inconclusive");
-	CHECK_INT(compare_inconclusive(&f.cmp.findings), 1);
-	CHECK_STR(verdict_name(f.cmp.findings.verdict), "inconclusive");
+	CHECK_STR(verdict(&f.cmp, "migrate_ms"), "regression");
+	CHECK_STR(m ? m->regime : NULL, "exact values");
+	CHECK_INT(m ? m->look : -1, 2);
+	CHECK_INT(compare_inconclusive(&f.cmp.findings), 0);
 	CHECK_STR(verdict(&f.cmp, "pages_migrated"), "same");
 	{
-		/* with a calibration that measured 0.01% between boots: the gate decides */
-		struct noise_floor nf = { "hugetlb-migrate", "migrate_ms", 8, 0.01, 0.01, false };
+		/* with a calibration that measured 0.01% between boots: the t test */
+		struct noise_floor nf = { "hugetlb-migrate", "migrate_ms", 8, 0.01, 0.01, false, 0, NAN };
 
 		f.cmp.noise.floor = &nf;
 		f.cmp.noise.n = 1;
 		comparison_compute(&f.cmp);
 		CHECK_STR(verdict(&f.cmp, "migrate_ms"), "regression");
-		CHECK_STR(result(&f.cmp, "migrate_ms")->regime, "gate over noise");
+		CHECK_STR(result(&f.cmp, "migrate_ms")->regime, "t test");
 		CHECK_STR(result(&f.cmp, "migrate_ms")->noise_from, "calibration");
+		CHECK(result(&f.cmp, "migrate_ms")->p < 1e-6);
 		CHECK_STR(verdict_name(f.cmp.findings.verdict), "regression");
-		/* one boot a side: nothing to say the boots do not overlap */
 		{
 			const char *t1[2] = { W "1 migrate_ms 10\n", W "1 migrate_ms 11\n" };
 			const enum side s1[2] = { SIDE_WITHOUT, SIDE_WITH };
+
+			/* one boot a side: the calibration's degrees of freedom test it */
+			CHECK(fixture_set_boots(&f, 2, t1, s1));
+			CHECK_STR(verdict(&f.cmp, "migrate_ms"), "regression");
+			CHECK_INT(result(&f.cmp, "migrate_ms")->look, 1);
+			/* and without one there is nothing to test on */
+			f.cmp.noise.n = 0;
+			comparison_compute(&f.cmp);
+			CHECK_STR(verdict(&f.cmp, "migrate_ms"), "inconclusive");
+			CHECK_STR(result(&f.cmp, "migrate_ms")->regime, "too few boots or too noisy");
+			f.cmp.noise.n = 1;
+		}
+		/* a calibration that found 3% noise: 10% over 2 boots a side is
+		 * not enough at the first look's level (p about 0.006 > 0.003) */
+		{
 			const char *t2[4] = { W "1 migrate_ms 10\n", W "1 migrate_ms 11\n",
 					      W "1 migrate_ms 10\n", W "1 migrate_ms 11\n" };
 			const enum side s2[4] = { SIDE_WITHOUT, SIDE_WITH, SIDE_WITHOUT, SIDE_WITH };
 
-			CHECK(fixture_set_boots(&f, 2, t1, s1));
-			CHECK_STR(verdict(&f.cmp, "migrate_ms"), "inconclusive");
+			nf.between_cv_pct = 3;
 			CHECK(fixture_set_boots(&f, 4, t2, s2));
-			CHECK_STR(verdict(&f.cmp, "migrate_ms"), "regression");
+			CHECK_STR(verdict(&f.cmp, "migrate_ms"), "inconclusive");
+			m = result(&f.cmp, "migrate_ms");
+			CHECK(m && m->p > stats_look_level(0.01, 2, 2, 10) && m->p < 0.01);
+			/* 3% noise cannot resolve the 0.5% gate in 10 boots */
+			CHECK(m && m->threshold_pct > 3 && m->threshold_pct < 8);
 		}
-		/* a calibration that found 3% noise: 10% is not 5 x 3% */
-		nf.between_cv_pct = 3;
-		comparison_compute(&f.cmp);
-		CHECK_STR(verdict(&f.cmp, "migrate_ms"), "inconclusive");
 		f.cmp.noise.floor = NULL;
 		f.cmp.noise.n = 0;
 	}
 	fixture_free(&f);
 
-	/* Under the gate (0.5% here) with a CI inside it: no change; 10% faster
+	/* Under the gate (0.5% here), boots that agree: no change; 10% faster
 	 * over three boots a side that agree: an improvement. */
 	CHECK(fixture_init(&f, W "1 migrate_ms 10\n", W "1 migrate_ms 10.02\n"));
 	CHECK_STR(verdict(&f.cmp, "migrate_ms"), "no change");
-	CHECK_STR(result(&f.cmp, "migrate_ms")->regime, "CI inside gate");
+	CHECK_STR(result(&f.cmp, "migrate_ms")->regime, "inside the gate");
+	CHECK(fabs(result(&f.cmp, "migrate_ms")->threshold_pct - 0.5) < 1e-12);
 	CHECK_STR(verdict_name(f.cmp.findings.verdict), "no change");
 	{
 		const char *t[6] = { W "1 migrate_ms 10\n", W "1 migrate_ms 9\n", W "1 migrate_ms 10.001\n",
@@ -115,21 +131,143 @@ static void test_shapes(void)
 		CHECK(fixture_set_boots(&f, 6, t, s));
 		CHECK_STR(verdict(&f.cmp, "migrate_ms"), "improvement");
 		CHECK_STR(result(&f.cmp, "migrate_ms")->noise_from, "this run");
+		/* decided at the first look, 2 boots a side: a third does not undo it */
+		CHECK_INT(result(&f.cmp, "migrate_ms")->look, 2);
 		/* a boot that was not ok does not count */
 		f.cmp.obs.boots[1].rec.outcome = BOOT_PANIC;
 		comparison_compute(&f.cmp);
 		CHECK_INT(result(&f.cmp, "migrate_ms")->n[1], 2);
-		CHECK_STR(verdict(&f.cmp, "migrate_ms"), "inconclusive"); /* 2 boots: floor untrusted */
+		CHECK_STR(verdict(&f.cmp, "migrate_ms"), "improvement");
 	}
 	fixture_free(&f);
 
-	/* Identical samples everywhere: no change, nothing tested behaves. */
+	/* Identical samples everywhere: no change, nothing to test. */
 	CHECK(fixture_init(&f, W "1 migrate_ms 5\n" W "1 pages_migrated 16\n",
 			   W "1 migrate_ms 5\n" W "1 pages_migrated 16\n"));
 	CHECK_STR(verdict(&f.cmp, "migrate_ms"), "no change");
+	CHECK_STR(result(&f.cmp, "migrate_ms")->regime, "identical values");
 	CHECK_STR(verdict(&f.cmp, "pages_migrated"), "same");
 	CHECK_STR(verdict_name(f.cmp.findings.behaviour), "same");
 	fixture_free(&f);
+	/* A constant 0 (a perf counter that never fired) is no change either. */
+	CHECK(fixture_init(&f, W "1 migrate_ms 0\n", W "1 migrate_ms 0\n"));
+	CHECK_STR(verdict(&f.cmp, "migrate_ms"), "no change");
+	fixture_free(&f);
+}
+
+/* A diagnostic is shown with its change, never decides, and is no part of
+ * the Holm family. */
+static void test_diagnostic(void)
+{
+	struct fixture f;
+	const struct metric_result *m;
+
+	CHECK(fixture_init(&f, W "1 migrate_ms 10\n" W "1 context_switches 195\n",
+			   W "1 migrate_ms 10\n" W "1 context_switches 390\n"));
+	m = result(&f.cmp, "context_switches");
+	CHECK_STR(verdict(&f.cmp, "context_switches"), "diagnostic");
+	CHECK_STR(m ? m->regime : NULL, "shown, never decides");
+	CHECK(m && fabs(m->change_pct - 100) < 1e-9 && isnan(m->p_adj));
+	CHECK_STR(verdict(&f.cmp, "migrate_ms"), "no change");
+	CHECK_STR(verdict_name(f.cmp.findings.verdict), "no change");
+	CHECK_STR(verdict_name(f.cmp.findings.behaviour), "same");
+	CHECK(!verdict_is_notable(VERDICT_DIAGNOSTIC));
+	CHECK(compare_inconclusive(&f.cmp.findings) == 0);
+	fixture_free(&f);
+}
+
+/* The first look that decides sticks; a metric that is open at 2 boots and
+ * decided later says at which look. */
+static void test_looks(void)
+{
+	struct fixture f;
+	const char *t[12];
+	enum side s[12];
+	/* two boots a side that overlap, then four that settle it: +19% */
+	const double w0[6] = { 10, 11, 10.2, 10.1, 10.2, 10.1 };
+	const double w1[6] = { 11, 12, 12.2, 12.1, 12.2, 12.1 };
+	char buf[12][96];
+
+	for (int b = 0; b < 12; b++) {
+		snprintf(buf[b], sizeof(buf[b]), W "1 migrate_ms %.3f\n", b % 2 ? w1[b / 2] : w0[b / 2]);
+		t[b] = buf[b];
+		s[b] = (enum side)(b % 2);
+	}
+	CHECK(fixture_init(&f, "", ""));
+	CHECK(fixture_set_boots(&f, 4, t, s));
+	CHECK_STR(verdict(&f.cmp, "migrate_ms"), "inconclusive");
+	CHECK_INT(result(&f.cmp, "migrate_ms")->look, 0);
+	CHECK(fixture_set_boots(&f, 12, t, s));
+	CHECK_STR(verdict(&f.cmp, "migrate_ms"), "regression");
+	CHECK(result(&f.cmp, "migrate_ms")->look > 2 && result(&f.cmp, "migrate_ms")->look <= 6);
+	/* the policy's last look at 2: there the metric gets its answer, "no
+	 * change larger than" what 2 noisy boots resolve, and nothing after it
+	 * decides */
+	f.cmp.policy.last_look = 2;
+	comparison_compute(&f.cmp);
+	CHECK_STR(verdict(&f.cmp, "migrate_ms"), "no change");
+	CHECK_INT(result(&f.cmp, "migrate_ms")->look, 2);
+	CHECK(result(&f.cmp, "migrate_ms")->threshold_pct > 20);
+	fixture_free(&f);
+}
+
+/* Rounds: a drift both boots of a round share cancels in the paired test,
+ * which a calibration that found such a drift chooses. */
+static void test_round_pairing(void)
+{
+	struct fixture f;
+	const double level[4] = { 10, 12, 9, 11 };
+	const char *t[8];
+	enum side s[8];
+	char buf[8][96];
+	struct noise_floor nf = { "hugetlb-migrate", "migrate_ms", 8, 10, 0.01, false, 4, 0.1 };
+
+	for (int b = 0; b < 8; b++) {
+		/* +5% with the fix, and +-0.05% of its own */
+		snprintf(buf[b], sizeof(buf[b]), W "1 migrate_ms %.4f\n",
+			 level[b / 2] * (b % 2 ? 1.05 * (b & 2 ? 1.0005 : 0.9995) : 1));
+		t[b] = buf[b];
+		s[b] = (enum side)(b % 2);
+	}
+	CHECK(fixture_init(&f, "", ""));
+	CHECK(fixture_set_boots(&f, 8, t, s));
+	/* unpaired, the drift swamps it */
+	CHECK_STR(verdict(&f.cmp, "migrate_ms"), "inconclusive");
+	f.cmp.obs.rounds = true;
+	comparison_compute(&f.cmp);
+	CHECK_STR(verdict(&f.cmp, "migrate_ms"), "inconclusive"); /* no calibration: unpaired */
+	f.cmp.noise.floor = &nf;
+	f.cmp.noise.n = 1;
+	comparison_compute(&f.cmp);
+	CHECK_STR(verdict(&f.cmp, "migrate_ms"), "regression");
+	CHECK(fabs(result(&f.cmp, "migrate_ms")->change_pct - 5) < 0.1);
+	/* a calibration whose rounds shared nothing: unpaired again */
+	nf.paired_cv_pct = 9.5;
+	comparison_compute(&f.cmp);
+	CHECK(strcmp(verdict(&f.cmp, "migrate_ms"), "regression") != 0);
+	f.cmp.noise.floor = NULL;
+	f.cmp.noise.n = 0;
+	fixture_free(&f);
+
+	/* noise_measure over rounds: what pairing leaves of the noise */
+	{
+		struct noise_floor *m;
+		int n;
+
+		for (int b = 0; b < 8; b++) {
+			snprintf(buf[b], sizeof(buf[b]), W "1 migrate_ms %.4f\n",
+				 level[b / 2] * (b % 2 ? 1.001 : 1));
+			t[b] = buf[b];
+		}
+		CHECK(fixture_init(&f, "", ""));
+		CHECK(fixture_set_boots(&f, 8, t, s));
+		f.cmp.obs.rounds = true;
+		m = noise_measure(&f.cmp.policy, &f.cmp.obs, &n);
+		CHECK(n >= 1 && m[0].rounds == 4 && m[0].paired_cv_pct < 0.01);
+		CHECK(m[0].between_cv_pct > 5);
+		noise_free(m, n);
+		fixture_free(&f);
+	}
 }
 
 /* Warm-up: iteration 1 of a workload that iterates is left out. */
@@ -203,7 +341,6 @@ static void rates(const struct regime *g, double shift, int trials, double min_d
 	gsl_rng_set(r, 20261203);
 	CHECK(fixture_init(&f, "", ""));
 	f.cmp.policy.gate_pct = g->gate_pct;
-	f.cmp.policy.bootstrap = 400;
 	for (int i = 0; i < g->iterations; i++)
 		offset[i] = gsl_ran_gaussian(r, g->offset_sd);
 	{
@@ -260,6 +397,7 @@ static void test_verdict_names(void)
 	CHECK(VERDICT_NOT_COMPARABLE > VERDICT_NO_CHANGE);
 	CHECK(verdict_is_notable(VERDICT_REGRESSION) && verdict_is_notable(VERDICT_IMPROVEMENT) &&
 	      verdict_is_notable(VERDICT_BEHAVIOUR_CHANGE));
+	CHECK(VERDICT_DIAGNOSTIC < VERDICT_NO_CHANGE); /* shown, asks nothing */
 	CHECK(!verdict_is_notable(VERDICT_INCONCLUSIVE) && !verdict_is_notable(VERDICT_FLAKY) &&
 	      !verdict_is_notable(VERDICT_NOT_COMPARABLE));
 }
@@ -273,6 +411,9 @@ void test_compare(void)
 
 	test_verdict_names();
 	test_shapes();
+	test_diagnostic();
+	test_looks();
+	test_round_pairing();
 	test_warmup();
 	/* the targets: icount >= 99% of 1% at <= 0.1% false alarms from 2 boots
 	 * a kernel; wall clock >= 95% of 5% at <= 1% (here after 8 boots) */

@@ -52,7 +52,18 @@ void test_config(void)
 	CHECK(!config_override(&cfg, "stats.alpha=2", &err));
 	CHECK_HAS(err.msg, "'2' is not a number from 0 to 1");
 	CHECK(!config_override(&cfg, "stats.gate_pct=1.5%", &err));
-	CHECK(!config_override(&cfg, "stats.noise_factor=nan", &err));
+	CHECK(!config_override(&cfg, "stats.alpha=nan", &err));
+	/* beta: the interval at 1 - 2 beta must be one */
+	CHECK(cfg.beta == 0.05);
+	CHECK(config_override(&cfg, "stats.beta=0.1", &err) && cfg.beta == 0.1);
+	CHECK(!config_override(&cfg, "stats.beta=0.5", &err));
+	CHECK_HAS(err.msg, "above 0 and below 0.5");
+	CHECK(!config_override(&cfg, "stats.beta=0", &err));
+	/* the retired keys are named as such, not as unknown */
+	CHECK(!config_override(&cfg, "stats.noise_factor=5", &err));
+	CHECK_HAS(err.msg, "stats.noise_factor: no longer used");
+	CHECK(!config_override(&cfg, "stats.bootstrap=2000", &err));
+	CHECK_HAS(err.msg, "no bootstrap");
 	CHECK(config_override(&cfg, "run.seed=12345", &err));
 	CHECK_INT(cfg.seed, 12345);
 	CHECK(!config_override(&cfg, "run.nope=1", &err));

@@ -473,6 +473,43 @@ void test_db(void)
 		free(sql);
 	}
 
+	/* A version 5 database (issue 13's): a comparison judged by the gate over
+	 * noise keeps its noise factor; beta, threshold and look are added. */
+	{
+		char *v5 = xasprintf("%s/v5.db", dir), *sql = read_file("tests/data/schema-v5.sql", NULL, NULL);
+		sqlite3 *old;
+
+		CHECK(sql != NULL);
+		CHECK(sqlite3_open(v5, &old) == SQLITE_OK);
+		CHECK(sql && sqlite3_exec(old, sql, NULL, NULL, NULL) == SQLITE_OK);
+		CHECK(sqlite3_exec(old,
+				   "INSERT INTO comparisons (id, kind, pair_method, pair_detail, "
+				   "kernel_without, kernel_with, accel, workloads, workload_choice, "
+				   "boots_per_kernel, iterations, status, started_at, finished_at, "
+				   "wall_seconds, perfbot_version, noise_factor) VALUES (1, "
+				   "'calibration', 'same', '', 1, 1, 'tcg', 'w', 'c', 4, 5, 'measured', "
+				   "'t0', 't1', 1.0, 'v', 5);"
+				   "INSERT INTO results (comparison_id, workload, metric, unit, kind, better, "
+				   "n_without, n_with, verdict, regime) VALUES (1, 'w', 'm', 'ms', 'time', "
+				   "'lower', 4, 4, 'no change', 'CI inside gate');",
+				   NULL, NULL, NULL) == SQLITE_OK);
+		sqlite3_close(old);
+		CHECK(db_open(v5, &db, &err));
+		CHECK_INT(db_count(db, "PRAGMA user_version", 0), DB_SCHEMA_VERSION);
+		CHECK_INT(db_count(db, "SELECT count(*) FROM comparisons WHERE noise_factor=5 AND "
+				       "beta IS NULL", 0), 1);
+		CHECK_INT(db_count(db, "SELECT count(*) FROM results WHERE regime='CI inside gate' AND "
+				       "threshold_pct IS NULL AND look IS NULL", 0), 1);
+		db_close(db);
+		/* opened again: nothing more to do */
+		CHECK(db_open(v5, &db, &err));
+		CHECK_INT(db_count(db, "PRAGMA user_version", 0), DB_SCHEMA_VERSION);
+		db_close(db);
+		rm_rf(v5);
+		free(v5);
+		free(sql);
+	}
+
 	/* The lock: this process may take it again, another may not. */
 	{
 		char *lk = xasprintf("%s/locked.db", dir);

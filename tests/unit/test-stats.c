@@ -110,41 +110,65 @@ static void test_holm_hl(void)
 	CHECK(isnan(stats_median(b1, 0)));
 }
 
-static void test_bootstrap(void)
+/* References computed by numerical integration of Student's density
+ * (tests/unit/stats-reference.py). */
+static void test_t(void)
 {
-	gsl_rng *rng = gsl_rng_alloc(gsl_rng_mt19937);
-	double lo, hi, lo2, hi2;
-	/* two boots per side, four iterations each */
-	double a0[] = { 100, 101, 99, 100 }, a1[] = { 100, 100, 102, 98 };
-	double b0[] = { 110, 111, 109, 110 }, b1[] = { 110, 110, 112, 108 };
-	double k0[] = { 7, 7, 7, 7 };
-	const double *av[] = { a0, a1 }, *bv[] = { b0, b1 }, *kv[] = { k0, k0 };
-	int n[] = { 4, 4 };
-	struct stats_group a = { 2, av, n }, b = { 2, bv, n }, same = { 2, kv, n };
-	/* one boot far off: between-boot noise must widen the interval even
-	 * though each boot's own iterations agree */
-	double c0[] = { 100, 100, 100, 100 }, c1[] = { 130, 130, 130, 130 };
-	const double *cv[] = { c0, c1 };
-	struct stats_group c = { 2, cv, n };
-	double zero[] = { 0, 0, 0, 0 };
-	const double *zv[] = { zero, zero };
-	struct stats_group z = { 2, zv, n };
+	double a[] = { 1, 2, 3 }, b[] = { 4, 5, 6 }, k[] = { 7, 7 };
+	struct stats_t t;
 
-	gsl_rng_set(rng, 42);
-	CHECK(stats_bootstrap_ratio_ci(&a, &b, 2000, 0.95, rng, &lo, &hi));
-	CHECK(lo > 1.05 && hi < 1.15 && lo <= 1.1 && hi >= 1.1);
-	gsl_rng_set(rng, 42); /* the same seed gives the same interval */
-	CHECK(stats_bootstrap_ratio_ci(&a, &b, 2000, 0.95, rng, &lo2, &hi2));
-	CHECK(lo == lo2 && hi == hi2);
-	CHECK(stats_bootstrap_ratio_ci(&same, &same, 500, 0.95, rng, &lo, &hi));
-	CHECK(lo == 1 && hi == 1); /* identical samples: no spread at all */
-	CHECK(stats_bootstrap_ratio_ci(&a, &a, 2000, 0.95, rng, &lo, &hi));
-	CHECK(lo < 1 && hi > 1 && lo > 0.98 && hi < 1.02); /* a null: the CI covers 1 */
-	CHECK(stats_bootstrap_ratio_ci(&a, &c, 2000, 0.95, rng, &lo, &hi));
-	CHECK(lo <= 1.0 && hi >= 1.29); /* covers both boots' levels */
-	CHECK(!stats_bootstrap_ratio_ci(&z, &a, 500, 0.95, rng, &lo, &hi)); /* ratio to 0 */
-	CHECK(NEAR(stats_group_median(&c), 115, 1e-12));
-	gsl_rng_free(rng);
+	CHECK(stats_t_test(a, 3, b, 3, 0, 0, &t));
+	CHECK(NEAR(t.diff, 3, 1e-12) && t.df == 4 && NEAR(t.se, sqrt(2.0 / 3), 1e-12));
+	CHECK(NEAR(t.p, 0.021311641130108527, 1e-9));
+	/* a prior of the same variance on 4 degrees of freedom: the same se, df 8 */
+	CHECK(stats_t_test(a, 3, b, 3, 1, 4, &t));
+	CHECK(t.df == 8 && NEAR(t.se, sqrt(2.0 / 3), 1e-12));
+	CHECK(NEAR(t.p, 0.006271062105904542, 1e-9));
+	/* the 95% interval at df 8: 2.306004 se */
+	CHECK(NEAR(stats_t_half_width(&t, 0.95) / t.se, 2.306004135, 1e-6));
+	/* no noise at all: a difference is certain, none is none */
+	CHECK(stats_t_test(k, 2, k, 2, 0, 0, &t) && t.p == 1 && t.se == 0);
+	{
+		double k2[] = { 8, 8 };
+
+		CHECK(stats_t_test(k, 2, k2, 2, 0, 0, &t) && t.p == 0 && t.diff == 1);
+	}
+	/* one value a side and no prior: nothing to test */
+	CHECK(!stats_t_test(a, 1, b, 1, 0, 0, &t) && isnan(t.p));
+	CHECK(stats_t_test(a, 1, b, 1, 0.5, 3, &t) && t.df == 3);
+	CHECK(!stats_t_test(a, 0, b, 1, 0.5, 3, &t));
+	/* the paired test: differences 3, 3.5, 2.5: mean 3, sd 0.5, se 0.5/sqrt 3 */
+	{
+		double d[] = { 3, 3.5, 2.5 };
+
+		CHECK(stats_t_one_sample(d, 3, 0, 0, &t) && t.df == 2 && NEAR(t.diff, 3, 1e-12));
+		CHECK(NEAR(t.se, 0.5 / sqrt(3), 1e-12));
+		/* t = 10.392, df 2: two-sided p 0.0091325 (stats-reference.py) */
+		CHECK(NEAR(t.p, 0.009132, 2e-5));
+		CHECK(!stats_t_one_sample(d, 1, 0, 0, &t));
+		/* one difference and a prior: df from the prior alone */
+		CHECK(stats_t_one_sample(d, 1, 0.25, 3, &t) && t.df == 3 && NEAR(t.se, 0.5, 1e-12));
+	}
+}
+
+/* The levels of the looks sum to alpha and never exceed what the
+ * spending function allows up to each look. */
+static void test_look_levels(void)
+{
+	double sum = 0, prev = 1;
+
+	for (int j = 2; j <= 10; j++) {
+		double l = stats_look_level(0.01, j, 2, 10);
+
+		CHECK(l > 0 && l < prev);
+		sum += l;
+		CHECK(sum <= 0.01 * log(1 + (M_E - 1) * j / 10.0) + 1e-15);
+		prev = j > 2 ? l : 1;
+	}
+	CHECK(NEAR(sum, 0.01, 1e-12));
+	CHECK(NEAR(stats_look_level(0.01, 2, 2, 10), 0.01 * log(1 + (M_E - 1) * 0.2), 1e-15));
+	CHECK(stats_look_level(0.01, 11, 2, 10) == 0 && stats_look_level(0.01, 0, 2, 10) == 0);
+	CHECK(NEAR(stats_look_level(0.05, 3, 3, 3), 0.05, 1e-15)); /* one look: all of it */
 }
 
 void test_stats(void)
@@ -152,5 +176,6 @@ void test_stats(void)
 	test_rank_tests();
 	test_large_samples();
 	test_holm_hl();
-	test_bootstrap();
+	test_t();
+	test_look_levels();
 }

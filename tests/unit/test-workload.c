@@ -47,7 +47,7 @@ static void every_key(const char *dir)
 	CHECK(m && !strcmp(m->unit, "ms") && !strcmp(m->description, "md"));
 	CHECK(m && m->better == 1 && m->kind == METRIC_BEHAVIOUR);
 	m = workload_metric(&w, "perf_major_faults");
-	CHECK(m && !strcmp(m->unit, "events") && m->better == -1 && m->kind == METRIC_TIME);
+	CHECK(m && !strcmp(m->unit, "events") && m->better == -1 && m->kind == METRIC_DIAGNOSTIC);
 	workloads_free(&set);
 	unlink(path);
 	free(path);
@@ -80,7 +80,7 @@ static void bad_keys(const char *dir)
 	expect_bad_workload(dir, "[workload]\nperf_events = page_faults\n", "is not a list like");
 	expect_bad_workload(dir, "[workload]\nselftests = net\n", "only vm is known");
 	expect_bad_workload(dir, "[workload]\nfallback = maybe\n", "is not yes or no");
-	expect_bad_workload(dir, "[metric m]\nkind = speed\n", "is not time or behaviour");
+	expect_bad_workload(dir, "[metric m]\nkind = speed\n", "is not time, behaviour or diagnostic");
 	expect_bad_workload(dir, "[metric m]\nunit = s\n[metric n]\nunit = s\n[metric m]\nunit = s\n",
 			    ":6: [metric m]: bad or repeated name");
 	expect_bad_workload(dir, "[workload]\nperf_events = page-faults\n[metric perf_page_faults]\n"
