@@ -20,12 +20,12 @@ BUILD   := build
 LIB_SRC := $(notdir $(filter-out bot/main.c bot/perfbotd.c,$(wildcard bot/*.c bot/*/*.c)))
 LIB_OBJ := $(patsubst %.c,$(BUILD)/obj/%.o,$(LIB_SRC)) $(BUILD)/obj/schema.o $(BUILD)/obj/version.o
 SAN_OBJ := $(patsubst %.c,$(BUILD)/asan/%.o,$(LIB_SRC)) $(BUILD)/asan/schema.o $(BUILD)/asan/version.o
-UNIT_SRC := $(wildcard tests/unit/*.c)
+UNIT_SRC := $(wildcard tests/unit/*.c) tests/sim/sim.c
 WORKLOADS := $(patsubst workloads/%.c,$(BUILD)/workloads/%,$(wildcard workloads/*.c))
 
 PATCH ?= 771
 
-.PHONY: all setup run test unit bad-input fuzz fuzz-smoke e2e bench fresh-test clean FORCE
+.PHONY: all setup run test unit bad-input fuzz fuzz-smoke e2e bench bench-stats fresh-test clean FORCE
 all: $(BUILD)/perfbot $(BUILD)/perfbotd $(BUILD)/perfbotd.service $(WORKLOADS)
 
 $(BUILD)/obj $(BUILD)/asan $(BUILD)/workloads:
@@ -65,8 +65,11 @@ $(BUILD)/asan/%.o: %.c $(HEADERS) | $(BUILD)/asan
 	$(CC) $(CPPFLAGS) $(WARN) -O1 -g $(SAN) -c -o $@ $<
 $(BUILD)/asan/schema.o: $(BUILD)/schema.c | $(BUILD)/asan
 	$(CC) -O1 -g -c -o $@ $<
-$(BUILD)/unit-tests: $(UNIT_SRC) tests/unit/*.h $(HEADERS) $(SAN_OBJ)
-	$(CC) $(CPPFLAGS) -Itests/unit $(WARN) -O1 -g $(SAN) -o $@ $(UNIT_SRC) $(SAN_OBJ) $(LIBS)
+$(BUILD)/unit-tests: $(UNIT_SRC) tests/unit/*.h tests/sim/sim.h $(HEADERS) $(SAN_OBJ)
+	$(CC) $(CPPFLAGS) -Itests/unit -Itests/sim $(WARN) -O1 -g $(SAN) -o $@ $(UNIT_SRC) $(SAN_OBJ) $(LIBS)
+# The statistics on synthetic boots (tests/sim): no kernel, seconds.
+$(BUILD)/bench-stats: tests/bench-stats.c tests/sim/sim.c tests/sim/sim.h $(HEADERS) $(LIB_OBJ)
+	$(CC) $(CPPFLAGS) -Itests/sim $(WARN) $(CFLAGS) -o $@ tests/bench-stats.c tests/sim/sim.c $(LIB_OBJ) $(LIBS)
 
 # libFuzzer targets (clang): the patch parser, config.ini, the guest's
 # result lines, over the same sources built with the fuzzer's coverage.
@@ -119,6 +122,12 @@ fresh-test:
 # about 25 minutes on 2 cores with the defaults; BENCH='--pool 4' is quicker.
 bench: setup all
 	$(BUILD)/perfbot bench $(BENCH)
+
+# False alarms, power, coverage of the verdict rules on synthetic boots
+# (seconds; BENCH_TRIALS per cell).
+BENCH_TRIALS ?= 2000
+bench-stats: $(BUILD)/bench-stats
+	$(BUILD)/bench-stats $(BENCH_TRIALS)
 
 clean:
 	rm -rf $(BUILD)
