@@ -151,8 +151,8 @@ one_line_error "a bad statistics setting" 1 "stats.alpha: .2. is not a number fr
 after=$(q "SELECT (SELECT count(*) FROM comparisons) || '/' || (SELECT count(*) FROM runs) || '/' || (SELECT count(*) FROM samples)")
 check "bad input left the database unchanged ($before)" test "$before" = "$after"
 
-run_pair() { # run_pair N label iterations: one boot per kernel; sets $cid, output in $work/label.out
-	pb run --patch "$1" --boots 1 -c run.max_boots=1 --iterations "$3" > "$work/$2.out" 2>&1
+run_pair() { # run_pair N label iterations [boots]: one boot per kernel unless boots; sets $cid, output in $work/label.out
+	pb run --patch "$1" --boots "${4:-1}" -c run.max_boots="${4:-1}" --iterations "$3" > "$work/$2.out" 2>&1
 	local rc=$?
 	grep -v '^  build' "$work/$2.out"
 	cid=$(q "SELECT max(id) FROM comparisons")
@@ -183,15 +183,25 @@ check "765: thp-anon's noise floor came from the calibration" \
 check "765: the run says which calibration it used" grep -q "noise floor from calibration" "$work/765.out"
 
 echo "e2e: patch 772 (zswap writeback)"
-run_pair 772 772 1
+run_pair 772 772 1 2
 c772=$cid
 check "772: the pair is formed by reverting the patch" grep -q "pair formed by reverse" "$work/772.out"
 check "772: zswap wrote pages back on both kernels" \
-	test "$(q "SELECT count(*) FROM samples s JOIN runs r ON r.id=s.run_id WHERE r.comparison_id=$c772 AND s.metric='written_back_pages' AND s.value > 0 AND NOT s.warmup")" -eq 2
+	test "$(q "SELECT count(*) FROM samples s JOIN runs r ON r.id=s.run_id WHERE r.comparison_id=$c772 AND s.metric='written_back_pages' AND s.value > 0 AND NOT s.warmup")" -eq 4
 check "772: pages went to the swap device on both kernels" \
-	test "$(q "SELECT count(*) FROM samples s JOIN runs r ON r.id=s.run_id WHERE r.comparison_id=$c772 AND s.metric='pswpout' AND s.value > 0 AND NOT s.warmup")" -eq 2
-check "772: both boots read every page back intact (check ok)" \
-	test "$(q "SELECT count(*) FROM runs WHERE comparison_id=$c772 AND outcome='ok'")" -eq 2
+	test "$(q "SELECT count(*) FROM samples s JOIN runs r ON r.id=s.run_id WHERE r.comparison_id=$c772 AND s.metric='pswpout' AND s.value > 0 AND NOT s.warmup")" -eq 4
+check "772: all four boots read every page back intact (check ok)" \
+	test "$(q "SELECT count(*) FROM runs WHERE comparison_id=$c772 AND outcome='ok'")" -eq 4
+# Two boots a kernel, as run's default: under tcg-icount the boots of a
+# kernel agree, so every time has its answer at the first look.
+check "772: no time metric is inconclusive at 2 boots a kernel" \
+	test "$(q "SELECT count(*) FROM results WHERE comparison_id=$c772 AND kind='time' AND verdict='inconclusive'")" -eq 0
+check "772: its times were tested (a t test, exact values or identical values)" \
+	test "$(q "SELECT count(*) FROM results WHERE comparison_id=$c772 AND kind='time' AND look=2 AND regime IN ('t test','exact values','inside the gate','inside what it resolves','identical values')")" -gt 0
+check "772: the perf counters are diagnostics, never a verdict" \
+	test "$(q "SELECT count(*) FROM results WHERE comparison_id=$c772 AND metric LIKE 'perf_%' AND (kind<>'diagnostic' OR verdict<>'diagnostic')")" -eq 0
+check "772: the terminal says how the verdict was reached" \
+	grep -q "^how: .*a t test on log boot medians at each look" "$work/772.out"
 
 echo "e2e: patch 031 (memory-map initialisation at boot)"
 run_pair 31 031 1
@@ -290,6 +300,30 @@ check "a patch that breaks the build: the report shows the error" \
 	grep -q "perfbot test: this patch breaks the build" "$reports/998.html"
 check "a patch that breaks the build: no kernel is marked built for it" \
 	test "$(q "SELECT count(*) FROM kernels WHERE label='base+patch' AND build_status='built'")" -eq 0
+
+# An innocent patch: a comment reworded in mm/huge_memory.c. Defaults (2
+# boots a kernel, looks up to run.max_boots): "no change", at 2 boots.
+echo "e2e: a patch that only changes a comment"
+start=$(date +%s)
+pb run --patch 995 --queue "$top/tests/data/comment-only" > "$work/995.out" 2>&1
+rc=$?
+took=$(( $(date +%s) - start ))
+grep -v '^  build' "$work/995.out"
+c995=$(q "SELECT max(id) FROM comparisons")
+check "comment only: exit 0 (rc=$rc, ${took}s)" test "$rc" -eq 0
+check "comment only: the verdict is no change, the behaviour the same" \
+	test "$(q "SELECT verdict || '/' || behaviour FROM comparisons WHERE id=$c995")" = "no change/same"
+check "comment only: 2 boots a kernel, no extra round" \
+	test "$(q "SELECT boots_per_kernel || '/' || (SELECT count(*) FROM runs WHERE comparison_id=$c995) FROM comparisons WHERE id=$c995")" = "2/4"
+check "comment only: no metric is inconclusive" \
+	test "$(q "SELECT count(*) FROM results WHERE comparison_id=$c995 AND verdict='inconclusive'")" -eq 0
+check "comment only: every time metric decided at the first look" \
+	test "$(q "SELECT count(*) FROM results WHERE comparison_id=$c995 AND kind='time' AND n_without>0 AND n_with>0 AND (look IS NULL OR look<>2) AND regime<>'identical values'")" -eq 0
+check "comment only: no change means no change larger than the gate here" \
+	test "$(q "SELECT count(*) FROM results WHERE comparison_id=$c995 AND verdict='no change' AND threshold_pct > 0.5")" -eq 0
+check "comment only: the report says what no change means" \
+	grep -q "no change larger than 0.5%" "$reports/995.html"
+echo "e2e: comment-only patch: ${took}s from start to report"
 
 echo "e2e: fault matrix"
 counts() { q "SELECT (SELECT count(*) FROM comparisons) || '/' || (SELECT count(*) FROM runs) || '/' ||
