@@ -381,11 +381,15 @@ struct metric_work {
  * both share is most of the noise: what pairing leaves (paired_cv) under
  * 0.7 of the unpaired CV, about half its variance, which is what the
  * paired test's fewer degrees of freedom cost at 2 to 10 rounds (make
- * bench-stats). Without a calibration that measured its rounds: unpaired. */
+ * bench-stats). It takes a calibration of 4 rounds (calibrate.boots' 4)
+ * to say so: from 2 or 3, a paired CV under 0.7 of the other is often
+ * chance. Without one: unpaired. */
 #define PAIRING_PAYS 0.7
+#define PAIRING_ROUNDS 4
 static bool pairing_pays(const struct noise_floor *nf)
 {
-	return nf && nf->rounds >= 2 && !isnan(nf->paired_cv_pct) && !isnan(nf->between_cv_pct) &&
+	return nf && nf->rounds >= PAIRING_ROUNDS && !isnan(nf->paired_cv_pct) &&
+	       !isnan(nf->between_cv_pct) &&
 	       nf->paired_cv_pct < PAIRING_PAYS * nf->between_cv_pct;
 }
 
