@@ -95,7 +95,7 @@ int main(int argc, char **argv)
 	for (size_t r = 0; r < sizeof(regimes) / sizeof(*regimes); r++) {
 		double est, truth;
 
-		sim_calibration(&regimes[r], &run, trials / 20, seed + 31 * r, &est, &truth);
+		sim_calibration(&regimes[r], &run, trials / 5, seed + 31 * r, &est, &truth);
 		printf("%-19s estimate %6.3f%%   true %6.3f%%\n", regimes[r].name, 100 * est, 100 * truth);
 	}
 	return 0;
