@@ -367,8 +367,8 @@ static void statistics_kv(pb_str *h, const struct patch_page_row *r)
 	else
 		v = xasprintf("a t test on the logarithms of the boot medians at each look (after "
 			      "the first boots and after each extra round), Holm over the metrics, "
-			      "alpha %g for flags and beta %g for \"no change\" spent over the looks "
-			      "(Lan-DeMets, Pocock-type); 95%% t interval; gate %g%%, or a noisy "
+			      "alpha %g for flags spent over the looks (Lan-DeMets, Pocock-type) and "
+			      "beta %g for \"no change\" mostly at the first (Kim-DeMets, t^1/4); 95%% t interval; gate %g%%, or a noisy "
 			      "metric's own resolvable threshold; between-boot noise %s; %d warm-up "
 			      "iteration(s) left out; seed %lld",
 			      r->alpha, r->beta, r->gate_pct, noise, r->warmup, r->seed);

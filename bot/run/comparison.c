@@ -118,7 +118,7 @@ void comparison_print(const struct comparison *cmp, FILE *out)
 		verdict_name(cmp->findings.behaviour));
 	fprintf(out, "how: %d+%d boots x %d iteration(s) (%d warm-up left out), accel %s; a t test on "
 		     "log boot medians at each look (%d to %d boots a side),\n"
-		     "     Holm over %d metrics, alpha %g and beta %g spent over the looks (Pocock-type); "
+		     "     Holm over %d metrics, alpha %g spent over the looks (Pocock-type), beta %g mostly at the first; "
 		     "gate %g%%; noise: %s\n",
 		boots_run(cmp, SIDE_WITHOUT), boots_run(cmp, SIDE_WITH), cmp->obs.iterations,
 		cmp->policy.warmup, cmp->accel.name[0] ? cmp->accel.name : "-", cmp->policy.first_look,

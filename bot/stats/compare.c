@@ -26,8 +26,9 @@
  *    stopping at the first look that decides never raises false alarms;
  *  - flagged (regression or improvement, by the metric's direction) when
  *    p_adj is below that level and the change is at least the gate;
- *  - "no change" when the interval at 1 - 2 beta_j (beta spent the same way)
- *    lies inside +-threshold. The threshold is the gate, or, for a metric
+ *  - "no change" when the interval at 1 - 2 beta_j lies inside +-threshold,
+ *    beta spent mostly at the first look (stats_look_level_early: the
+ *    point of "no change" is to end early, an innocent patch at 2 boots). The threshold is the gate, or, for a metric
  *    too noisy to resolve the gate within run.max_boots, the smallest change
  *    it can resolve there (the report says "no change larger than X%"), so
  *    that a noisy metric gets an answer instead of spinning to the budget;
@@ -360,7 +361,7 @@ static double threshold_pct(const struct verdict_policy *vp, const struct look *
 	 * estimate of the noise (the calibration's prior pooled in, if any):
 	 * the same estimate the interval that must fit is made of */
 	se_last = l->t.se * sqrt((double)l->boots / last);
-	beta_last = stats_look_level(vp->beta, last, vp->first_look, last);
+	beta_last = stats_look_level_early(vp->beta, last, vp->first_look, last);
 	if (beta_last <= 0 || df < 1)
 		return vp->gate_pct;
 	r = (gsl_cdf_tdist_Pinv(1 - beta_last, df) + Z_NULL_PASSES) * se_last;
@@ -615,7 +616,7 @@ static void run_looks(const struct verdict_policy *vp, struct metric_result *res
 	for (int j = first < 1 ? 1 : first; j <= present; j++) {
 		/* a look past the last spends nothing: the budget is spent */
 		double alpha_j = stats_look_level(vp->alpha, j, first, vp->last_look);
-		double beta_j = stats_look_level(vp->beta, j, first, vp->last_look);
+		double beta_j = stats_look_level_early(vp->beta, j, first, vp->last_look);
 
 		for (int i = 0; i < n; i++) {
 			bool avail = work[i].tested && looks_available(&res[i], &work[i]) >= j;

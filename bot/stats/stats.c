@@ -378,6 +378,22 @@ static double pocock_spent(double alpha, double t)
 	return alpha * log(1 + (M_E - 1) * (t < 0 ? 0 : t > 1 ? 1 : t));
 }
 
+/* Kim-DeMets' power family with rho 1/4: alpha t^(1/4), most of it early. */
+static double early_spent(double alpha, double t)
+{
+	return alpha * pow(t < 0 ? 0 : t > 1 ? 1 : t, 0.25);
+}
+
+double stats_look_level_early(double alpha, int look, int first, int last)
+{
+	double prev;
+
+	if (last < 1 || look > last || look < 1)
+		return 0;
+	prev = look <= first ? 0 : early_spent(alpha, (double)(look - 1) / last);
+	return early_spent(alpha, (double)look / last) - prev;
+}
+
 double stats_look_level(double alpha, int look, int first, int last)
 {
 	double prev;

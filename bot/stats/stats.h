@@ -75,5 +75,8 @@ double stats_t_half_width(const struct stats_t *t, double level);
  * looks, stopping at the first that decides never raises the error rate
  * above alpha. 0 for a look outside first..last. */
 double stats_look_level(double alpha, int look, int first, int last);
+/* The same with most of alpha spent at the first look (Kim-DeMets' power
+ * family, alpha t^(1/4)): for "no change", whose point is to end early. */
+double stats_look_level_early(double alpha, int look, int first, int last);
 
 #endif

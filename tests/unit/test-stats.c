@@ -169,6 +169,13 @@ static void test_look_levels(void)
 	CHECK(NEAR(stats_look_level(0.01, 2, 2, 10), 0.01 * log(1 + (M_E - 1) * 0.2), 1e-15));
 	CHECK(stats_look_level(0.01, 11, 2, 10) == 0 && stats_look_level(0.01, 0, 2, 10) == 0);
 	CHECK(NEAR(stats_look_level(0.05, 3, 3, 3), 0.05, 1e-15)); /* one look: all of it */
+	/* beta's early spending: two thirds at the first of 2..10, the rest after */
+	sum = 0;
+	for (int j = 2; j <= 10; j++)
+		sum += stats_look_level_early(0.05, j, 2, 10);
+	CHECK(NEAR(sum, 0.05, 1e-12));
+	CHECK(NEAR(stats_look_level_early(0.05, 2, 2, 10), 0.05 * pow(0.2, 0.25), 1e-15));
+	CHECK(stats_look_level_early(0.05, 2, 2, 10) > 2 * stats_look_level(0.05, 2, 2, 10));
 }
 
 void test_stats(void)
