@@ -301,8 +301,12 @@ check "a patch that breaks the build: the report shows the error" \
 check "a patch that breaks the build: no kernel is marked built for it" \
 	test "$(q "SELECT count(*) FROM kernels WHERE label='base+patch' AND build_status='built'")" -eq 0
 
-# An innocent patch: a comment reworded in mm/huge_memory.c. Defaults (2
-# boots a kernel, looks up to run.max_boots): "no change", at 2 boots.
+# An innocent patch: a comment reworded in mm/huge_memory.c, with the
+# defaults (2 boots a kernel, looks up to run.max_boots): "no change", and
+# at 2 boots for every time whose boots agree within a tenth of the gate.
+# Some times vary more than that between boots even under tcg-icount
+# (khugepaged waits on timers): they get their answer at a later look, or
+# "no change larger than" what they resolve, never the budget.
 echo "e2e: a patch that only changes a comment"
 start=$(date +%s)
 pb run --patch 995 --queue "$top/tests/data/comment-only" > "$work/995.out" 2>&1
@@ -310,19 +314,22 @@ rc=$?
 took=$(( $(date +%s) - start ))
 grep -v '^  build' "$work/995.out"
 c995=$(q "SELECT max(id) FROM comparisons")
+gate=$(q "SELECT gate_pct FROM comparisons WHERE id=$c995")
 check "comment only: exit 0 (rc=$rc, ${took}s)" test "$rc" -eq 0
 check "comment only: the verdict is no change, the behaviour the same" \
 	test "$(q "SELECT verdict || '/' || behaviour FROM comparisons WHERE id=$c995")" = "no change/same"
-check "comment only: 2 boots a kernel, no extra round" \
-	test "$(q "SELECT boots_per_kernel || '/' || (SELECT count(*) FROM runs WHERE comparison_id=$c995) FROM comparisons WHERE id=$c995")" = "2/4"
 check "comment only: no metric is inconclusive" \
 	test "$(q "SELECT count(*) FROM results WHERE comparison_id=$c995 AND verdict='inconclusive'")" -eq 0
-check "comment only: every time metric decided at the first look" \
-	test "$(q "SELECT count(*) FROM results WHERE comparison_id=$c995 AND kind='time' AND n_without>0 AND n_with>0 AND (look IS NULL OR look<>2) AND regime<>'identical values'")" -eq 0
-check "comment only: no change means no change larger than the gate here" \
-	test "$(q "SELECT count(*) FROM results WHERE comparison_id=$c995 AND verdict='no change' AND threshold_pct > 0.5")" -eq 0
+check "comment only: it stopped before run.max_boots (10)" \
+	test "$(q "SELECT boots_per_kernel FROM comparisons WHERE id=$c995")" -lt 10
+check "comment only: times whose boots agree within a tenth of the gate ($gate%) decided at 2 boots" \
+	test "$(q "SELECT count(*) FROM results WHERE comparison_id=$c995 AND kind='time' AND noise_pct < $gate / 10 AND regime<>'identical values' AND (look IS NULL OR look<>2 OR verdict<>'no change')")" -eq 0
+check "comment only: some time was decided at 2 boots" \
+	test "$(q "SELECT count(*) FROM results WHERE comparison_id=$c995 AND kind='time' AND look=2 AND verdict='no change'")" -gt 0
+check "comment only: a quiet time's no change is within the gate" \
+	test "$(q "SELECT count(*) FROM results WHERE comparison_id=$c995 AND verdict='no change' AND noise_pct < $gate / 10 AND threshold_pct > $gate")" -eq 0
 check "comment only: the report says what no change means" \
-	grep -q "no change larger than 0.5%" "$reports/995.html"
+	grep -q "no change larger than $gate%" "$reports/995.html"
 echo "e2e: comment-only patch: ${took}s from start to report"
 
 echo "e2e: fault matrix"
