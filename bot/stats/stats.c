@@ -384,22 +384,25 @@ static double early_spent(double alpha, double t)
 	return alpha * pow(t < 0 ? 0 : t > 1 ? 1 : t, 0.25);
 }
 
-double stats_look_level_early(double alpha, int look, int first, int last)
+/* What look may spend of what spent() allows by each information fraction
+ * look / last: all of it up to the first look, the increment after. */
+static double look_level(double (*spent)(double, double), double alpha, int look, int first,
+			 int last)
 {
 	double prev;
 
 	if (last < 1 || look > last || look < 1)
 		return 0;
-	prev = look <= first ? 0 : early_spent(alpha, (double)(look - 1) / last);
-	return early_spent(alpha, (double)look / last) - prev;
+	prev = look <= first ? 0 : spent(alpha, (double)(look - 1) / last);
+	return spent(alpha, (double)look / last) - prev;
 }
 
 double stats_look_level(double alpha, int look, int first, int last)
 {
-	double prev;
+	return look_level(pocock_spent, alpha, look, first, last);
+}
 
-	if (last < 1 || look > last || look < 1)
-		return 0;
-	prev = look <= first ? 0 : pocock_spent(alpha, (double)(look - 1) / last);
-	return pocock_spent(alpha, (double)look / last) - prev;
+double stats_look_level_early(double alpha, int look, int first, int last)
+{
+	return look_level(early_spent, alpha, look, first, last);
 }
