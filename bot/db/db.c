@@ -975,8 +975,8 @@ static const struct db_column noise_cols[] = {
 };
 #undef R
 
-bool db_load_noise(sqlite3 *db, const char *accel, const char *config_sha256,
-		   struct noise_floor **out, int *n, long long *calibration, pb_err *err)
+bool db_load_noise(sqlite3 *db, const char *accel, const char *config_sha256, int iterations,
+		   int warmup, struct noise_floor **out, int *n, long long *calibration, pb_err *err)
 {
 	struct db_cursor c;
 	struct noise_row r;
@@ -990,8 +990,9 @@ bool db_load_noise(sqlite3 *db, const char *accel, const char *config_sha256,
 	if (!db_cursor_open(&c, db, "database", comparison_id_cols, 1, err,
 			    "FROM comparisons c JOIN kernels k ON k.id=c.kernel_without "
 			    "WHERE c.kind='calibration' AND c.status='measured' AND c.accel=? "
+			    "AND c.iterations=? AND c.warmup=? "
 			    "ORDER BY k.config_sha256=? DESC, c.id DESC LIMIT 1",
-			    "ss", accel, config_sha256 ? config_sha256 : ""))
+			    "siis", accel, iterations, warmup, config_sha256 ? config_sha256 : ""))
 		return false;
 	if (db_cursor_step(&c, &cal))
 		*calibration = cal.id;

@@ -42,10 +42,13 @@ typedef bool db_job_stored_fn(sqlite3 *db, long long job, long long comparison, 
 bool db_store_comparison(sqlite3 *db, const struct comparison *cmp, const char *perfbot_version,
 			 db_job_stored_fn *job_stored, long long *id, pb_err *err);
 
-/* The noise floor of the newest calibration under accel, one of a kernel
- * built from the same .config first (none: *n = 0, *calibration = 0). */
-bool db_load_noise(sqlite3 *db, const char *accel, const char *config_sha256,
-		   struct noise_floor **noise, int *n, long long *calibration, pb_err *err);
+/* The noise floor of the newest calibration under accel with the same
+ * iterations and warm-up (a boot median of 1 iteration is noisier than one
+ * of 5: another's noise would be a wrong prior), one of a kernel built
+ * from the same .config first (none: *n = 0, *calibration = 0). */
+bool db_load_noise(sqlite3 *db, const char *accel, const char *config_sha256, int iterations,
+		   int warmup, struct noise_floor **noise, int *n, long long *calibration,
+		   pb_err *err);
 
 /* The newest patch comparison of this patch file (queue, number, sha256)
  * on this base tree and config by this perfbot version; 0 if none. */

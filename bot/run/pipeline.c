@@ -152,8 +152,9 @@ bool stage_guests(struct pipeline *pl, const char *name, const char *probe_kerne
 
 bool stage_noise(struct pipeline *pl)
 {
-	return db_load_noise(pl->db, pl->accel.name, pl->kc.sha256, &pl->noise, &pl->nnoise,
-			     &pl->noise_calibration, &pl->err);
+	return db_load_noise(pl->db, pl->accel.name, pl->kc.sha256, pl->cfg->iterations,
+			     pl->cfg->warmup, &pl->noise, &pl->nnoise, &pl->noise_calibration,
+			     &pl->err);
 }
 
 /* Where a run's noise floor comes from, said once its boots are known. */
@@ -163,8 +164,9 @@ static void print_noise_source(const struct pipeline *pl)
 		printf("perfbot: noise floor from calibration %lld (%s)\n", pl->noise_calibration,
 		       pl->accel.name);
 	else
-		printf("perfbot: no calibration for %s yet (perfbot calibrate): the noise floor "
-		       "comes from this run's own boots\n", pl->accel.name);
+		printf("perfbot: no calibration for %s with %d iteration(s), %d warm-up, yet (perfbot "
+		       "calibrate): the noise floor comes from this run's own boots\n", pl->accel.name,
+		       pl->cfg->iterations, pl->cfg->warmup);
 }
 
 bool stage_boots(struct pipeline *pl, struct comparison *cmp, struct measure_plan *mp)

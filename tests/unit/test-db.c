@@ -402,11 +402,20 @@ void test_db(void)
 		CHECK_INT(db_count(db, "SELECT count(*) FROM comparisons WHERE kind='calibration' AND "
 				       "patch_id IS NULL AND fa_splits=3 AND id=?", cal), 1);
 		CHECK_INT(db_count(db, "SELECT count(*) FROM noise WHERE calibration_id=?", cal), 2);
-		CHECK(db_load_noise(db, "tcg-icount", "c0nf", &got, &ngot, &which, &err));
+		CHECK(db_load_noise(db, "tcg-icount", "c0nf", f.cmp.obs.iterations, f.cmp.policy.warmup,
+				    &got, &ngot, &which, &err));
 		CHECK(which == cal && ngot == 2);
 		CHECK(ngot == 2 && !strcmp(got[0].workload, "hugetlb-migrate") && got[0].boots == 4);
 		noise_free(got, ngot);
-		CHECK(db_load_noise(db, "kvm", NULL, &got, &ngot, &which, &err));
+		CHECK(db_load_noise(db, "kvm", NULL, f.cmp.obs.iterations, f.cmp.policy.warmup, &got,
+				    &ngot, &which, &err));
+		CHECK(which == 0 && ngot == 0 && !got);
+		/* another number of iterations, or of warm-up: another noise */
+		CHECK(db_load_noise(db, "tcg-icount", "c0nf", f.cmp.obs.iterations + 1,
+				    f.cmp.policy.warmup, &got, &ngot, &which, &err));
+		CHECK(which == 0 && ngot == 0 && !got);
+		CHECK(db_load_noise(db, "tcg-icount", "c0nf", f.cmp.obs.iterations,
+				    f.cmp.policy.warmup + 1, &got, &ngot, &which, &err));
 		CHECK(which == 0 && ngot == 0 && !got);
 		f.cmp.measured_noise = NULL;
 		f.cmp.nmeasured_noise = 0;
