@@ -343,15 +343,16 @@ static double look_pct(const struct look *l, double d)
 	return l->scale == 1 ? expm1(d) * 100 : l->scale == 2 ? d * 100 : NAN;
 }
 
-#define Z_NULL_PASSES 2.3263478740408408 /* the normal's 99% quantile */
+#define Z_NULL_PASSES 2.5758293035489004 /* the normal's 99.5% quantile: 99% two-sided */
 
 /* The smallest change the metric can tell from no change within the last
  * look: there, its interval at 1 - 2 beta_last fits inside +-threshold in
- * about 99% of null comparisons. At least the gate, rounded up to 0.1%. */
+ * about 98% of null comparisons (99% were its standard error known). At
+ * least the gate, rounded up to 0.1%. */
 static double threshold_pct(const struct verdict_policy *vp, const struct look *l,
 			    const struct prior *pr)
 {
-	int last = vp->last_look > l->boots ? vp->last_look : l->boots;
+	int last = vp->last_look;
 	int df = (l->paired ? last - 1 : 2 * last - 2) + (l->scale ? pr->df : 0);
 	double se_last, beta_last, r;
 
@@ -612,8 +613,11 @@ static void run_looks(const struct verdict_policy *vp, struct metric_result *res
 
 			present = present < 0 || k > present ? k : present;
 		}
-	first = vp->first_look < present ? vp->first_look : present;
-	for (int j = first < 1 ? 1 : first; j <= present; j++) {
+	/* the looks are the policy's, first_look to last_look, whatever boots
+	 * failed: a look taken early would vanish at the next recomputation,
+	 * and what it spent with it (fewer boots: open, another round) */
+	first = vp->first_look < 1 ? 1 : vp->first_look;
+	for (int j = first; j <= present; j++) {
 		/* a look past the last spends nothing: the budget is spent */
 		double alpha_j = stats_look_level(vp->alpha, j, first, vp->last_look);
 		double beta_j = stats_look_level_early(vp->beta, j, first, vp->last_look);

@@ -85,8 +85,14 @@ static void test_shapes(void)
 			const char *t1[2] = { W "1 migrate_ms 10\n", W "1 migrate_ms 11\n" };
 			const enum side s1[2] = { SIDE_WITHOUT, SIDE_WITH };
 
-			/* one boot a side: the calibration's degrees of freedom test it */
+			/* one boot a side where run.boots is 2 (a boot failed): no
+			 * look before the policy's first, another round */
 			CHECK(fixture_set_boots(&f, 2, t1, s1));
+			CHECK_STR(verdict(&f.cmp, "migrate_ms"), "inconclusive");
+			CHECK_INT(result(&f.cmp, "migrate_ms")->look, 0);
+			/* run.boots = 1: the calibration's degrees of freedom test it */
+			f.cmp.policy.first_look = 1;
+			comparison_compute(&f.cmp);
 			CHECK_STR(verdict(&f.cmp, "migrate_ms"), "regression");
 			CHECK_INT(result(&f.cmp, "migrate_ms")->look, 1);
 			/* and without one there is nothing to test on */
@@ -95,6 +101,7 @@ static void test_shapes(void)
 			CHECK_STR(verdict(&f.cmp, "migrate_ms"), "inconclusive");
 			CHECK_STR(result(&f.cmp, "migrate_ms")->regime, "too few boots or too noisy");
 			f.cmp.noise.n = 1;
+			f.cmp.policy.first_look = 2;
 		}
 		/* a calibration that found 3% noise: 10% over 2 boots a side is
 		 * not enough at the first look's level (p about 0.006 > 0.003) */
