@@ -1,5 +1,5 @@
 -- perfbot results database, schema version 6 (PRAGMA user_version).
--- db.c upgrades a version 1, 2, 3 or 4 database in place.
+-- db.c upgrades a database of versions 1 to 5 in place.
 -- Every comparison is written in one transaction with its kernels, runs,
 -- samples and results: a perfbot that dies leaves nothing half-written.
 
@@ -57,7 +57,7 @@ CREATE TABLE comparisons (
     wall_seconds    REAL NOT NULL,
     perfbot_version TEXT NOT NULL,
     warmup          INTEGER NOT NULL DEFAULT 0, -- iterations run first and left out
-    seed            INTEGER,            -- of the boot order and the bootstrap
+    seed            INTEGER,            -- of the boot order (before schema 6 also of the bootstrap)
     gate_pct        REAL,               -- the magnitude gate in force
     alpha           REAL,
     noise_factor    REAL,               -- before schema 6: the gate over noise's factor

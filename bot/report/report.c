@@ -358,7 +358,7 @@ static void statistics_kv(pb_str *h, const struct patch_page_row *r)
 	char *v;
 
 	/* a row of an older perfbot was judged by its own rules: say which */
-	if (r->noise_factor > 0)
+	if (!(r->beta > 0))
 		v = xasprintf("p = 2 min(Mann-Whitney, Kolmogorov-Smirnov) over boot medians, Holm, "
 			      "alpha %g; 95%% CI by bootstrap over boots then iterations (seed %lld); "
 			      "gate %g%%; a change must exceed %g x the noise floor, %s; %d warm-up "

@@ -108,7 +108,7 @@ void comparison_print(const struct comparison *cmp, FILE *out)
 		/* a noisy metric's "no change" is only as fine as what it resolves */
 		if (m->verdict == VERDICT_NO_CHANGE && m->threshold_pct > cmp->policy.gate_pct)
 			snprintf(how, sizeof(how), " > %.1f%%", m->threshold_pct);
-		if (m->look && m->look < m->boots[0] && m->look < m->boots[1])
+		if (m->look && (m->look < m->boots[0] || m->look < m->boots[1]))
 			snprintf(how + strlen(how), sizeof(how) - strlen(how), " (at %d boots)", m->look);
 		fprintf(out, "%-15s %-34s %11s %11s %9s %-19s %7s %7s  %s%s%s\n", m->workload,
 			m->def->name, a, b, c, ci, pv, nz, verdict_name(m->verdict), how,
