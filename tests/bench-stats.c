@@ -45,25 +45,30 @@ int main(int argc, char **argv)
 	const struct sim_schedule run = { 2, 10, 0.01, 0.05 }; /* config.ini's defaults */
 	int trials = argc > 1 ? atoi(argv[1]) : 2000;
 	unsigned long seed = 20261204;
-	char a[64], b[64], c[64], d[64];
+	char a[64], b[64], c[64], d[64], ng[64];
 
 	if (trials < 50)
 		trials = 50;
 	printf("bench-stats: perfbot's compare code on synthetic boots, %d trials a cell, looks %d to "
-	       "%d boots a side, alpha %g, beta %g; [95%% Wilson bounds]\n\n", trials, run.first_look,
+	       "%d boots a side, alpha %g, beta %g; [95%% Wilson bounds]\n"
+	       "a null's \"no change\" is inside the gate or, for a noisy metric, inside its own "
+	       "threshold: the last column gives their mean\n\n", trials, run.first_look,
 	       run.last_look, run.alpha, run.beta);
-	printf("%-19s %5s  %-22s %-22s %-22s %-22s %s\n", "regime", "gate", "false alarms",
-	       "null: no change", "null: at 2 boots", "null: inconclusive", "mean boots/side");
+	printf("%-19s %5s  %-22s %-22s %-22s %-22s %-22s %s\n", "regime", "gate", "false alarms",
+	       "null: no change", "  ... inside the gate", "null: at 2 boots", "null: inconclusive",
+	       "mean boots/side, threshold");
 	for (size_t r = 0; r < sizeof(regimes) / sizeof(*regimes); r++) {
 		struct sim_outcome o;
 
 		sim_sequential(&regimes[r], &run, 0, trials, seed + r, &o);
 		pct_with_bounds(a, sizeof(a), o.flagged, o.trials);
 		pct_with_bounds(b, sizeof(b), o.no_change, o.trials);
+		pct_with_bounds(ng, sizeof(ng), o.no_change_gate, o.trials);
 		pct_with_bounds(c, sizeof(c), o.no_change_first, o.trials);
 		pct_with_bounds(d, sizeof(d), o.inconclusive, o.trials);
-		printf("%-19s %4.1f%%  %-22s %-22s %-22s %-22s %.2f\n", regimes[r].name,
-		       regimes[r].gate_pct, a, b, c, d, (double)o.boots / o.trials);
+		printf("%-19s %4.1f%%  %-22s %-22s %-22s %-22s %-22s %.2f, %.1f%%\n", regimes[r].name,
+		       regimes[r].gate_pct, a, b, ng, c, d, (double)o.boots / o.trials,
+		       o.no_change ? o.threshold_sum / o.no_change : 0);
 	}
 	printf("\npower: metric 0 flagged as a regression (mean boots a side)\n%-19s", "regime");
 	for (size_t e = 0; e < sizeof(effects) / sizeof(*effects); e++)

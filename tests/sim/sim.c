@@ -116,6 +116,7 @@ static void calibrate(struct sim_world *w, const struct sim_regime *g)
 	clear_boots(w);
 	for (int r = 0; r < SIM_CALIBRATION_BOOTS / 2; r++)
 		add_round(w, g, 0);
+	w->obs.rounds = g->rounds; /* as measure_boots boots a calibration */
 	if (w->nf)
 		noise_free(w->nf, w->nnf);
 	w->nf = noise_measure(&w->vp, &w->obs, &w->nnf);
@@ -163,6 +164,10 @@ void sim_sequential(const struct sim_regime *g, const struct sim_schedule *s, do
 		out->wrong_way += m0->verdict == VERDICT_IMPROVEMENT && effect > 0;
 		out->no_change += m0->verdict == VERDICT_NO_CHANGE;
 		out->no_change_first += m0->verdict == VERDICT_NO_CHANGE && m0->look == s->first_look;
+		if (m0->verdict == VERDICT_NO_CHANGE) {
+			out->no_change_gate += !(m0->threshold_pct > g->gate_pct);
+			out->threshold_sum += m0->threshold_pct;
+		}
 		out->inconclusive += m0->verdict == VERDICT_INCONCLUSIVE;
 	}
 	findings_free(&f);

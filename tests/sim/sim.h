@@ -37,6 +37,8 @@ struct sim_outcome {
 	int wrong_way;           /* metric 0 flagged as an improvement */
 	int no_change;           /* metric 0 "no change" */
 	int no_change_first;     /* ... at the first look */
+	int no_change_gate;      /* ... inside the gate itself (not a wider threshold) */
+	double threshold_sum;    /* of metric 0's thresholds, over its "no change"s */
 	int inconclusive;        /* metric 0 still open at the last look */
 	long boots;              /* boots a side, summed over trials */
 };
