@@ -225,6 +225,11 @@ out:
 	return rc;
 }
 
+/* Under this much left, a make that failed ran out of space, whatever its
+ * log says: the log is on that disk too, and the write that failed may
+ * have been the one that would have said so. */
+#define OUT_OF_SPACE_MB 16
+
 /* A make that failed for want of space: the machine's problem, not the
  * kernel's, so not a build-failed result. */
 bool out_of_space(const char *log, const char *objdir, pb_err *err)
@@ -234,8 +239,10 @@ bool out_of_space(const char *log, const char *objdir, pb_err *err)
 	bool full = text && strstr(text, "No space left on device");
 	unsigned long long free_mb = 0;
 
-	if (statvfs(objdir, &vfs) == 0)
+	if (statvfs(objdir, &vfs) == 0) {
 		free_mb = (unsigned long long)vfs.f_bavail * vfs.f_frsize >> 20;
+		full |= free_mb < OUT_OF_SPACE_MB;
+	}
 	free(text);
 	if (full)
 		pb_seterr(err, "disk full while building in %s (%llu MiB free): no space left on device; "
