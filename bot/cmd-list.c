@@ -91,17 +91,29 @@ int cmd_list(int argc, char **argv)
 	}
 	printf("%-9s %-3s %-7s %-12s %-14s %-22s %s\n", "NUM/TOTAL", "MM", "STABLE", "UPSTREAM",
 	       "FILES +/-", "AUTHOR", "SUBJECT");
-	for (int i = 0; i < q.npatches; i++) {
-		nmm += q.patches[i].is_mm;
-		ncc += q.patches[i].cc_stable;
-		if (!mm_only || q.patches[i].is_mm)
-			print_row(&q.patches[i], lng);
+	{
+		/* by series number, whatever the queue's order (a quilt series
+		 * keeps its own for applying) */
+		int *order = queue_by_number(&q);
+
+		for (int k = 0; k < q.npatches; k++) {
+			const struct pb_patch *p = &q.patches[order[k]];
+
+			nmm += p->is_mm;
+			ncc += p->cc_stable;
+			if (!mm_only || p->is_mm)
+				print_row(p, lng);
+		}
+		free(order);
 	}
 	{
 		char *dir = visible(q.dir);
 
 		printf("%d patches in %s: %d mm, %d with an explicit Cc: stable tag, %d picked without one\n",
 		       q.npatches, dir, nmm, ncc, q.npatches - ncc);
+		if (q.quilt)
+			printf("a quilt series: its order is the series file's; %d patch file(s) of the "
+			       "directory are not in it\n", q.not_in_series);
 		free(dir);
 	}
 	queue_free(&q);

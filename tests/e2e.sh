@@ -220,6 +220,21 @@ check "031: both guests have two NUMA nodes" \
 check "031: the kernels initialise different numbers of hole pages" \
 	test "$(q "SELECT verdict FROM results WHERE comparison_id=$c031 AND metric='unavailable_pages'")" = "behaviour change"
 
+# The bundled queue as stable-queue publishes one: a quilt directory whose
+# series file gives the order (here the reverse of the numbers), with a
+# patch taken out and a file it leaves out.
+quilt=$work/quilt
+mkdir -p "$quilt"
+cp "$top"/queue/stable-5.13/*.patch "$quilt/"
+(cd "$quilt" && { echo "# 5.13.2-rc1, as a series"; ls *.patch | sort -r | sed '3s/^/#/'; } > series)
+pb list --queue "$quilt" > "$work/quilt.out" 2>&1
+check "quilt series: the same patches and numbers as the directory, less the one taken out" \
+	test "$(grep -c '^[0-9][0-9][0-9]/800 ' "$work/quilt.out")" -eq 10
+check "quilt series: listed by number whatever the series order" \
+	bash -c "grep -o '^[0-9]*/800' '$work/quilt.out' | sort -c"
+check "quilt series: it says what the series leaves out" \
+	grep -q "^a quilt series: its order is the series file's; 1 patch file(s) of the directory are not in it" "$work/quilt.out"
+
 echo "e2e: the HTML report"
 pb report > "$work/report.out" 2>&1
 rc=$?

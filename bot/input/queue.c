@@ -844,15 +844,17 @@ static const char *file_kind(mode_t m)
 	return "not a regular file";
 }
 
-/* A patch file's bytes: a regular file only (a FIFO would block every
- * command that loads the queue, a device never ends), read no further than
- * one byte past the cap. O_NONBLOCK so that opening a FIFO returns at once;
- * a symlink is followed, but what it names must be a regular file too. */
-static char *read_patch_bytes(const char *path, size_t *len, pb_err *err)
+/* A queue file's bytes (what: "patch file", "series file"): a regular
+ * file only (a FIFO would block every command that loads the queue, a
+ * device never ends), read no further than one byte past max.
+ * O_NONBLOCK so that opening a FIFO returns at once; a symlink is
+ * followed, but what it names must be a regular file too. */
+static char *read_regular(const char *path, size_t max, const char *what, size_t *len,
+			  pb_err *err)
 {
 	int fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC);
 	struct stat st;
-	size_t cap = PATCH_MAX_BYTES + 1, n = 0, size;
+	size_t cap = max + 1, n = 0, size;
 	char *buf;
 
 	if (fd < 0) {
@@ -865,7 +867,7 @@ static char *read_patch_bytes(const char *path, size_t *len, pb_err *err)
 		return NULL;
 	}
 	if (!S_ISREG(st.st_mode)) {
-		pb_seterr(err, "%s: %s, not a regular patch file", path, file_kind(st.st_mode));
+		pb_seterr(err, "%s: %s, not a regular %s", path, file_kind(st.st_mode), what);
 		close(fd);
 		return NULL;
 	}
@@ -893,15 +895,20 @@ static char *read_patch_bytes(const char *path, size_t *len, pb_err *err)
 		n += (size_t)r;
 	}
 	close(fd);
-	if (n > PATCH_MAX_BYTES) {
-		pb_seterr(err, "%s: more than %u bytes, larger than any patch perfbot takes", path,
-			  PATCH_MAX_BYTES);
+	if (n > max) {
+		pb_seterr(err, "%s: more than %zu bytes, larger than any %s perfbot takes", path, max,
+			  what);
 		free(buf);
 		return NULL;
 	}
 	buf[n] = '\0';
 	*len = n;
 	return buf;
+}
+
+static char *read_patch_bytes(const char *path, size_t *len, pb_err *err)
+{
+	return read_regular(path, PATCH_MAX_BYTES, "patch file", len, err);
 }
 
 bool patch_parse_file(const char *path, struct pb_patch *p, pb_err *err)
@@ -941,22 +948,157 @@ void patch_free(struct pb_patch *p)
 	memset(p, 0, sizeof(*p));
 }
 
+/* One entry of a quilt series line: "name [-p1] [# comment]". Quilt's
+ * own rules: a line whose first character is '#' is a comment (a patch
+ * taken out of the series), blank lines are nothing, '#' after the name
+ * starts a comment. perfbot applies with -p1, so a series that asks for
+ * another strip level is refused rather than misapplied. *name is NULL
+ * for a line without an entry. */
+static bool series_entry(char *line, int lineno, const char *series, char **name, pb_err *err)
+{
+	char *save = NULL, *tok;
+
+	*name = NULL;
+	if (line[0] == '#')
+		return true;
+	for (tok = strtok_r(line, " \t\r", &save); tok; tok = strtok_r(NULL, " \t\r", &save)) {
+		if (tok[0] == '#')
+			break;
+		if (!*name) {
+			*name = tok;
+			continue;
+		}
+		if (strcmp(tok, "-p1")) {
+			pb_seterr(err, "%s:%d: %.40s: perfbot applies patches with -p1 and takes no "
+				       "other option", series, lineno, tok);
+			return false;
+		}
+	}
+	if (*name && !path_is_safe(*name)) {
+		pb_seterr(err, "%s:%d: '%.80s' is not a patch inside the queue", series, lineno, *name);
+		return false;
+	}
+	return true;
+}
+
+/* A quilt queue: the patches its series file names, in its order. */
+static char **series_names(const char *dir, const char *series, int *n, pb_err *err)
+{
+	size_t len;
+	char *text = read_regular(series, PATCH_MAX_BYTES, "series file", &len, err);
+	char **names = NULL, *save = NULL;
+	int lineno = 0;
+	bool ok = text != NULL;
+
+	*n = 0;
+	if (ok && memchr(text, '\0', len)) {
+		pb_seterr(err, "%s: binary data, not a quilt series", series);
+		ok = false;
+	}
+	for (char *line = ok ? strtok_r(text, "\n", &save) : NULL; ok && line;
+	     line = strtok_r(NULL, "\n", &save)) {
+		char *name;
+
+		lineno++;
+		ok = series_entry(line, lineno, series, &name, err);
+		for (int i = 0; ok && name && i < *n; i++)
+			if (!strcmp(names[i], name)) {
+				pb_seterr(err, "%s:%d: %.80s is in the series twice", series, lineno,
+					  name);
+				ok = false;
+			}
+		if (ok && name) {
+			names = grow(names, *n, sizeof(char *));
+			names[(*n)++] = xstrdup(name);
+		}
+	}
+	free(text);
+	if (ok && !*n) {
+		pb_seterr(err, "queue %s: its series file names no patch", dir);
+		ok = false;
+	}
+	if (!ok) {
+		names_free(names, *n);
+		*n = 0;
+		return NULL;
+	}
+	return names;
+}
+
+/* Patch files of dir that the series does not name: left out, as quilt
+ * leaves them, and counted so that the listing can say so. */
+static int files_not_in(const char *dir, const char *const *suffixes, char **names, int n)
+{
+	int nfiles, out = 0;
+	char **files = dir_names(dir, suffixes, &nfiles);
+
+	for (int i = 0; files && i < nfiles; i++) {
+		bool named = false;
+
+		for (int k = 0; k < n && !named; k++)
+			named = !strcmp(files[i], names[k]);
+		out += !named;
+	}
+	names_free(files, files ? nfiles : 0);
+	return out;
+}
+
+int *queue_by_number(const struct pb_queue *q)
+{
+	int *order = xcalloc((size_t)q->npatches + 1, sizeof(int));
+
+	for (int i = 0; i < q->npatches; i++)
+		order[i] = i;
+	/* insertion sort: a queue is hundreds of patches, and it keeps ties */
+	for (int i = 1; i < q->npatches; i++)
+		for (int k = i; k > 0 && q->patches[order[k - 1]].number > q->patches[order[k]].number; k--) {
+			int t = order[k];
+
+			order[k] = order[k - 1];
+			order[k - 1] = t;
+		}
+	return order;
+}
+
+static int by_number(const void *a, const void *b)
+{
+	const struct pb_patch *x = a, *y = b;
+
+	return (x->number > y->number) - (x->number < y->number);
+}
+
 bool queue_load(const char *dir, struct pb_queue *q, pb_err *err)
 {
 	static const char *const suffixes[] = { ".patch", ".mbox", ".eml", NULL };
+	char *series = xasprintf("%s/series", dir);
+	struct stat st;
 	int nnames;
-	char **names = dir_names(dir, suffixes, &nnames);
+	char **names;
 	bool ok = true;
-	int *by_number; /* index + 1 of the patch of each number (1..100000) */
+	int *index_of; /* index + 1 of the patch of each number (1..100000) */
 
 	memset(q, 0, sizeof(*q));
-	if (!names) {
-		pb_seterr(err, "queue %s: cannot open directory", dir);
-		return false;
+	/* a quilt directory (stable-queue's queue-6.1/): the series file says
+	 * which patches, in which order; the others are not in the queue */
+	q->quilt = lstat(series, &st) == 0;
+	if (q->quilt) {
+		names = series_names(dir, series, &nnames, err);
+		if (!names) {
+			free(series);
+			return false;
+		}
+	} else {
+		names = dir_names(dir, suffixes, &nnames);
+		if (!names) {
+			pb_seterr(err, "queue %s: cannot open directory", dir);
+			free(series);
+			return false;
+		}
 	}
+	free(series);
 	q->dir = xstrdup(dir);
 	q->patches = xcalloc((size_t)(nnames ? nnames : 1), sizeof(struct pb_patch));
-	by_number = xcalloc(PATCH_MAX_NUMBER + 1, sizeof(int));
+	index_of = xcalloc(PATCH_MAX_NUMBER + 1, sizeof(int));
 	for (int i = 0; i < nnames && ok; i++) {
 		char *path = xasprintf("%s/%s", dir, names[i]);
 
@@ -965,23 +1107,29 @@ bool queue_load(const char *dir, struct pb_queue *q, pb_err *err)
 		if (!ok)
 			break;
 		{
-			int num = q->patches[q->npatches].number, j = by_number[num] - 1;
+			int num = q->patches[q->npatches].number, j = index_of[num] - 1;
 
 			if (j >= 0) {
 				pb_seterr(err, "queue %s: %s and %s both carry patch number %d", dir,
 					  strrchr(q->patches[j].file, '/') + 1, names[i], num);
 				ok = false;
 			}
-			by_number[num] = q->npatches + 1;
+			index_of[num] = q->npatches + 1;
 		}
 		q->npatches++;
 	}
-	free(by_number);
+	free(index_of);
+	if (ok && q->quilt)
+		q->not_in_series = files_not_in(dir, suffixes, names, nnames);
 	names_free(names, nnames);
 	if (ok && q->npatches == 0) {
 		pb_seterr(err, "queue %s: no *.patch files", dir);
 		ok = false;
 	}
+	/* a directory's order is its file names', which need not be the
+	 * series' (007-x before 001-y): by number; a quilt series keeps its own */
+	if (ok && !q->quilt)
+		qsort(q->patches, (size_t)q->npatches, sizeof(*q->patches), by_number);
 	if (!ok)
 		queue_free(q);
 	return ok;

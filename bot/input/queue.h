@@ -30,7 +30,9 @@ struct pb_patch {
 
 struct pb_queue {
 	char *dir;
-	struct pb_patch *patches;
+	bool quilt;          /* dir has a quilt series file: its patches, its order */
+	int not_in_series;   /* patch files of a quilt dir its series leaves out */
+	struct pb_patch *patches;  /* in series order (quilt), else by number */
 	int npatches;
 };
 
@@ -47,10 +49,16 @@ void patch_free(struct pb_patch *p);
 /* Is this a path that makes a patch an mm patch (mm/, arch/ARCH/mm/, mm headers)? */
 bool path_is_mm(const char *path);
 
-/* Reads every *.patch, *.mbox and *.eml file of dir, sorted by name. Any
- * malformed file, or two files with the same series number, fails. */
+/* A queue directory. With a quilt `series` file (stable-queue's
+ * queue-6.1/): the patches it names, in its order (comments and
+ * '#'-disabled lines as quilt reads them; a patch not in it is not in the
+ * queue). Without one: every *.patch, *.mbox and *.eml file, by series
+ * number. Any malformed file, a series naming a file that is not there, or
+ * two patches with the same number, fails. */
 bool queue_load(const char *dir, struct pb_queue *q, pb_err *err);
 const struct pb_patch *queue_find(const struct pb_queue *q, int number);
+/* The indexes of q's patches by series number (whatever q's order). */
+int *queue_by_number(const struct pb_queue *q);
 void queue_free(struct pb_queue *q);
 
 #endif

@@ -3,6 +3,7 @@
 #include <signal.h>
 #include <stdlib.h>
 #include <sys/resource.h>
+#include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -350,6 +351,80 @@ static void duplicate_numbers(void)
 	free(dir);
 }
 
+/* A patch of number n touching mm/x.c, as a file of dir. */
+static char *numbered(const char *dir, const char *name, int n)
+{
+	char *text = xasprintf("From: A <a@b>\nSubject: [PATCH 6.1 %d/9] mm: patch %d\n\nbody\n"
+			       "---\n--- a/mm/x.c\n+++ b/mm/x.c\n@@ -1 +1 @@\n-a\n+b%d\n", n, n, n);
+	char *path = test_write(dir, name, text);
+
+	free(text);
+	return path;
+}
+
+/* A quilt directory: the series file's patches in its order, comments,
+ * disabled lines and -p1 as quilt reads them; a plain directory by number. */
+static void quilt_series(void)
+{
+	char *dir = test_tmpdir(), *f[4], *series;
+	struct pb_queue q;
+	pb_err err = { "" };
+	int *order;
+
+	f[0] = numbered(dir, "b-first.patch", 3);
+	f[1] = numbered(dir, "a-second.patch", 1);
+	f[2] = numbered(dir, "c-disabled.patch", 2);
+	f[3] = numbered(dir, "d-not-in-series.patch", 4);
+	/* no series yet: every file, by number (not by file name) */
+	CHECK(queue_load(dir, &q, &err));
+	CHECK(!q.quilt && q.npatches == 4);
+	CHECK(q.npatches == 4 && q.patches[0].number == 1 && q.patches[1].number == 2 &&
+	      q.patches[2].number == 3 && q.patches[3].number == 4);
+	queue_free(&q);
+	series = test_write(dir, "series",
+			    "# stable-queue style\n\nb-first.patch -p1   # the first\n"
+			    "#c-disabled.patch\n  a-second.patch\n");
+	CHECK(queue_load(dir, &q, &err));
+	CHECK(q.quilt && q.npatches == 2 && q.not_in_series == 2);
+	CHECK(q.npatches == 2 && q.patches[0].number == 3 && q.patches[1].number == 1);
+	order = queue_by_number(&q);
+	CHECK(order[0] == 1 && order[1] == 0);
+	free(order);
+	CHECK(!queue_find(&q, 2) && !queue_find(&q, 4));
+	queue_free(&q);
+	/* what quilt would not apply as perfbot does, or cannot find */
+	{
+		static const struct {
+			const char *series, *error;
+		} bad[] = {
+			{ "b-first.patch -p0\n", "takes no other option" },
+			{ "b-first.patch -R\n", "takes no other option" },
+			{ "../outside.patch\n", "is not a patch inside the queue" },
+			{ "/etc/passwd\n", "is not a patch inside the queue" },
+			{ "a-second.patch\nb-first.patch\na-second.patch\n", "in the series twice" },
+			{ "missing.patch\n", "missing.patch" },
+			{ "# nothing\n\n", "names no patch" },
+		};
+
+		for (size_t i = 0; i < PB_ARRAY_SIZE(bad); i++) {
+			free(test_write(dir, "series", bad[i].series));
+			CHECK(!queue_load(dir, &q, &err));
+			CHECK_HAS(err.msg, bad[i].error);
+		}
+		unlink(series);
+		CHECK(mkfifo(series, 0600) == 0);
+		CHECK(!queue_load(dir, &q, &err));
+		CHECK_HAS(err.msg, "a FIFO, not a regular series file");
+	}
+	unlink(series);
+	for (int i = 0; i < 4; i++) {
+		unlink(f[i]);
+		free(f[i]);
+	}
+	free(series);
+	rmdir(dir);
+	free(dir);
+}
 
 /* fn in a child given limit seconds of CPU time (user + system: a loaded
  * machine does not make it fail): true if it returned true within them. */
@@ -444,5 +519,6 @@ void test_queue(void)
 	parse_steps();
 	mm_paths();
 	duplicate_numbers();
+	quilt_series();
 	scale();
 }
