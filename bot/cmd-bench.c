@@ -206,7 +206,6 @@ static void draw(struct bench *b, const struct pool *pa, const struct pool *pb,
 	for (;;) {
 		int ka = k < na ? k : na, kb = k < nb ? k : nb;
 
-		b->tmpl.policy.seed = gsl_rng_get(b->rng);
 		comparison_subset(&b->tmpl, va, ka, vb, kb, out);
 		*used = ka > kb ? ka : kb;
 		if (!compare_inconclusive(&out->findings) || k >= b->max_per_side || (ka == na && kb == nb))
@@ -416,7 +415,7 @@ static bool bench_mode(struct pipeline *pl, struct pb_config *cfg, struct bench 
 	b->initrd = pl->initrd;
 	b->log_dir = pl->log_dir;
 	b->accel = pl->accel;
-	verdict_policy_init(&b->tmpl.policy, cfg, b->accel.name, 1);
+	verdict_policy_init(&b->tmpl.policy, cfg, b->accel.name);
 	b->tmpl.accel = b->accel;
 	/* icount: 2 boots a kernel, as the target asks; wall clock: run's own
 	 * adaptive schedule, up to what about 3 minutes of boots allow */

@@ -221,7 +221,7 @@ static void comparison_booted(struct comparison *cmp, const struct pipeline *pl)
  * once both are final (after a resumed job's journal gave its seed). */
 static void comparison_policy(struct comparison *cmp, const struct pb_config *cfg)
 {
-	verdict_policy_init(&cmp->policy, cfg, cmp->booted ? cmp->accel.name : NULL, cmp->seed);
+	verdict_policy_init(&cmp->policy, cfg, cmp->booted ? cmp->accel.name : NULL);
 }
 
 static void outcome_set(struct pipeline_outcome *out, long long cid, const struct comparison *cmp)

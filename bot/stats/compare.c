@@ -55,7 +55,7 @@ const char *side_name(enum side s)
 }
 
 void verdict_policy_init(struct verdict_policy *vp, const struct pb_config *cfg,
-			 const char *accel, unsigned long seed)
+			 const char *accel)
 {
 	vp->gate_pct = accel && !strcmp(accel, "tcg-icount") ? cfg->icount_gate_pct : cfg->gate_pct;
 	vp->alpha = cfg->alpha;
@@ -63,7 +63,6 @@ void verdict_policy_init(struct verdict_policy *vp, const struct pb_config *cfg,
 	vp->first_look = cfg->boots;
 	vp->last_look = cfg->max_boots > cfg->boots ? cfg->max_boots : cfg->boots;
 	vp->warmup = cfg->warmup;
-	vp->seed = seed;
 }
 
 void verdict_policy_set(struct verdict_policy *vp, double gate_pct, double alpha, double beta,
@@ -71,8 +70,7 @@ void verdict_policy_set(struct verdict_policy *vp, double gate_pct, double alpha
 {
 	*vp = (struct verdict_policy){ .gate_pct = gate_pct, .alpha = alpha, .beta = beta,
 				       .first_look = first_look,
-				       .last_look = last_look > first_look ? last_look : first_look,
-				       .seed = 1 };
+				       .last_look = last_look > first_look ? last_look : first_look };
 }
 
 /* Warm-up: the first iterations of a loop, never once-per-run values

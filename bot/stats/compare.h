@@ -24,13 +24,12 @@ struct verdict_policy {
 	int first_look;         /* boots a side at the first look (run.boots) */
 	int last_look;          /* and at the last (run.max_boots) */
 	int warmup;             /* leading iterations left out (workloads that iterate) */
-	unsigned long seed;     /* of the boot order (recorded with the comparison) */
 };
 
 /* The gate for an accelerator: icount's own where guest time is an
  * instruction count, gate_pct elsewhere. */
 void verdict_policy_init(struct verdict_policy *vp, const struct pb_config *cfg,
-			 const char *accel, unsigned long seed);
+			 const char *accel);
 
 /* The tests' and the simulation's policy: first..last looks, no warm-up. */
 void verdict_policy_set(struct verdict_policy *vp, double gate_pct, double alpha, double beta,

@@ -1,7 +1,6 @@
 #include "stats.h"
 
 #include <gsl/gsl_cdf.h>
-#include <gsl/gsl_randist.h>
 #include <gsl/gsl_sort.h>
 #include <gsl/gsl_statistics_double.h>
 #include <math.h>

@@ -361,7 +361,6 @@ static void rates(const struct regime *g, double shift, int trials, double min_d
 		f.cmp.noise.n = nnf;
 	}
 	for (int k = 0; k < trials; k++) {
-		f.cmp.policy.seed = (unsigned long)k + 1;
 		detected += !strcmp(trial(&f, r, g, offset, shift), "regression");
 		false_alarms += verdict_is_notable(verdict_from_name(trial(&f, r, g, offset, 0)));
 	}
