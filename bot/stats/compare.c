@@ -120,6 +120,7 @@ struct side_samples {
 	double **v;
 	int *n;
 	double *boot_median;
+	int *boot;              /* each one's index in obs->boots (the rounds pair by it) */
 	int nboots, total;
 };
 
@@ -131,6 +132,7 @@ static void side_collect(const struct verdict_policy *vp, const struct observati
 	ss->v = xcalloc((size_t)obs->nboots + 1, sizeof(double *));
 	ss->n = xcalloc((size_t)obs->nboots + 1, sizeof(int));
 	ss->boot_median = xcalloc((size_t)obs->nboots + 1, sizeof(double));
+	ss->boot = xcalloc((size_t)obs->nboots + 1, sizeof(int));
 	for (int b = 0; b < obs->nboots; b++) {
 		const struct boot *bt = &obs->boots[b];
 		double *v;
@@ -146,6 +148,7 @@ static void side_collect(const struct verdict_policy *vp, const struct observati
 		ss->v[ss->nboots] = v;
 		ss->n[ss->nboots] = n;
 		ss->boot_median[ss->nboots] = stats_median(v, n);
+		ss->boot[ss->nboots] = b;
 		ss->nboots++;
 		ss->total += n;
 	}
@@ -158,6 +161,7 @@ static void side_free(struct side_samples *ss)
 	free(ss->v);
 	free(ss->n);
 	free(ss->boot_median);
+	free(ss->boot);
 }
 
 static int cmp_double(const void *a, const void *b)
@@ -393,41 +397,35 @@ static bool pairing_pays(const struct noise_floor *nf)
 	       nf->paired_cv_pct < PAIRING_PAYS * nf->between_cv_pct;
 }
 
-/* The boot median of one boot's samples of a metric; false if it has none. */
-static bool boot_median(const struct verdict_policy *vp, const struct boot *bt,
-			const struct workload *wl, const struct metric_def *def, double *med)
+/* measure_boots' rounds: boots 2r and 2r+1, one of each kernel, paired
+ * from the boot medians the sample sets took (sides, or one set of
+ * both). A round missing a side (a boot that failed or gave nothing) is
+ * left out whole. */
+static void collect_rounds(const struct observations *obs, const struct side_samples *sets,
+			   int nsets, struct rounds *rd)
 {
-	double *v;
-	int n;
+	double *med = xcalloc((size_t)obs->nboots + 1, sizeof(double));
+	bool *has = xcalloc((size_t)obs->nboots + 1, sizeof(bool));
 
-	if (bt->rec.outcome != BOOT_OK)
-		return false;
-	n = boot_samples(vp, bt, wl, def, &v);
-	if (n)
-		*med = stats_median(v, n);
-	free(v);
-	return n > 0;
-}
-
-/* measure_boots' rounds: boots 2r and 2r+1, one of each kernel. A round
- * missing a side (a boot that failed) is left out whole. */
-static void collect_rounds(const struct verdict_policy *vp, const struct observations *obs,
-			   const struct workload *wl, const struct metric_def *def, struct rounds *rd)
-{
 	memset(rd, 0, sizeof(*rd));
 	rd->med[0] = xcalloc((size_t)obs->nboots / 2 + 1, sizeof(double));
 	rd->med[1] = xcalloc((size_t)obs->nboots / 2 + 1, sizeof(double));
+	for (int s = 0; s < nsets; s++)
+		for (int k = 0; k < sets[s].nboots; k++) {
+			med[sets[s].boot[k]] = sets[s].boot_median[k];
+			has[sets[s].boot[k]] = true;
+		}
 	for (int r = 0; 2 * r + 1 < obs->nboots; r++) {
 		const struct boot *a = &obs->boots[2 * r], *b = &obs->boots[2 * r + 1];
-		double ma, mb;
 
-		if (a->side == b->side || !boot_median(vp, a, wl, def, &ma) ||
-		    !boot_median(vp, b, wl, def, &mb))
+		if (a->side == b->side || !has[2 * r] || !has[2 * r + 1])
 			continue;
-		rd->med[a->side][rd->n] = ma;
-		rd->med[b->side][rd->n] = mb;
+		rd->med[a->side][rd->n] = med[2 * r];
+		rd->med[b->side][rd->n] = med[2 * r + 1];
 		rd->n++;
 	}
+	free(med);
+	free(has);
 }
 
 /* The result's numbers from a look: change, interval, p. */
@@ -463,7 +461,7 @@ static void metric_stats(const struct inputs *in, const struct workload *wl,
 	free(sorted[1]);
 	w->paired = in->obs->rounds && pairing_pays(nf);
 	if (w->paired)
-		collect_rounds(in->vp, in->obs, wl, m->def, &w->rounds);
+		collect_rounds(in->obs, w->ss, 2, &w->rounds);
 	m->deterministic = side_deterministic(&w->ss[0]) && side_deterministic(&w->ss[1]) &&
 			   (!nf || nf->deterministic);
 	m->change_pct = (m->n[0] && m->n[1] && m->median[0] != 0)
@@ -756,14 +754,14 @@ int compare_flagged(const struct findings *f, int *tested)
 
 /* What pairing leaves of a calibration's noise: the sd of each round's
  * B - A on the log scale, over sqrt 2 (a boot's share), in percent. */
-static void rounds_noise(const struct verdict_policy *vp, const struct observations *obs,
-			 const struct workload *wl, const struct metric_def *def, struct noise_floor *nf)
+static void rounds_noise(const struct observations *obs, const struct side_samples *all,
+			 struct noise_floor *nf)
 {
 	struct rounds rd;
 	double d[obs->nboots / 2 + 1];
 	int n = 0;
 
-	collect_rounds(vp, obs, wl, def, &rd);
+	collect_rounds(obs, all, 1, &rd);
 	for (int r = 0; r < rd.n; r++)
 		if (rd.med[0][r] > 0 && rd.med[1][r] > 0)
 			d[n++] = log(rd.med[1][r]) - log(rd.med[0][r]);
@@ -798,7 +796,7 @@ struct noise_floor *noise_measure(const struct verdict_policy *vp, const struct 
 				nf[n].deterministic = side_deterministic(&all);
 				nf[n].paired_cv_pct = NAN;
 				if (obs->rounds)
-					rounds_noise(vp, obs, wl, &wl->metrics[k], &nf[n]);
+					rounds_noise(obs, &all, &nf[n]);
 				n++;
 			}
 			side_free(&all);
