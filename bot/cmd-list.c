@@ -94,10 +94,10 @@ int cmd_list(int argc, char **argv)
 	{
 		/* by series number, whatever the queue's order (a quilt series
 		 * keeps its own for applying) */
-		int *order = queue_by_number(&q);
+		const struct pb_patch **order = queue_by_number(&q);
 
 		for (int k = 0; k < q.npatches; k++) {
-			const struct pb_patch *p = &q.patches[order[k]];
+			const struct pb_patch *p = order[k];
 
 			nmm += p->is_mm;
 			ncc += p->cc_stable;

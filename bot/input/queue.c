@@ -1043,29 +1043,28 @@ static int files_not_in(const char *dir, const char *const *suffixes, char **nam
 	return out;
 }
 
-int *queue_by_number(const struct pb_queue *q)
-{
-	int *order = xcalloc((size_t)q->npatches + 1, sizeof(int));
-
-	for (int i = 0; i < q->npatches; i++)
-		order[i] = i;
-	/* insertion sort: a queue is hundreds of patches, and it keeps ties */
-	for (int i = 1; i < q->npatches; i++)
-		for (int k = i; k > 0 && q->patches[order[k - 1]].number > q->patches[order[k]].number; k--) {
-			int t = order[k];
-
-			order[k] = order[k - 1];
-			order[k - 1] = t;
-		}
-	return order;
-}
-
 static int by_number(const void *a, const void *b)
 {
 	const struct pb_patch *x = a, *y = b;
 
 	return (x->number > y->number) - (x->number < y->number);
 }
+
+static int by_number_of(const void *a, const void *b)
+{
+	return by_number(*(const struct pb_patch *const *)a, *(const struct pb_patch *const *)b);
+}
+
+const struct pb_patch **queue_by_number(const struct pb_queue *q)
+{
+	const struct pb_patch **order = xcalloc((size_t)q->npatches + 1, sizeof(*order));
+
+	for (int i = 0; i < q->npatches; i++)
+		order[i] = &q->patches[i];
+	qsort(order, (size_t)q->npatches, sizeof(*order), by_number_of);
+	return order;
+}
+
 
 bool queue_load(const char *dir, struct pb_queue *q, pb_err *err)
 {

@@ -57,8 +57,8 @@ bool path_is_mm(const char *path);
  * two patches with the same number, fails. */
 bool queue_load(const char *dir, struct pb_queue *q, pb_err *err);
 const struct pb_patch *queue_find(const struct pb_queue *q, int number);
-/* The indexes of q's patches by series number (whatever q's order). */
-int *queue_by_number(const struct pb_queue *q);
+/* q's patches by series number (whatever q's order); free the array. */
+const struct pb_patch **queue_by_number(const struct pb_queue *q);
 void queue_free(struct pb_queue *q);
 
 #endif

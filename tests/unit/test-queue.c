@@ -369,7 +369,7 @@ static void quilt_series(void)
 	char *dir = test_tmpdir(), *f[4], *series;
 	struct pb_queue q;
 	pb_err err = { "" };
-	int *order;
+	const struct pb_patch **order;
 
 	f[0] = numbered(dir, "b-first.patch", 3);
 	f[1] = numbered(dir, "a-second.patch", 1);
@@ -388,7 +388,7 @@ static void quilt_series(void)
 	CHECK(q.quilt && q.npatches == 2 && q.not_in_series == 2);
 	CHECK(q.npatches == 2 && q.patches[0].number == 3 && q.patches[1].number == 1);
 	order = queue_by_number(&q);
-	CHECK(order[0] == 1 && order[1] == 0);
+	CHECK(order[0] == &q.patches[1] && order[1] == &q.patches[0]);
 	free(order);
 	CHECK(!queue_find(&q, 2) && !queue_find(&q, 4));
 	queue_free(&q);
