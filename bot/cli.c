@@ -184,17 +184,21 @@ int cli_no_args(int argc, char **argv, struct cli *c, const struct pb_usage *u)
 bool cli_load_config_queue(struct cli *c, struct pb_config *cfg, struct pb_queue *q)
 {
 	pb_err err;
+	char *spool;
+	bool ok;
 
 	if (!cli_load_config(c, cfg, &err)) {
 		cli_error("%s", err.msg);
 		return false;
 	}
-	if (!queue_load(cfg->queue_dir, q, &err)) {
+	spool = config_queue_spool(cfg);
+	ok = queue_load(cfg->queue_dir, spool, q, &err);
+	free(spool);
+	if (!ok) {
 		cli_error("%s", err.msg);
 		config_free(cfg);
-		return false;
 	}
-	return true;
+	return ok;
 }
 
 const struct pb_patch *cli_queue_patch(const struct pb_queue *q, int number)

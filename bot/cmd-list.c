@@ -62,6 +62,12 @@ static void print_row(const struct pb_patch *p, bool lng)
 	}
 	for (int i = 0; i < p->nsignoffs; i++)
 		print_text("%10sSigned-off-by: %s\n", p->signoffs[i]);
+	if (p->message_id[0])
+		print_text("%10sMessage-ID: %s\n", p->message_id);
+	if (p->in_reply_to[0])
+		print_text("%10sIn-Reply-To: %s\n", p->in_reply_to);
+	if (p->date[0])
+		print_text("%10sDate: %s\n", p->date);
 	printf("\n");
 }
 
@@ -75,7 +81,8 @@ int cmd_list(int argc, char **argv)
 	bool lng = false, mm_only = false;
 	int rc, nmm = 0, ncc = 0;
 	const struct pb_option opts[] = {
-		OPT_BOOL('l', "long", &lng, "add why mm, Fixes:, files with +/- and the sign-off chain"),
+		OPT_BOOL('l', "long", &lng,
+			 "add why mm, Fixes:, files with +/-, the sign-off chain and the mail's ids"),
 		OPT_BOOL('m', "mm", &mm_only, "only the mm patches"),
 		OPT_CLI_COMMON(&c),
 		OPT_END(),
@@ -114,6 +121,13 @@ int cmd_list(int argc, char **argv)
 		if (q.quilt)
 			printf("a quilt series: its order is the series file's; %d patch file(s) of the "
 			       "directory are not in it\n", q.not_in_series);
+		if (q.mbox) {
+			char *desc = visible(q.description[0] ? q.description : "(no cover letter)");
+
+			printf("an mbox: %s; %d repl%s and %d mail(s) without a diff skipped\n", desc,
+			       q.replies, q.replies == 1 ? "y" : "ies", q.no_diff);
+			free(desc);
+		}
 		free(dir);
 	}
 	queue_free(&q);

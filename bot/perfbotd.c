@@ -118,7 +118,8 @@ static void __attribute__((noreturn)) job_child(struct pb_config *cfg, const str
 						pid_t parent)
 {
 	struct pb_queue q;
-	char *only[CLI_MAX_WORKLOADS], *names = xstrdup(j->workloads), *save = NULL;
+	char *only[CLI_MAX_WORKLOADS], *names = xstrdup(j->workloads), *save = NULL, *spool;
+	bool loaded;
 	int nonly = 0, fd, rc = PB_EXIT_ERROR;
 	pb_err err;
 
@@ -157,7 +158,10 @@ static void __attribute__((noreturn)) job_child(struct pb_config *cfg, const str
 	for (char *w = strtok_r(names, " ", &save); w && nonly < CLI_MAX_WORKLOADS;
 	     w = strtok_r(NULL, " ", &save))
 		only[nonly++] = w;
-	if (!queue_load(j->queue, &q, &err)) {
+	spool = config_queue_spool(cfg);
+	loaded = queue_load(j->queue, spool, &q, &err);
+	free(spool);
+	if (!loaded) {
 		cli_error("%s", err.msg);
 	} else {
 		struct run_request rq = { .number = j->patch, .only = only, .nonly = nonly,

@@ -235,6 +235,39 @@ check "quilt series: listed by number whatever the series order" \
 check "quilt series: it says what the series leaves out" \
 	grep -q "^a quilt series: its order is the series file's; 1 patch file(s) of the directory are not in it" "$work/quilt.out"
 
+# The bundled queue as a review thread saved from the list: a cover letter,
+# each patch a mail answering it (arriving in reverse order), a review
+# reply and an ack without a diff. The same patches, numbers and order as
+# the directory; 772 applied from its spooled mail as from its file.
+mbox=$work/thread.mbox
+{
+	printf 'From gregkh@linuxfoundation.org Mon Jul 12 08:00:00 2021\nFrom: Greg Kroah-Hartman <gregkh@linuxfoundation.org>\n'
+	printf 'To: linux-kernel@vger.kernel.org\nSubject: [PATCH 5.13 000/800] 5.13.2-rc1 review\n'
+	printf 'Message-ID: <cover@e2e.example>\n\nThis is the start of the stable review cycle.\n\n'
+	for f in $(ls "$top"/queue/stable-5.13/*.patch | sort -r); do
+		n=$(sed -n 's/^Subject: \[PATCH 5.13 0*\([0-9]*\)\/800\].*/\1/p' "$f")
+		printf 'From gregkh@linuxfoundation.org Mon Jul 12 08:01:00 2021\nMessage-ID: <%s@e2e.example>\n' "$n"
+		printf 'In-Reply-To: <cover@e2e.example>\nTo: linux-kernel@vger.kernel.org\n'
+		printf 'Cc: stable@vger.kernel.org,\n\tGreg Kroah-Hartman <gregkh@linuxfoundation.org>\n'
+		cat "$f"
+		echo
+	done
+	printf 'From r@e2e.example Mon Jul 12 09:00:00 2021\nFrom: R <r@e2e.example>\nSubject: Re: [PATCH 5.13 771/800] mm/migrate\n\n'
+	printf '> --- a/mm/migrate.c\n> +++ b/mm/migrate.c\nReviewed-by: R <r@e2e.example>\n\n'
+	printf 'From b@e2e.example Mon Jul 12 10:00:00 2021\nFrom: B <b@e2e.example>\nSubject: [PATCH 5.13 000/800] 5.13.2-rc1 review: tested\n\nNo regressions.\n'
+} > "$mbox"
+pb list > "$work/dir-list.out" 2>&1
+pb list --queue "$mbox" > "$work/mbox-list.out" 2>&1
+check "mbox: the same rows (patches, numbers, order) as the directory" \
+	cmp <(grep '/800 ' "$work/dir-list.out") <(grep '/800 ' "$work/mbox-list.out")
+check "mbox: the cover letter names the -rc, the reply and the ack are skipped and counted" \
+	grep -q "^an mbox: 5.13.2-rc1 review; 1 reply and 1 mail(s) without a diff skipped" "$work/mbox-list.out"
+pb list --long --mm --queue "$mbox" > "$work/mbox-long.out" 2>&1
+check "mbox: each patch keeps its Message-ID and In-Reply-To" \
+	test "$(grep -c 'Message-ID: <[0-9]*@e2e.example>' "$work/mbox-long.out")/$(grep -c 'In-Reply-To: <cover@e2e.example>' "$work/mbox-long.out")" = 4/4
+pb pair --patch 772 --queue "$mbox" > "$work/mbox-pair.out" 2>&1
+check "mbox: 772 reverse-applies from its spooled mail" grep -Eq "^772 reverse" "$work/mbox-pair.out"
+
 echo "e2e: the HTML report"
 pb report > "$work/report.out" 2>&1
 rc=$?

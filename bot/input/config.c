@@ -451,6 +451,11 @@ void config_dump(const struct pb_config *cfg, FILE *out)
 	}
 }
 
+char *config_queue_spool(const struct pb_config *cfg)
+{
+	return xasprintf("%s/queue-mails", cfg->cache_dir);
+}
+
 void config_free(struct pb_config *cfg)
 {
 	for (size_t i = 0; i < PB_ARRAY_SIZE(keys); i++)

@@ -58,6 +58,8 @@ bool config_override(struct pb_config *cfg, const char *assignment, pb_err *err)
 bool config_set(struct pb_config *cfg, const char *section, const char *key,
 		const char *value, pb_err *err);
 void config_free(struct pb_config *cfg);
+/* Where an mbox queue's patches are written, one file a mail (free it). */
+char *config_queue_spool(const struct pb_config *cfg);
 /* Prints the effective configuration, one section.key = value per line. */
 void config_dump(const struct pb_config *cfg, FILE *out);
 

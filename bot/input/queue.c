@@ -314,18 +314,42 @@ static bool is_base85_line(const char *s)
 	return isalpha((unsigned char)s[0]) && s[1] && strspn(s + 1, b85) == strlen(s + 1);
 }
 
+/* The mail headers kept with a patch: the report shows them and a reply
+ * to the review thread needs them. To: and Cc: may be given more than
+ * once (they are joined); any other twice is refused. */
+enum mail_field {
+	MAIL_SUBJECT,
+	MAIL_FROM,
+	MAIL_MESSAGE_ID,
+	MAIL_IN_REPLY_TO,
+	MAIL_TO,
+	MAIL_CC,
+	MAIL_DATE,
+	MAIL_NFIELDS
+};
+static const struct {
+	const char *name;
+	bool list;
+} mail_fields[MAIL_NFIELDS] = {
+	[MAIL_SUBJECT] = { "Subject", false },	       [MAIL_FROM] = { "From", false },
+	[MAIL_MESSAGE_ID] = { "Message-ID", false },   [MAIL_IN_REPLY_TO] = { "In-Reply-To", false },
+	[MAIL_TO] = { "To", true },		       [MAIL_CC] = { "Cc", true },
+	[MAIL_DATE] = { "Date", false },
+};
+
 /* What patch_parse_buffer knows between one line and the next: where in
  * the mail it is, the hunk being counted and the git section being read. */
+
 struct patch_parse {
 	struct pb_patch *p;
 	const char *name;         /* the file's, for messages */
 	pb_err *err;
 	char *next;               /* the line after this one (a --- needs its +++) */
 	bool in_headers;          /* before the blank line that ends the mail's headers */
-	bool in_subject;          /* the last header was Subject: (it may go on) */
+	int in_field;             /* the mail_fields entry the last header was, or -1 */
+	bool had_header;          /* a header line came: an indented line may go on */
 	bool in_body_from_window; /* no text of the body yet: a From: names the author */
-	pb_str subj;
-	const char *mail_from;    /* the mail's From:, in the copy */
+	pb_str field[MAIL_NFIELDS]; /* the mail's headers perfbot keeps */
 	bool hunk_just_ended;     /* the line before closed a hunk */
 	long hunk_changes;        /* + and - lines of the current hunk */
 	long old_left, new_left;  /* lines the current hunk's header still counts */
@@ -463,24 +487,38 @@ static bool is_mbox_from(const char *s, const char *end)
 	return c > next && c < end && *c == ':';
 }
 
-/* The number of mails in text: separators at its start or after a blank line. */
-static int mbox_messages(const char *text, size_t len)
+/* Where each mail of an mbox starts: "From " separators at its start or
+ * after a blank line (free *starts). */
+static int mbox_starts(const char *text, size_t len, const char ***starts)
 {
 	const char *end = text + len, *s = text;
 	int n = 0;
 	bool after_blank = true;
 
+	*starts = NULL;
 	while (s < end) {
 		const char *eol = memchr(s, '\n', (size_t)(end - s));
 		size_t l = eol ? (size_t)(eol - s) : (size_t)(end - s);
 
-		if (after_blank && is_mbox_from(s, end))
-			n++;
+		if (after_blank && is_mbox_from(s, end)) {
+			*starts = grow(*starts, n, sizeof(**starts));
+			(*starts)[n++] = s;
+		}
 		after_blank = l == 0 || (l == 1 && s[0] == '\r');
 		if (!eol)
 			break;
 		s = eol + 1;
 	}
+	return n;
+}
+
+/* The number of mails in text. */
+static int mbox_messages(const char *text, size_t len)
+{
+	const char **starts;
+	int n = mbox_starts(text, len, &starts);
+
+	free(starts);
 	return n;
 }
 
@@ -509,35 +547,46 @@ static bool patch_file_ok(const char *name, const char *text, size_t len, pb_err
 	return true;
 }
 
-/* A line of the mail's headers. Only Subject: (which may go on over
- * indented lines) and From: are read, each given once; a line that is no
- * header at all means the file is not a mail. */
+/* A line of the mail's headers. The mail_fields are read; any header may
+ * go on over indented lines (RFC 5322 folding: a long Cc: does), and a
+ * line that is no header at all means the file is not a mail. */
 static bool mail_header(struct patch_parse *ps, char *line, size_t n)
 {
+	size_t name_len;
+
 	if (!n) {
 		ps->in_headers = false;
 		return true;
 	}
-	if ((line[0] == ' ' || line[0] == '\t') && ps->in_subject) {
-		str_add(&ps->subj, " ");
-		str_add(&ps->subj, trim(line));
+	if ((line[0] == ' ' || line[0] == '\t') && ps->had_header) {
+		if (ps->in_field >= 0) {
+			str_add(&ps->field[ps->in_field], " ");
+			str_add(&ps->field[ps->in_field], trim(line));
+		}
 		return true;
 	}
-	ps->in_subject = false;
-	if (!strncasecmp(line, "Subject:", 8)) {
-		if (ps->subj.len) {
-			pb_seterr(ps->err, "%s: two Subject: headers", ps->name);
+	ps->in_field = -1;
+	name_len = strcspn(line, ":");
+	for (int f = 0; f < MAIL_NFIELDS; f++) {
+		if (name_len != strlen(mail_fields[f].name) ||
+		    strncasecmp(line, mail_fields[f].name, name_len))
+			continue;
+		if (ps->field[f].len && !mail_fields[f].list) {
+			pb_seterr(ps->err, "%s: two %s: headers", ps->name, mail_fields[f].name);
 			return false;
 		}
-		str_add(&ps->subj, trim(line + 8));
-		ps->in_subject = true;
-	} else if (!strncasecmp(line, "From:", 5)) {
-		if (ps->mail_from) {
-			pb_seterr(ps->err, "%s: two From: headers", ps->name);
-			return false;
-		}
-		ps->mail_from = trim(line + 5);
-	} else if (!strchr(line, ':') && !starts_with(line, "From ")) {
+		if (ps->field[f].len)
+			str_add(&ps->field[f], ", ");
+		str_add(&ps->field[f], trim(line + name_len + 1));
+		ps->in_field = f;
+		ps->had_header = true;
+		return true;
+	}
+	/* a field name is printable and has no blank (RFC 5322 2.2); the
+	 * mbox "From " line has a colon in its time */
+	if (line[name_len] && name_len && strcspn(line, " \t") > name_len) {
+		ps->had_header = true;
+	} else if (!starts_with(line, "From ")) {
 		pb_seterr(ps->err, "%s: malformed mail header line '%.60s'", ps->name, line);
 		return false;
 	}
@@ -754,11 +803,11 @@ static bool patch_complete(struct patch_parse *ps)
 			  p->files[ps->cur].path);
 		return false;
 	}
-	if (!ps->subj.len) {
+	if (!ps->field[MAIL_SUBJECT].len) {
 		pb_seterr(ps->err, "%s: no Subject: header", ps->name);
 		return false;
 	}
-	if (!parse_subject(ps->subj.buf, p, ps->err, ps->name))
+	if (!parse_subject(ps->field[MAIL_SUBJECT].buf, p, ps->err, ps->name))
 		return false;
 	if (!p->nfiles) {
 		pb_seterr(ps->err, "%s: no diff in the file", ps->name);
@@ -790,7 +839,7 @@ bool patch_parse_buffer(const char *name, const char *text, size_t len, struct p
 			pb_err *err)
 {
 	struct patch_parse ps = { .p = p, .name = name, .err = err, .in_headers = true,
-				  .in_body_from_window = true, .cur = -1 };
+				  .in_body_from_window = true, .cur = -1, .in_field = -1 };
 	char *copy, *line;
 	char hex[65];
 	bool ok = false;
@@ -801,7 +850,8 @@ bool patch_parse_buffer(const char *name, const char *text, size_t len, struct p
 	sha256_buf(text, len, hex);
 	p->sha256 = xstrdup(hex);
 	p->upstream = xstrdup("");
-	str_init(&ps.subj);
+	for (int f = 0; f < MAIL_NFIELDS; f++)
+		str_init(&ps.field[f]);
 	copy = xmalloc(len + 1);
 	memcpy(copy, text, len);
 	copy[len] = '\0';
@@ -811,10 +861,20 @@ bool patch_parse_buffer(const char *name, const char *text, size_t len, struct p
 	if (!patch_complete(&ps))
 		goto out;
 	if (!p->author)
-		p->author = xstrdup(ps.mail_from ? ps.mail_from : "");
+		p->author = xstrdup(ps.field[MAIL_FROM].buf);
+	p->message_id = xstrdup(ps.field[MAIL_MESSAGE_ID].buf);
+	p->in_reply_to = xstrdup(ps.field[MAIL_IN_REPLY_TO].buf);
+	p->to = xstrdup(ps.field[MAIL_TO].buf);
+	p->cc = xstrdup(ps.field[MAIL_CC].buf);
+	p->date = xstrdup(ps.field[MAIL_DATE].buf);
 	/* printed on terminals, in logs and syslog: no escape sequences */
 	no_control_chars(p->subject);
 	no_control_chars(p->author);
+	no_control_chars(p->message_id);
+	no_control_chars(p->in_reply_to);
+	no_control_chars(p->to);
+	no_control_chars(p->cc);
+	no_control_chars(p->date);
 	for (int i = 0; i < p->nfixes; i++)
 		no_control_chars(p->fixes[i]);
 	classify_mm(p);
@@ -823,7 +883,8 @@ out:
 	git_sec_free(&ps.git);
 	free(ps.ix.slot);
 	free(copy);
-	str_free(&ps.subj);
+	for (int f = 0; f < MAIL_NFIELDS; f++)
+		str_free(&ps.field[f]);
 	if (!ok)
 		patch_free(p);
 	return ok;
@@ -939,6 +1000,12 @@ void patch_free(struct pb_patch *p)
 	free(p->subject);
 	free(p->author);
 	free(p->upstream);
+	free(p->message_id);
+	free(p->in_reply_to);
+	free(p->to);
+	free(p->cc);
+	free(p->date);
+	free(p->mail);
 	names_free(p->fixes, p->nfixes);
 	names_free(p->signoffs, p->nsignoffs);
 	for (int i = 0; i < p->nfiles; i++)
@@ -1066,10 +1133,208 @@ const struct pb_patch **queue_by_number(const struct pb_queue *q)
 }
 
 
-bool queue_load(const char *dir, struct pb_queue *q, pb_err *err)
+/* The header called field of the mail at msg (its first, its folded
+ * lines joined), "" if none. */
+static char *mail_field_value(const char *msg, size_t len, const char *field)
+{
+	size_t flen = strlen(field);
+
+	const char *end = msg + len, *s = msg;
+	pb_str subj;
+	bool in = false;
+
+	str_init(&subj);
+	while (s < end) {
+		const char *eol = memchr(s, '\n', (size_t)(end - s));
+		size_t l = (eol ? (size_t)(eol - s) : (size_t)(end - s));
+		char *line;
+
+		if (l && s[l - 1] == '\r')
+			l--;
+		if (!l)
+			break;
+		line = xstrndup(s, l);
+		if ((line[0] == ' ' || line[0] == '\t') && in) {
+			str_add(&subj, " ");
+			str_add(&subj, trim(line));
+		} else {
+			in = !strncasecmp(line, field, flen) && line[flen] == ':' && !subj.len;
+			if (in)
+				str_add(&subj, trim(line + flen + 1));
+		}
+		free(line);
+		if (!eol)
+			break;
+		s = eol + 1;
+	}
+	return str_steal(&subj);
+}
+
+/* A reply in the thread ("Re: [PATCH 5.13 031/800] ..."): a review, not a
+ * patch of the queue, whatever it quotes. */
+static bool subject_is_reply(const char *subj)
+{
+	return !strncasecmp(subj, "re:", 3) || !strncasecmp(subj, "aw:", 3);
+}
+
+/* "[PATCH 5.13 000/800] 5.13.2-rc1 review": the cover letter, number 0. */
+static bool subject_is_cover(const char *subj)
+{
+	const char *open = strchr(subj, '['), *close = open ? strchr(open, ']') : NULL;
+
+	if (!close)
+		return false;
+	for (const char *c = open + 1; c < close; c++)
+		if ((c == open + 1 || c[-1] == ' ') && *c == '0') {
+			const char *d = c + strspn(c, "0");
+
+			if (*d == '/' && isdigit((unsigned char)d[1]))
+				return true;
+		}
+	return false;
+}
+
+/* Does the mail carry a diff: a "diff " line, or a "--- " line whose next
+ * line is "+++ "? (An ack, a test report, a pull request has none.) */
+static bool mail_has_diff(const char *msg, size_t len)
+{
+	const char *end = msg + len, *s = msg;
+
+	while (s < end) {
+		const char *eol = memchr(s, '\n', (size_t)(end - s));
+
+		if (!eol)
+			break;
+		if ((size_t)(end - s) > 5 && !memcmp(s, "diff ", 5))
+			return true;
+		if ((size_t)(end - s) > 4 && !memcmp(s, "--- ", 4) && (size_t)(end - eol) > 5 &&
+		    !memcmp(eol + 1, "+++ ", 4))
+			return true;
+		s = eol + 1;
+	}
+	return false;
+}
+
+bool patch_spool(const struct pb_patch *p, pb_err *err)
+{
+	struct stat st;
+	char *dir;
+	bool ok;
+
+	if (!p->mail || (lstat(p->file, &st) == 0 && S_ISREG(st.st_mode) &&
+			 (size_t)st.st_size == p->mail_len))
+		return true;
+	dir = xstrndup(p->file, (size_t)(strrchr(p->file, '/') - p->file));
+	ok = mkdir_p(dir, err) && write_file_atomic(p->file, p->mail, p->mail_len, err);
+	free(dir);
+	return ok;
+}
+
+/* One mbox file as the queue: a review thread as saved from the list, or
+ * git format-patch --stdout. Each mail with a diff is one patch; the
+ * 000/N cover letter is the queue's description; replies and mails
+ * without a diff are skipped and counted. */
+static bool queue_load_mbox(const char *path, const char *spool, struct pb_queue *q,
+			    pb_err *err)
+{
+	size_t len;
+	char *text = read_regular(path, 64 * (size_t)PATCH_MAX_BYTES, "mbox file", &len, err);
+	const char **starts = NULL;
+	const char *base = strrchr(path, '/') ? strrchr(path, '/') + 1 : path;
+	int n, *index_of = NULL;
+	bool ok = false;
+
+	if (!text)
+		return false;
+	n = memchr(text, '\0', len) ? 0 : mbox_starts(text, len, &starts);
+	if (!n || starts[0] != text) {
+		pb_seterr(err, "queue %s: a file, but not an mbox (it does not start with a "
+			  "'From ' line; a queue is a directory or an mbox)", path);
+		goto out;
+	}
+	if (!spool) {
+		pb_seterr(err, "queue %s: an mbox queue needs a cache directory for its patches",
+			  path);
+		goto out;
+	}
+	q->mbox = true;
+	q->dir = abs_path_from(NULL, path);
+	q->description = xstrdup("");
+	q->cover_message_id = xstrdup("");
+	q->patches = xcalloc((size_t)n, sizeof(struct pb_patch));
+	index_of = xcalloc(PATCH_MAX_NUMBER + 1, sizeof(int));
+	for (int i = 0; i < n; i++) {
+		const char *msg = starts[i];
+		size_t mlen = (size_t)((i + 1 < n ? starts[i + 1] : text + len) - msg);
+		char *subj = mail_field_value(msg, mlen, "Subject"), *name;
+		struct pb_patch *p = &q->patches[q->npatches];
+		int j;
+		bool parsed;
+
+		if (subject_is_reply(subj)) {
+			q->replies++;
+			free(subj);
+			continue;
+		}
+		if (subject_is_cover(subj) && !q->description[0]) {
+			char *close = strchr(subj, ']');
+
+			free(q->description);
+			q->description = xstrdup(trim(close + 1));
+			no_control_chars(q->description);
+			free(subj);
+			free(q->cover_message_id);
+			q->cover_message_id = mail_field_value(msg, mlen, "Message-ID");
+			no_control_chars(q->cover_message_id);
+			continue;
+		}
+		if (!mail_has_diff(msg, mlen)) {
+			q->no_diff++;
+			free(subj);
+			continue;
+		}
+		free(subj);
+		name = xasprintf("%s, mail %d", base, i + 1);
+		parsed = patch_parse_buffer(name, msg, mlen, p, err);
+		free(name);
+		if (!parsed)
+			goto out;
+		q->npatches++;
+		/* patch(1) applies files: the mail is written there, named
+		 * by its bytes, when it is first applied (patch_spool) */
+		p->file = xasprintf("%s/%s.patch", spool, p->sha256);
+		p->mail = xmalloc(mlen);
+		memcpy(p->mail, msg, mlen);
+		p->mail_len = mlen;
+		j = index_of[p->number] - 1;
+		if (j >= 0) {
+			pb_seterr(err, "queue %s: mails %s and %s both carry patch number %d", path,
+				  q->patches[j].message_id[0] ? q->patches[j].message_id : "(no id)",
+				  p->message_id[0] ? p->message_id : "(no id)", p->number);
+			goto out;
+		}
+		index_of[p->number] = q->npatches;
+	}
+	if (!q->npatches) {
+		pb_seterr(err, "queue %s: no patch in its %d mail%s (%d repl%s, %d without a diff)",
+			  path, n, n == 1 ? "" : "s", q->replies, q->replies == 1 ? "y" : "ies",
+			  q->no_diff);
+		goto out;
+	}
+	/* a thread is saved in arrival order, which need not be the series' */
+	qsort(q->patches, (size_t)q->npatches, sizeof(*q->patches), by_number);
+	ok = true;
+out:
+	free(index_of);
+	free(starts);
+	free(text);
+	return ok;
+}
+
+bool queue_load(const char *dir, const char *spool, struct pb_queue *q, pb_err *err)
 {
 	static const char *const suffixes[] = { ".patch", ".mbox", ".eml", NULL };
-	char *series = xasprintf("%s/series", dir);
+	char *series;
 	struct stat st;
 	int nnames;
 	char **names;
@@ -1077,6 +1342,14 @@ bool queue_load(const char *dir, struct pb_queue *q, pb_err *err)
 	int *index_of; /* index + 1 of the patch of each number (1..100000) */
 
 	memset(q, 0, sizeof(*q));
+	/* what the queue is, by what is there: a file is an mbox */
+	if (stat(dir, &st) == 0 && !S_ISDIR(st.st_mode)) {
+		ok = queue_load_mbox(dir, spool, q, err);
+		if (!ok)
+			queue_free(q);
+		return ok;
+	}
+	series = xasprintf("%s/series", dir);
 	/* a quilt directory (stable-queue's queue-6.1/): the series file says
 	 * which patches, in which order; the others are not in the queue */
 	q->quilt = lstat(series, &st) == 0;
@@ -1148,5 +1421,7 @@ void queue_free(struct pb_queue *q)
 		patch_free(&q->patches[i]);
 	free(q->patches);
 	free(q->dir);
+	free(q->description);
+	free(q->cover_message_id);
 	memset(q, 0, sizeof(*q));
 }

@@ -17,6 +17,13 @@ struct pb_patch {
 	char *subject;       /* without the [PATCH ...] prefix */
 	char *author;        /* From: in the body, else the mail's From: */
 	char *upstream;      /* 40-hex upstream commit, "" if not named */
+	/* its mail's headers, "" where it has none (a quilt patch has none) */
+	char *message_id;    /* "<...>" */
+	char *in_reply_to;   /* the cover letter's Message-ID in a review thread */
+	char *to, *cc;       /* as given, folded lines joined */
+	char *date;
+	char *mail;          /* an mbox's patch: its mail, written to file by patch_spool */
+	size_t mail_len;
 	char **fixes;        /* "Fixes:" values */
 	int nfixes;
 	char **signoffs;     /* Signed-off-by chain, in order */
@@ -29,7 +36,12 @@ struct pb_patch {
 };
 
 struct pb_queue {
-	char *dir;
+	char *dir;           /* the directory, or the mbox file */
+	bool mbox;           /* one mbox file: a review thread, format-patch --stdout */
+	char *description;   /* an mbox's cover letter subject ("5.13.2-rc1 review"), else NULL */
+	char *cover_message_id; /* its Message-ID, "" if none; NULL without an mbox */
+	int replies;         /* Re: mails of an mbox, skipped */
+	int no_diff;         /* mails of an mbox without a diff (not the cover), skipped */
 	bool quilt;          /* dir has a quilt series file: its patches, its order */
 	int not_in_series;   /* patch files of a quilt dir its series leaves out */
 	struct pb_patch *patches;  /* in series order (quilt), else by number */
@@ -49,14 +61,22 @@ void patch_free(struct pb_patch *p);
 /* Is this a path that makes a patch an mm patch (mm/, arch/ARCH/mm/, mm headers)? */
 bool path_is_mm(const char *path);
 
-/* A queue directory. With a quilt `series` file (stable-queue's
+/* A queue: a directory or an mbox file, told apart by what path is. An
+ * mbox holds one patch a mail (by series number); its 000/N cover letter
+ * gives q->description, replies and mails without a diff are counted and
+ * skipped, and each patch's file is spool/<sha256>.patch (written by
+ * patch_spool; spool NULL: an mbox is refused). A directory: with a quilt `series` file (stable-queue's
  * queue-6.1/): the patches it names, in its order (comments and
  * '#'-disabled lines as quilt reads them; a patch not in it is not in the
  * queue). Without one: every *.patch, *.mbox and *.eml file, by series
  * number. Any malformed file, a series naming a file that is not there, or
  * two patches with the same number, fails. */
-bool queue_load(const char *dir, struct pb_queue *q, pb_err *err);
+bool queue_load(const char *path, const char *spool, struct pb_queue *q, pb_err *err);
 const struct pb_patch *queue_find(const struct pb_queue *q, int number);
+/* Writes an mbox patch's mail to its p->file (under the cache's spool)
+ * unless it is there already; nothing to do for a patch file of its own.
+ * Loading a queue writes nothing, so a refused command leaves no file. */
+bool patch_spool(const struct pb_patch *p, pb_err *err);
 /* q's patches by series number (whatever q's order); free the array. */
 const struct pb_patch **queue_by_number(const struct pb_queue *q);
 void queue_free(struct pb_queue *q);

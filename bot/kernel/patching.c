@@ -174,7 +174,7 @@ bool pair_decide(const struct pb_config *cfg, struct kernel_tree *t, const struc
 	int lock = tree_lock(t);
 
 	memset(plan, 0, sizeof(*plan));
-	if (!tree_reset(t, err))
+	if (!patch_spool(p, err) || !tree_reset(t, err))
 		goto out;
 	if (dry_run(t, p->file, false, &fwd, err)) {
 		plan->method = PAIR_FORWARD;

@@ -15,7 +15,7 @@ bool fixture_init(struct fixture *f, const char *without, const char *with)
 	pb_err err = { "" };
 
 	memset(f, 0, sizeof(*f));
-	if (!queue_load("queue/stable-5.13", &f->queue, &err) ||
+	if (!queue_load("queue/stable-5.13", NULL, &f->queue, &err) ||
 	    !workloads_load("tests/data/workloads", &f->workloads, &err)) {
 		fprintf(stderr, "fixture: %s\n", err.msg);
 		return false;

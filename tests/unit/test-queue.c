@@ -35,7 +35,7 @@ static void bundled_queue(void)
 	struct pb_queue q;
 	pb_err err = { "" };
 
-	CHECK(queue_load("queue/stable-5.13", &q, &err));
+	CHECK(queue_load("queue/stable-5.13", NULL, &q, &err));
 	CHECK_INT(q.npatches, 11);
 	for (size_t i = 0; i < PB_ARRAY_SIZE(bundled) && (int)i < q.npatches; i++) {
 		const struct expected *e = &bundled[i];
@@ -311,8 +311,19 @@ static void parse_steps(void)
 	CHECK(!p.cc_stable);
 	patch_free(&p);
 	free(text);
-	/* an indented line continues Subject: only */
-	expect_error("From: a\n b\nSubject: [PATCH 1/1] x\n\n", "malformed mail header line ' b'");
+	/* an indented line continues the header before it (RFC 5322
+	 * folding), so one with no header before it is no mail */
+	expect_error(" b\nFrom: a\nSubject: [PATCH 1/1] x\n\n", "malformed mail header line ' b'");
+	expect_error("From a@b Mon Jul 12 08:00:00 2021\n b\nSubject: [PATCH 1/1] x\n\n",
+		     "malformed mail header line ' b'");
+	text = xasprintf("From: A Long\n Name <a@x.org>\nX-Mailer: some\n  thing\n"
+			 "Subject: [PATCH 3/9]\n mm: x\n\n"
+			 "--- a/mm/x.c\n+++ b/mm/x.c\n@@ -1 +1 @@\n-a\n+b\n");
+	CHECK(parse(text, &p, &err));
+	CHECK_STR(p.author, "A Long Name <a@x.org>");
+	CHECK_STR(p.subject, "mm: x");
+	patch_free(&p);
+	free(text);
 	/* the mail's headers end at the first empty line */
 	expect_error("Subject: [PATCH 1/1] x\n\nFrom: a\nSubject: [PATCH 1/1] y\n\n", "no diff");
 }
@@ -338,12 +349,12 @@ static void duplicate_numbers(void)
 	text = xasprintf("%s--- a/mm/x.c\n+++ b/mm/x.c\n@@ -1 +1 @@\n-a\n+b\n", good_head);
 	a = test_write(dir, "001.patch", text);
 	b = test_write(dir, "002.patch", text);
-	CHECK(!queue_load(dir, &q, &err));
+	CHECK(!queue_load(dir, NULL, &q, &err));
 	CHECK_HAS(err.msg, "both carry patch number 42");
 	unlink(a);
 	unlink(b);
 	rmdir(dir);
-	CHECK(!queue_load(dir, &q, &err));
+	CHECK(!queue_load(dir, NULL, &q, &err));
 	CHECK_HAS(err.msg, "cannot open");
 	free(a);
 	free(b);
@@ -376,7 +387,7 @@ static void quilt_series(void)
 	f[2] = numbered(dir, "c-disabled.patch", 2);
 	f[3] = numbered(dir, "d-not-in-series.patch", 4);
 	/* no series yet: every file, by number (not by file name) */
-	CHECK(queue_load(dir, &q, &err));
+	CHECK(queue_load(dir, NULL, &q, &err));
 	CHECK(!q.quilt && q.npatches == 4);
 	CHECK(q.npatches == 4 && q.patches[0].number == 1 && q.patches[1].number == 2 &&
 	      q.patches[2].number == 3 && q.patches[3].number == 4);
@@ -384,7 +395,7 @@ static void quilt_series(void)
 	series = test_write(dir, "series",
 			    "# stable-queue style\n\nb-first.patch -p1   # the first\n"
 			    "#c-disabled.patch\n  a-second.patch\n");
-	CHECK(queue_load(dir, &q, &err));
+	CHECK(queue_load(dir, NULL, &q, &err));
 	CHECK(q.quilt && q.npatches == 2 && q.not_in_series == 2);
 	CHECK(q.npatches == 2 && q.patches[0].number == 3 && q.patches[1].number == 1);
 	order = queue_by_number(&q);
@@ -408,12 +419,12 @@ static void quilt_series(void)
 
 		for (size_t i = 0; i < PB_ARRAY_SIZE(bad); i++) {
 			free(test_write(dir, "series", bad[i].series));
-			CHECK(!queue_load(dir, &q, &err));
+			CHECK(!queue_load(dir, NULL, &q, &err));
 			CHECK_HAS(err.msg, bad[i].error);
 		}
 		unlink(series);
 		CHECK(mkfifo(series, 0600) == 0);
-		CHECK(!queue_load(dir, &q, &err));
+		CHECK(!queue_load(dir, NULL, &q, &err));
 		CHECK_HAS(err.msg, "a FIFO, not a regular series file");
 	}
 	unlink(series);
@@ -422,6 +433,184 @@ static void quilt_series(void)
 		free(f[i]);
 	}
 	free(series);
+	rmdir(dir);
+	free(dir);
+}
+
+/* dir and the files in it */
+static void rm_tree_files(const char *dir)
+{
+	DIR *d = opendir(dir);
+	struct dirent *e;
+
+	while (d && (e = readdir(d)))
+		if (strcmp(e->d_name, ".") && strcmp(e->d_name, "..")) {
+			char *path = xasprintf("%s/%s", dir, e->d_name);
+
+			unlink(path);
+			free(path);
+		}
+	if (d)
+		closedir(d);
+	rmdir(dir);
+}
+
+/* The bundled queue as one review thread, the way a reviewer saves it
+ * from the list: a cover letter, every patch as a reply to it (in
+ * arrival order, not the series'), a folded Cc:, a review reply and an
+ * ack without a diff. It must read as the same 11 patches. */
+static void mbox_thread(void)
+{
+	char *dir = test_tmpdir(), *spool = xasprintf("%s/spool", dir), *mbox;
+	struct pb_queue q, d;
+	pb_err err = { "" };
+	pb_str t;
+	DIR *qd;
+	struct dirent *e;
+	int n = 0;
+
+	CHECK(queue_load("queue/stable-5.13", NULL, &d, &err));
+	str_init(&t);
+	str_add(&t, "From gregkh@linuxfoundation.org Mon Jul 12 08:00:00 2021\n"
+		    "From: Greg Kroah-Hartman <gregkh@linuxfoundation.org>\n"
+		    "To: linux-kernel@vger.kernel.org\n"
+		    "Subject: [PATCH 5.13 000/800] 5.13.2-rc1 review\n"
+		    "Message-ID: <cover@linuxfoundation.org>\n\n"
+		    "This is the start of the stable review cycle for the 5.13.2 release.\n"
+		    " 1 file changed\n\n");
+	qd = opendir("queue/stable-5.13");
+	CHECK(qd != NULL);
+	while (qd && (e = readdir(qd))) {
+		char *path, *text;
+		size_t len;
+
+		if (!strstr(e->d_name, ".patch"))
+			continue;
+		path = xasprintf("queue/stable-5.13/%s", e->d_name);
+		text = read_file(path, &len, &err);
+		CHECK(text != NULL);
+		str_addf(&t, "From gregkh@linuxfoundation.org Mon Jul 12 08:%02d:00 2021\n"
+			     "Message-ID: <%.3s@linuxfoundation.org>\n"
+			     "In-Reply-To: <cover@linuxfoundation.org>\n"
+			     "To: linux-kernel@vger.kernel.org\n"
+			     "Cc: Greg Kroah-Hartman <gregkh@linuxfoundation.org>,\n"
+			     "\tstable@vger.kernel.org\n",
+			 ++n, e->d_name);
+		str_add(&t, text ? text : "");
+		str_add(&t, "\n");
+		if (n == 3)
+			str_add(&t, "From someone@example.org Mon Jul 12 09:00:00 2021\n"
+				    "From: A Reviewer <someone@example.org>\n"
+				    "Subject: Re: [PATCH 5.13 765/800] mm/huge_memory.c: add missing\n"
+				    "In-Reply-To: <008@linuxfoundation.org>\n\n"
+				    "> diff --git a/mm/huge_memory.c b/mm/huge_memory.c\n"
+				    "--- a/mm/huge_memory.c\n+++ b/mm/huge_memory.c\n"
+				    "Looks good.\n\n"
+				    "From bot@example.org Mon Jul 12 10:00:00 2021\n"
+				    "From: A Bot <bot@example.org>\n"
+				    "Subject: [PATCH 5.13 000/800] tested\n\n"
+				    "Built and booted, no regressions.\n\n");
+		free(text);
+		free(path);
+	}
+	if (qd)
+		closedir(qd);
+	mbox = test_write(dir, "thread.mbox", t.buf);
+	/* no spool, no mbox */
+	CHECK(!queue_load(mbox, NULL, &q, &err));
+	CHECK_HAS(err.msg, "needs a cache directory");
+	CHECK(queue_load(mbox, spool, &q, &err));
+	CHECK(access(spool, F_OK) != 0); /* loading writes nothing */
+	CHECK(q.mbox && !q.quilt);
+	CHECK_STR(q.description, "5.13.2-rc1 review");
+	CHECK_STR(q.cover_message_id, "<cover@linuxfoundation.org>");
+	CHECK_INT(q.replies, 1);
+	CHECK_INT(q.no_diff, 1); /* the bot's second "000/800", which is no cover */
+	CHECK_INT(q.npatches, d.npatches);
+	for (int i = 0; i < q.npatches && i < d.npatches; i++) {
+		const struct pb_patch *a = &q.patches[i], *b = &d.patches[i];
+		char *want = xasprintf("<%03d@linuxfoundation.org>", i + 1);
+
+		CHECK_INT(a->number, b->number); /* sorted, as the directory */
+		CHECK_STR(a->subject, b->subject);
+		CHECK_STR(a->upstream, b->upstream);
+		CHECK_INT(a->nfiles, b->nfiles);
+		CHECK_INT(a->is_mm, b->is_mm);
+		CHECK_INT(a->cc_stable, b->cc_stable);
+		CHECK_STR(a->in_reply_to, "<cover@linuxfoundation.org>");
+		CHECK_STR(a->cc, "Greg Kroah-Hartman <gregkh@linuxfoundation.org>, "
+				 "stable@vger.kernel.org");
+		CHECK_STR(a->to, "linux-kernel@vger.kernel.org");
+		CHECK_STR(a->date, b->date);
+		CHECK(a->date[0] != '\0');
+		/* the directory's file names start with the series position */
+		CHECK_STR(a->message_id, want);
+		CHECK_STR(b->message_id, "");
+		/* the spooled file is the mail's bytes, named by them */
+		{
+			char *sp = xasprintf("%s/%s.patch", spool, a->sha256), *bytes;
+			size_t len;
+			struct pb_patch again;
+
+			CHECK_STR(a->file, sp);
+			CHECK(patch_spool(a, &err));
+			CHECK(patch_spool(a, &err)); /* there already */
+			CHECK(patch_spool(b, &err)); /* a file of its own: nothing to do */
+			bytes = read_file(a->file, &len, &err);
+			CHECK(bytes && patch_parse_buffer("again", bytes, len, &again, &err));
+			if (bytes) {
+				char hex[65];
+
+				sha256_buf(bytes, len, hex);
+				CHECK_STR(hex, a->sha256);
+				patch_free(&again);
+			}
+			free(bytes);
+			free(sp);
+		}
+		free(want);
+	}
+	queue_free(&q);
+	/* loaded again: the same files */
+	CHECK(queue_load(mbox, spool, &q, &err));
+	CHECK_INT(q.npatches, d.npatches);
+	queue_free(&q);
+	queue_free(&d);
+	/* what is refused */
+	{
+		static const struct {
+			const char *text, *error;
+		} bad[] = {
+			{ "Subject: [PATCH 1/1] x\n\n--- a/mm/x.c\n", "not an mbox" },
+			{ "From a@b Mon Jul 12 08:00:00 2021\nSubject: [PATCH 0/2] cover\n\nhi\n",
+			  "no patch in its 1 mail (0 replies, 0 without a diff)" },
+			{ "From a@b Mon Jul 12 08:00:00 2021\nSubject: [PATCH 1/2] a\n\n"
+			  "--- a/mm/x.c\n+++ b/mm/x.c\n@@ -1 +1 @@\n-a\n+b\n\n"
+			  "From a@b Mon Jul 12 08:00:00 2021\nSubject: [PATCH 2/2] b\n\n"
+			  "--- a/mm/x.c\n+++ b/mm/x.c\n@@ -1,2 +1 @@\n-a\n+b\n\n",
+			  "thread.mbox, mail 2: hunk of mm/x.c" },
+			{ "From a@b Mon Jul 12 08:00:00 2021\nSubject: [PATCH 1/2] a\n"
+			  "Message-ID: <x>\n\n--- a/mm/x.c\n+++ b/mm/x.c\n@@ -1 +1 @@\n-a\n+b\n\n"
+			  "From a@b Mon Jul 12 08:00:00 2021\nSubject: [PATCH 1/2] again\n"
+			  "Message-ID: <y>\n\n--- a/mm/x.c\n+++ b/mm/x.c\n@@ -1 +1 @@\n-a\n+b\n",
+			  "mails <x> and <y> both carry patch number 1" },
+			{ "From a@b Mon Jul 12 08:00:00 2021\nSubject: [PATCH 1/1] a\n"
+			  "Message-ID: <x>\nMessage-ID: <y>\n\n--- a/mm/x.c\n+++ b/mm/x.c\n"
+			  "@@ -1 +1 @@\n-a\n+b\n",
+			  "two Message-ID: headers" },
+		};
+
+		for (size_t i = 0; i < PB_ARRAY_SIZE(bad); i++) {
+			free(test_write(dir, "thread.mbox", bad[i].text));
+			CHECK(!queue_load(mbox, spool, &q, &err));
+			CHECK_HAS(err.msg, bad[i].error);
+		}
+	}
+	str_free(&t);
+	rm_tree_files(spool);
+	unlink(mbox);
+	free(mbox);
+	free(spool);
 	rmdir(dir);
 	free(dir);
 }
@@ -465,7 +654,7 @@ static bool load_big_queue(void *arg)
 {
 	struct pb_queue q;
 	pb_err err = { "" };
-	bool ok = queue_load(arg, &q, &err);
+	bool ok = queue_load(arg, NULL, &q, &err);
 
 	ok = ok && q.npatches == 100000 && queue_find(&q, 100000);
 	queue_free(&q);
@@ -520,5 +709,6 @@ void test_queue(void)
 	mm_paths();
 	duplicate_numbers();
 	quilt_series();
+	mbox_thread();
 	scale();
 }

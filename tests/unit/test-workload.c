@@ -141,7 +141,7 @@ void test_workload(void)
 		CHECK_HAS(err.msg, "has no parameter 'sise_mb'");
 	}
 
-	CHECK(queue_load("queue/stable-5.13", &q, &err));
+	CHECK(queue_load("queue/stable-5.13", NULL, &q, &err));
 	{
 		/* The patch -> workload table on the bundled mm patches. */
 		static const struct {
