@@ -16,6 +16,8 @@ struct patch_page_row {
 	const char *subject, *author, *upstream, *fixes, *mm_reason, *file;
 	const char *pair_method, *pair_detail, *accel, *accel_reason, *status, *workloads;
 	const char *workload_choice, *started_at, *perfbot_version, *verdict, *behaviour;
+	/* the patch's mail ("" where it had none) and the queue it came from */
+	const char *message_id, *in_reply_to, *mail_to, *mail_cc, *mail_date, *queue;
 	struct kernel_row kernel[2];   /* without, with the fix */
 	const char *base_version, *port_file;
 	double wall_seconds, gate_pct, alpha, beta; /* beta 0: before schema 6 */

@@ -176,6 +176,32 @@ static bool upgrade_4_to_5(sqlite3 *db, pb_err *err)
 			    err);
 }
 
+/* ALTER TABLE ... ADD COLUMN for each of cols ({ table, "name TYPE ..." })
+ * the table does not have yet (a database created by a perfbot between two
+ * versions may have them already), then the version from + 1. */
+static bool upgrade_add_columns(sqlite3 *db, int from, const char *const (*cols)[2], size_t n,
+				pb_err *err)
+{
+	pb_str sql;
+	bool ok;
+
+	str_init(&sql);
+	for (size_t i = 0; i < n; i++) {
+		char *name = xstrndup(cols[i][1], strcspn(cols[i][1], " "));
+		char *q = xasprintf("SELECT count(*) FROM pragma_table_info('%s') WHERE name='%s'",
+				    cols[i][0], name);
+
+		if (!db_count(db, q, 0))
+			str_addf(&sql, "ALTER TABLE %s ADD COLUMN %s;", cols[i][0], cols[i][1]);
+		free(q);
+		free(name);
+	}
+	str_addf(&sql, "PRAGMA user_version = %d;", from + 1);
+	ok = upgrade_step(db, from, sql.buf, err);
+	str_free(&sql);
+	return ok;
+}
+
 /* 5 to 6: the sequential t test. A comparison records its beta (and no
  * noise factor, which only older rows keep); a result its threshold ("no
  * change larger than") and the look that decided it; a noise floor what
@@ -189,25 +215,24 @@ static bool upgrade_5_to_6(sqlite3 *db, pb_err *err)
 		{ "noise", "rounds INTEGER" },
 		{ "noise", "paired_cv_pct REAL" },
 	};
-	pb_str sql;
-	bool ok;
 
-	str_init(&sql);
-	for (size_t i = 0; i < PB_ARRAY_SIZE(cols); i++) {
-		char *name = xstrndup(cols[i][1], strcspn(cols[i][1], " "));
-		char *q = xasprintf("SELECT count(*) FROM pragma_table_info('%s') WHERE name='%s'",
-				    cols[i][0], name);
+	return upgrade_add_columns(db, 5, cols, PB_ARRAY_SIZE(cols), err);
+}
 
-		/* a database created by a perfbot between the two has them already */
-		if (!db_count(db, q, 0))
-			str_addf(&sql, "ALTER TABLE %s ADD COLUMN %s;", cols[i][0], cols[i][1]);
-		free(q);
-		free(name);
-	}
-	str_addf(&sql, "PRAGMA user_version = 6;");
-	ok = upgrade_step(db, 5, sql.buf, err);
-	str_free(&sql);
-	return ok;
+/* 6 to 7: queues as published. A patch from a review thread keeps its
+ * mail's headers, which the report shows and a reply threads under;
+ * patches stored before have none (''). */
+static bool upgrade_6_to_7(sqlite3 *db, pb_err *err)
+{
+	static const char *const cols[][2] = {
+		{ "patches", "message_id TEXT NOT NULL DEFAULT ''" },
+		{ "patches", "in_reply_to TEXT NOT NULL DEFAULT ''" },
+		{ "patches", "mail_to TEXT NOT NULL DEFAULT ''" },
+		{ "patches", "mail_cc TEXT NOT NULL DEFAULT ''" },
+		{ "patches", "mail_date TEXT NOT NULL DEFAULT ''" },
+	};
+
+	return upgrade_add_columns(db, 6, cols, PB_ARRAY_SIZE(cols), err);
 }
 
 /* How a perfbot database is recognised: its user_version is a schema
@@ -226,8 +251,9 @@ static const char *const tables_v4[] = { "jobs", "job_boots", "job_samples", NUL
 /* The tables a database of version v has, by the version that added them. */
 static const char *const tables_v5[] = { NULL }; /* jobs gained a column */
 static const char *const tables_v6[] = { NULL }; /* comparisons and results gained columns */
-static const char *const *const tables_since[] = { NULL, tables_v1, tables_v2, tables_v3,
-						   tables_v4, tables_v5, tables_v6 };
+static const char *const tables_v7[] = { NULL }; /* patches gained their mail's headers */
+static const char *const *const tables_since[] = { NULL,      tables_v1, tables_v2, tables_v3,
+						   tables_v4, tables_v5, tables_v6, tables_v7 };
 
 static bool has_table(sqlite3 *db, const char *name)
 {
@@ -482,6 +508,11 @@ static bool upgrade(sqlite3 *db, int *v, pb_err *err)
 	}
 	if (*v == 5) {
 		if (!upgrade_5_to_6(db, err))
+			return false;
+		*v = user_version(db);
+	}
+	if (*v == 6) {
+		if (!upgrade_6_to_7(db, err))
 			return false;
 		*v = user_version(db);
 	}
@@ -775,11 +806,13 @@ static bool store_patch(sqlite3 *db, const struct pb_patch *p, const char *queue
 	char *fixes = join_lines(p->fixes, p->nfixes);
 	bool ok = db_run(db, NULL, err,
 		      "INSERT OR IGNORE INTO patches (queue, number, total, series, file, sha256, "
-		      "subject, author, upstream, fixes, cc_stable, is_mm, mm_reason) "
-		      "VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?)",
-		      "siisssssssiis", queue, p->number, p->total, p->series, p->file, p->sha256,
-		      p->subject, p->author, p->upstream, fixes, (int)p->cc_stable, (int)p->is_mm,
-		      p->mm_reason) &&
+		      "subject, author, upstream, fixes, cc_stable, is_mm, mm_reason, message_id, "
+		      "in_reply_to, mail_to, mail_cc, mail_date) "
+		      "VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)",
+		      "siisssssssiissssss", queue, p->number, p->total, p->series, p->file,
+		      p->sha256, p->subject, p->author, p->upstream, fixes, (int)p->cc_stable,
+		      (int)p->is_mm, p->mm_reason, p->message_id, p->in_reply_to, p->to, p->cc,
+		      p->date) &&
 		  db_run(db, id, err, "SELECT id FROM patches WHERE queue=? AND number=? AND sha256=?",
 		      "sis", queue, p->number, p->sha256);
 

@@ -1,11 +1,11 @@
--- perfbot results database, schema version 6 (PRAGMA user_version).
--- db.c upgrades a database of versions 1 to 5 in place.
+-- perfbot results database, schema version 7 (PRAGMA user_version).
+-- db.c upgrades a database of versions 1 to 6 in place.
 -- Every comparison is written in one transaction with its kernels, runs,
 -- samples and results: a perfbot that dies leaves nothing half-written.
 
 CREATE TABLE patches (
     id          INTEGER PRIMARY KEY,
-    queue       TEXT NOT NULL,          -- queue directory
+    queue       TEXT NOT NULL,          -- queue directory, or mbox file
     number      INTEGER NOT NULL,       -- 765 of [PATCH 5.13 765/800]
     total       INTEGER NOT NULL,
     series      TEXT NOT NULL,          -- 5.13
@@ -18,6 +18,12 @@ CREATE TABLE patches (
     cc_stable   INTEGER NOT NULL,       -- 1: explicit Cc: stable tag
     is_mm       INTEGER NOT NULL,
     mm_reason   TEXT NOT NULL,
+    -- schema 7: the patch's mail, '' where it had none (a quilt patch)
+    message_id  TEXT NOT NULL DEFAULT '',
+    in_reply_to TEXT NOT NULL DEFAULT '',
+    mail_to     TEXT NOT NULL DEFAULT '',
+    mail_cc     TEXT NOT NULL DEFAULT '',
+    mail_date   TEXT NOT NULL DEFAULT '',
     UNIQUE (queue, number, sha256)
 );
 
@@ -219,4 +225,4 @@ CREATE TABLE job_samples (
 CREATE INDEX runs_by_comparison ON runs (comparison_id);
 CREATE INDEX comparisons_by_patch ON comparisons (patch_id);
 
-PRAGMA user_version = 6;
+PRAGMA user_version = 7;

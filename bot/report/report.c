@@ -390,6 +390,16 @@ static void patch_head(pb_str *h, const struct patch_page_row *r, const char *nu
 	str_add(h, "</h1>\n<table>\n");
 	row_kv(h, "author", r->author);
 	row_kv(h, "upstream commit", r->upstream[0] ? r->upstream : "(not named)");
+	row_kv(h, "queue", r->queue);
+	/* a patch from a review thread: where to answer it */
+	if (r->message_id[0] || r->mail_date[0]) {
+		row_kv(h, "Message-ID", r->message_id[0] ? r->message_id : "(none)");
+		if (r->in_reply_to[0])
+			row_kv(h, "In-Reply-To", r->in_reply_to);
+		row_kv(h, "Date", r->mail_date[0] ? r->mail_date : "(none)");
+		row_kv(h, "To", r->mail_to[0] ? r->mail_to : "(none)");
+		row_kv(h, "Cc", r->mail_cc[0] ? r->mail_cc : "(none)");
+	}
 	row_kv(h, "reached stable", r->cc_stable ? "explicit Cc: stable tag"
 						 : "picked without a Cc: stable tag");
 	row_kv(h, "Fixes", r->fixes[0] ? r->fixes : "(none)");

@@ -519,6 +519,31 @@ void test_db(void)
 		free(sql);
 	}
 
+	/* A version 6 database (issue 14's): its patches gain their mail's
+	 * headers, '' for those stored before. */
+	{
+		char *v6 = xasprintf("%s/v6.db", dir), *sql = read_file("tests/data/schema-v6.sql", NULL, NULL);
+		sqlite3 *old;
+
+		CHECK(sql != NULL);
+		CHECK(sqlite3_open(v6, &old) == SQLITE_OK);
+		CHECK(sql && sqlite3_exec(old, sql, NULL, NULL, NULL) == SQLITE_OK);
+		CHECK(sqlite3_exec(old,
+				   "INSERT INTO patches (queue, number, total, series, file, sha256, "
+				   "subject, author, upstream, fixes, cc_stable, is_mm, mm_reason) "
+				   "VALUES ('q', 771, 800, '5.13', 'f', 'h', 's', 'a', '', '', 0, 1, 'mm/');",
+				   NULL, NULL, NULL) == SQLITE_OK);
+		sqlite3_close(old);
+		CHECK(db_open(v6, &db, &err));
+		CHECK_INT(db_count(db, "PRAGMA user_version", 0), DB_SCHEMA_VERSION);
+		CHECK_INT(db_count(db, "SELECT count(*) FROM patches WHERE number=771 AND message_id='' "
+				       "AND in_reply_to='' AND mail_to='' AND mail_cc='' AND mail_date=''", 0), 1);
+		db_close(db);
+		rm_rf(v6);
+		free(v6);
+		free(sql);
+	}
+
 	/* The lock: this process may take it again, another may not. */
 	{
 		char *lk = xasprintf("%s/locked.db", dir);

@@ -175,15 +175,26 @@ void test_hostile(void)
 	p->subject = xstrdup("mm: " HOSTILE);
 	free(p->author);
 	p->author = xstrdup("Mallory " HOSTILE);
+	free(p->message_id);
+	p->message_id = xstrdup("<" HOSTILE ">");
+	free(p->cc);
+	p->cc = xstrdup("Eve " HOSTILE);
 	f.cmp.obs.boots[0].rec.outcome = BOOT_PANIC;
 	free(f.cmp.obs.boots[0].rec.detail);
 	f.cmp.obs.boots[0].rec.detail = xstrdup("Kernel panic - not syncing: " HOSTILE);
 	f.cmp.image[1].failure = xstrdup("mm/migrate.c:1: error: " HOSTILE);
 	comparison_compute(&f.cmp);
 	CHECK(db_store_comparison(db, &f.cmp, "test", NULL, &id, &err));
+	CHECK_INT(db_count(db, "SELECT count(*) FROM patches WHERE message_id LIKE '<%>' AND "
+			       "mail_cc LIKE 'Eve %'", 0), 1);
 	CHECK(report_write_patch(db, id, dir, &page, &err));
-	if (page)
+	if (page) {
+		char *html = read_file(page, NULL, NULL);
+
 		check_page(page);
+		CHECK(html && strstr(html, "<th>Message-ID</th>") && strstr(html, "<th>Cc</th>"));
+		free(html);
+	}
 	CHECK(report_write_index(db, &f.queue, dir, &err));
 	index = xasprintf("%s/index.html", dir);
 	check_page(index);
