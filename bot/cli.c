@@ -148,27 +148,52 @@ static void unique_workloads(char **names, int *n)
 }
 
 int cli_patch_args(int argc, char **argv, struct cli *c, struct patch_args *a,
-		   const struct pb_usage *u)
+		   const struct pb_usage *u, bool series_ok)
 {
-	const struct pb_option opts[] = {
-		OPT_CLI_PATCH(&a->number, "the series number of the patch (765 of [PATCH 5.13 765/800])"),
-		OPT_CLI_WORKLOADS(a->only, &a->nonly,
-				  "run this workload instead of those the patch's paths choose\n"
-				  "(repeatable; workloads/*.ini lists them)"),
-		OPT_BOOL('f', "force", &a->force, "measure a patch that is not an mm patch too"),
-		OPT_CLI_COMMON(c),
-		OPT_END(),
-	};
-	int rc;
+	struct pb_option opts[8];
+	int rc, k = 0;
 
+	opts[k++] = (struct pb_option)OPT_CLI_PATCH(
+		&a->number, "the series number of the patch (765 of [PATCH 5.13 765/800])");
+	if (series_ok) {
+		opts[k++] = (struct pb_option)OPT_BOOL(
+			's', "series", &a->series,
+			"the queue as a whole (the -rc): the base against the base with every\n"
+			"patch applied in series order (or, where the queue is in the base\n"
+			"already, with its mm patches taken out)");
+		opts[k++] = (struct pb_option)OPT_BOOL(
+			0, "mm-only", &a->mm_only, "with --series: apply only the mm patches");
+	}
+	opts[k++] = (struct pb_option)OPT_CLI_WORKLOADS(
+		a->only, &a->nonly,
+		"run this workload instead of those the patch's paths choose\n"
+		"(repeatable; workloads/*.ini lists them)");
+	opts[k++] = (struct pb_option)OPT_BOOL('f', "force", &a->force,
+					       "measure a patch that is not an mm patch too");
+	opts[k++] = (struct pb_option)OPT_CLI_COMMON(c);
+	opts[k++] = (struct pb_option)OPT_END();
 	memset(a, 0, sizeof(*a));
 	a->number = -1;
 	rc = parse_options(argc, argv, opts, u, NULL);
 	if (rc != PB_OPT_GO_ON)
 		return rc;
 	unique_workloads(a->only, &a->nonly);
-	if (a->number < 0) {
-		cli_error("%s needs --patch N (perfbot list shows the numbers)", argv[0]);
+	if (a->series && a->number >= 0) {
+		cli_error("%s: --series runs the whole queue: it takes no --patch", argv[0]);
+		return PB_EXIT_USAGE;
+	}
+	if (a->mm_only && !a->series) {
+		cli_error("%s: --mm-only goes with --series", argv[0]);
+		return PB_EXIT_USAGE;
+	}
+	if (a->series && a->force) {
+		cli_error("%s: --force is for one patch; --series measures the queue's mm patches",
+			  argv[0]);
+		return PB_EXIT_USAGE;
+	}
+	if (a->number < 0 && !a->series) {
+		cli_error("%s needs --patch N (perfbot list shows the numbers)%s", argv[0],
+			  series_ok ? " or --series" : "");
 		return PB_EXIT_USAGE;
 	}
 	return PB_OPT_GO_ON;

@@ -67,11 +67,12 @@ struct patch_args {
 	char *only[CLI_MAX_WORKLOADS];
 	int nonly;
 	bool force;
+	bool series, mm_only;   /* run --series [--mm-only] (series_ok) */
 };
 /* Parses them (and the common options, into c); PB_OPT_GO_ON, else the
  * exit status to return (the error or the usage printed). */
 int cli_patch_args(int argc, char **argv, struct cli *c, struct patch_args *a,
-		   const struct pb_usage *u);
+		   const struct pb_usage *u, bool series_ok);
 
 /* The options of a command that has none of its own: -h and the common
  * ones (into c), no arguments. PB_OPT_GO_ON, else the exit status to

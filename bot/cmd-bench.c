@@ -367,7 +367,7 @@ static bool bench_kernels(struct pipeline *pl, struct kernel_change *base, struc
 
 	for (int t = 0; t < NTARGETS; t++)
 		names[t] = (char *)targets[t].workload;
-	ok = stage_workloads(pl, NULL, names, NTARGETS, &why) && stage_tree(pl) &&
+	ok = stage_workloads(pl, NULL, 0, names, NTARGETS, &why) && stage_tree(pl) &&
 	     stage_selftests(pl);
 	free(why);
 	if (!ok)

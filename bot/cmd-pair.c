@@ -1,12 +1,41 @@
-/* perfbot pair [--patch N]: how the kernel pair of each mm patch would be
- * formed (forward, reverse, port), from dry runs only: nothing is built. */
+/* perfbot pair [--patch N | --series [--mm-only]]: how the kernel pair of
+ * each mm patch, or of the queue as a whole, would be formed (forward,
+ * reverse, port), from patch(1) on the work copy only: nothing is built. */
 #include <stdlib.h>
 
 #include "cli.h"
 #include "kernel.h"
 #include "queue.h"
 
-static const struct pb_usage usage = { "perfbot pair", "[--patch N] [options]", NULL };
+static const struct pb_usage usage = { "perfbot pair", "[--patch N | --series [--mm-only]] [options]",
+					NULL };
+
+/* The queue as a whole, as run --series would pair it. */
+static int pair_series(const struct pb_config *cfg, struct kernel_tree *tree,
+		       const struct pb_queue *q, bool mm_only)
+{
+	const struct pb_patch **ps = xcalloc((size_t)q->npatches + 1, sizeof(*ps));
+	int n = queue_series_patches(q, mm_only, ps), rc = PB_EXIT_ERROR;
+	struct pair_plan plan;
+	pb_err err;
+
+	if (pair_decide_series(cfg, tree, ps, n, &plan, &err)) {
+		const struct kernel_change *c = plan.method == PAIR_FORWARD ? &plan.with : &plan.without;
+		char *detail = visible(plan.detail), *summary = visible(c->summary);
+
+		printf("series %-8s without: %-11s with: %-11s %s\n  %s\n",
+		       pair_method_name(plan.method), plan.without.label, plan.with.label, detail,
+		       summary);
+		free(detail);
+		free(summary);
+		pair_plan_free(&plan);
+		rc = PB_EXIT_OK;
+	} else {
+		cli_error("%s", err.msg);
+	}
+	free(ps);
+	return rc;
+}
 
 int cmd_pair(int argc, char **argv)
 {
@@ -15,9 +44,12 @@ int cmd_pair(int argc, char **argv)
 	struct pb_queue q;
 	struct kernel_tree tree;
 	int rc, number = 0, tried = 0;
+	bool series = false, mm_only = false;
 	pb_err err;
 	const struct pb_option opts[] = {
 		OPT_CLI_PATCH(&number, "only this patch, mm or not (default: every mm patch)"),
+		OPT_BOOL('s', "series", &series, "the queue as a whole, as run --series pairs it"),
+		OPT_BOOL(0, "mm-only", &mm_only, "with --series: only its mm patches"),
 		OPT_CLI_COMMON(&c),
 		OPT_END(),
 	};
@@ -30,8 +62,14 @@ int cmd_pair(int argc, char **argv)
 		goto out;
 	if (number && !queue_find(&q, number)) {
 		cli_error("patch %d is not in the queue %s", number, q.dir);
+	} else if ((series && number) || (mm_only && !series)) {
+		cli_error("pair: --series takes no --patch, and --mm-only goes with --series");
+		rc = PB_EXIT_USAGE;
 	} else if (!tree_prepare(&cfg, &tree, &err)) {
 		cli_error("%s", err.msg);
+	} else if (series) {
+		rc = pair_series(&cfg, &tree, &q, mm_only);
+		tree_free(&tree);
 	} else {
 		rc = PB_EXIT_OK;
 		for (int i = 0; i < q.npatches; i++) {

@@ -151,7 +151,7 @@ int cmd_submit(int argc, char **argv)
 	struct patch_args a;
 	struct pb_config cfg;
 	struct pb_queue q;
-	int rc = cli_patch_args(argc, argv, &c, &a, &usage);
+	int rc = cli_patch_args(argc, argv, &c, &a, &usage, false);
 
 	/* the job runs with perfbotd's configuration file, never this one */
 	if (rc < 0 && c.config_path) {

@@ -18,6 +18,14 @@ static const struct db_column patch_page_cols[] = {
 	DB_COLUMN(R, mail_to, DB_TEXT, "p.mail_to"),
 	DB_COLUMN(R, mail_cc, DB_TEXT, "p.mail_cc"),
 	DB_COLUMN(R, mail_date, DB_TEXT, "p.mail_date"),
+	DB_COLUMN(R, kind, DB_TEXT, "c.kind"),
+	DB_COLUMN(R, series_name, DB_TEXT, "s.name"),
+	DB_COLUMN(R, series_description, DB_TEXT, "s.description"),
+	DB_COLUMN(R, series_mode, DB_TEXT, "s.mode"),
+	DB_COLUMN(R, series_patches, DB_TEXT, "s.patches"),
+	DB_COLUMN(R, series_mm_only, DB_INT, "s.mm_only"),
+	DB_COLUMN(R, series_queue, DB_TEXT, "s.queue"),
+	DB_COLUMN(R, series_cover_message_id, DB_TEXT, "s.cover_message_id"),
 	DB_COLUMN(R, pair_method, DB_TEXT, "c.pair_method"),
 	DB_COLUMN(R, pair_detail, DB_TEXT, "c.pair_detail"),
 	DB_COLUMN(R, accel, DB_TEXT, "c.accel"),
@@ -59,9 +67,10 @@ bool db_report_patch_page(struct db_cursor *c, sqlite3 *db, long long cid,
 {
 	*found = false;
 	if (!db_cursor_open(c, db, "report", patch_page_cols, (int)PB_ARRAY_SIZE(patch_page_cols), err,
-			    "FROM comparisons c JOIN patches p ON p.id=c.patch_id "
+			    "FROM comparisons c LEFT JOIN patches p ON p.id=c.patch_id "
+			    "LEFT JOIN series s ON s.id=c.series_id "
 			    "JOIN kernels kw ON kw.id=c.kernel_without JOIN kernels kx ON kx.id=c.kernel_with "
-			    "WHERE c.id=?",
+			    "WHERE c.id=? AND (p.id IS NOT NULL OR s.id IS NOT NULL)",
 			    "I", cid))
 		return false;
 	*found = db_cursor_step(c, row);
@@ -145,6 +154,30 @@ static const struct db_column index_cols[] = {
 	DB_COLUMN(R, finished_at, DB_TEXT, "c.finished_at"),
 };
 #undef R
+
+#define R struct series_index_row
+static const struct db_column series_index_cols[] = {
+	/* AS names are the fields' names: run.id is "run_id" */
+	{ "run_id", "c.id", DB_INT64, offsetof(R, run.id) },
+	{ "run_status", "c.status", DB_TEXT, offsetof(R, run.status) },
+	{ "run_accel", "c.accel", DB_TEXT, offsetof(R, run.accel) },
+	{ "run_finished_at", "c.finished_at", DB_TEXT, offsetof(R, run.finished_at) },
+	DB_COLUMN(R, name, DB_TEXT, "s.name"),
+	DB_COLUMN(R, patches, DB_TEXT, "s.patches"),
+	DB_COLUMN(R, mode, DB_TEXT, "s.mode"),
+};
+#undef R
+
+bool db_report_series(struct db_cursor *c, sqlite3 *db, const char *queue, pb_err *err)
+{
+	return db_cursor_open(c, db, "report", series_index_cols,
+			      (int)PB_ARRAY_SIZE(series_index_cols), err,
+			      "FROM comparisons c JOIN series s ON s.id=c.series_id WHERE s.queue=? AND "
+			      "c.id=(SELECT max(c2.id) FROM comparisons c2 JOIN series s2 ON "
+			      "s2.id=c2.series_id WHERE s2.queue=s.queue AND s2.name=s.name) "
+			      "ORDER BY c.id DESC",
+			      "s", queue);
+}
 
 bool db_report_newest(struct db_cursor *c, sqlite3 *db, const char *queue, int number,
 		      pb_err *err)

@@ -18,6 +18,10 @@ struct patch_page_row {
 	const char *workload_choice, *started_at, *perfbot_version, *verdict, *behaviour;
 	/* the patch's mail ("" where it had none) and the queue it came from */
 	const char *message_id, *in_reply_to, *mail_to, *mail_cc, *mail_date, *queue;
+	/* kind "series": the series' ("" and 0 for a patch's comparison) */
+	const char *kind, *series_name, *series_description, *series_mode, *series_patches;
+	const char *series_queue, *series_cover_message_id;
+	int series_mm_only;
 	struct kernel_row kernel[2];   /* without, with the fix */
 	const char *base_version, *port_file;
 	double wall_seconds, gate_pct, alpha, beta; /* beta 0: before schema 6 */
@@ -60,6 +64,12 @@ struct index_row {
 };
 bool db_report_newest(struct db_cursor *c, sqlite3 *db, const char *queue, int number,
 		      pb_err *err);
+/* The newest series comparison of each series name of queue, newest first. */
+struct series_index_row {
+	struct index_row run;
+	const char *name, *patches, *mode;
+};
+bool db_report_series(struct db_cursor *c, sqlite3 *db, const char *queue, pb_err *err);
 
 /* Each metric's verdict of a comparison, by workload. */
 struct workload_verdict_row {

@@ -136,15 +136,18 @@ static bool upgrade_1_to_2(sqlite3 *db, pb_err *err)
 	return ok;
 }
 
-/* Upgrades that only add tables: 2 to 3 the nightly table, 3 to 4 perfbotd's
- * jobs and their boot journal. */
-static bool upgrade_add_tables(sqlite3 *db, int from, const char *const *names, pb_err *err)
+/* Upgrades that add: the tables names (NULL-terminated, may be NULL) from
+ * the built-in schema, then each of cols ({ table, "name TYPE ..." }) the
+ * table does not have yet (a database created by a perfbot between two
+ * versions may have them already); then the version from + 1. */
+static bool upgrade_add(sqlite3 *db, int from, const char *const *names,
+			const char *const (*cols)[2], size_t ncols, pb_err *err)
 {
 	pb_str sql;
 	bool ok;
 
 	str_init(&sql);
-	for (const char *const *n = names; *n; n++) {
+	for (const char *const *n = names; n && *n; n++) {
 		char *t = schema_table(*n);
 
 		if (!t) {
@@ -155,10 +158,26 @@ static bool upgrade_add_tables(sqlite3 *db, int from, const char *const *names, 
 		str_addf(&sql, "%s;\n", t);
 		free(t);
 	}
+	for (size_t i = 0; i < ncols; i++) {
+		char *name = xstrndup(cols[i][1], strcspn(cols[i][1], " "));
+		char *q = xasprintf("SELECT count(*) FROM pragma_table_info('%s') WHERE name='%s'",
+				    cols[i][0], name);
+
+		if (!db_count(db, q, 0))
+			str_addf(&sql, "ALTER TABLE %s ADD COLUMN %s;", cols[i][0], cols[i][1]);
+		free(q);
+		free(name);
+	}
 	str_addf(&sql, "PRAGMA user_version = %d;", from + 1);
 	ok = upgrade_step(db, from, sql.buf, err);
 	str_free(&sql);
 	return ok;
+}
+
+/* 2 to 3 the nightly table, 3 to 4 perfbotd's jobs and their boot journal. */
+static bool upgrade_add_tables(sqlite3 *db, int from, const char *const *names, pb_err *err)
+{
+	return upgrade_add(db, from, names, NULL, 0, err);
 }
 
 /* 4 to 5: a job keeps the configuration its submit was given (jobs.overrides).
@@ -176,32 +195,6 @@ static bool upgrade_4_to_5(sqlite3 *db, pb_err *err)
 			    err);
 }
 
-/* ALTER TABLE ... ADD COLUMN for each of cols ({ table, "name TYPE ..." })
- * the table does not have yet (a database created by a perfbot between two
- * versions may have them already), then the version from + 1. */
-static bool upgrade_add_columns(sqlite3 *db, int from, const char *const (*cols)[2], size_t n,
-				pb_err *err)
-{
-	pb_str sql;
-	bool ok;
-
-	str_init(&sql);
-	for (size_t i = 0; i < n; i++) {
-		char *name = xstrndup(cols[i][1], strcspn(cols[i][1], " "));
-		char *q = xasprintf("SELECT count(*) FROM pragma_table_info('%s') WHERE name='%s'",
-				    cols[i][0], name);
-
-		if (!db_count(db, q, 0))
-			str_addf(&sql, "ALTER TABLE %s ADD COLUMN %s;", cols[i][0], cols[i][1]);
-		free(q);
-		free(name);
-	}
-	str_addf(&sql, "PRAGMA user_version = %d;", from + 1);
-	ok = upgrade_step(db, from, sql.buf, err);
-	str_free(&sql);
-	return ok;
-}
-
 /* 5 to 6: the sequential t test. A comparison records its beta (and no
  * noise factor, which only older rows keep); a result its threshold ("no
  * change larger than") and the look that decided it; a noise floor what
@@ -216,15 +209,18 @@ static bool upgrade_5_to_6(sqlite3 *db, pb_err *err)
 		{ "noise", "paired_cv_pct REAL" },
 	};
 
-	return upgrade_add_columns(db, 5, cols, PB_ARRAY_SIZE(cols), err);
+	return upgrade_add(db, 5, NULL, cols, PB_ARRAY_SIZE(cols), err);
 }
 
 /* 6 to 7: queues as published. A patch from a review thread keeps its
- * mail's headers, which the report shows and a reply threads under;
- * patches stored before have none (''). */
+ * mail's headers, which the report shows and a reply threads under
+ * (patches stored before have none: ''); a comparison may be of a whole
+ * series (the -rc), which the series table describes. */
 static bool upgrade_6_to_7(sqlite3 *db, pb_err *err)
 {
+	static const char *const tables[] = { "series", NULL };
 	static const char *const cols[][2] = {
+		{ "comparisons", "series_id INTEGER REFERENCES series(id)" },
 		{ "patches", "message_id TEXT NOT NULL DEFAULT ''" },
 		{ "patches", "in_reply_to TEXT NOT NULL DEFAULT ''" },
 		{ "patches", "mail_to TEXT NOT NULL DEFAULT ''" },
@@ -232,7 +228,7 @@ static bool upgrade_6_to_7(sqlite3 *db, pb_err *err)
 		{ "patches", "mail_date TEXT NOT NULL DEFAULT ''" },
 	};
 
-	return upgrade_add_columns(db, 6, cols, PB_ARRAY_SIZE(cols), err);
+	return upgrade_add(db, 6, tables, cols, PB_ARRAY_SIZE(cols), err);
 }
 
 /* How a perfbot database is recognised: its user_version is a schema
@@ -251,7 +247,7 @@ static const char *const tables_v4[] = { "jobs", "job_boots", "job_samples", NUL
 /* The tables a database of version v has, by the version that added them. */
 static const char *const tables_v5[] = { NULL }; /* jobs gained a column */
 static const char *const tables_v6[] = { NULL }; /* comparisons and results gained columns */
-static const char *const tables_v7[] = { NULL }; /* patches gained their mail's headers */
+static const char *const tables_v7[] = { "series", NULL }; /* and patches gained mail headers */
 static const char *const *const tables_since[] = { NULL,      tables_v1, tables_v2, tables_v3,
 						   tables_v4, tables_v5, tables_v6, tables_v7 };
 
@@ -836,7 +832,8 @@ static bool store_kernel(sqlite3 *db, const struct comparison *cmp, enum side s,
 		   "failure=excluded.failure, build_seconds=CASE WHEN kernels.build_status='built' AND "
 		   "excluded.build_status='built' THEN kernels.build_seconds ELSE excluded.build_seconds END",
 		   "sssssssisdss", img->key, cmp->tree->version, cmp->tree->tarball_sha,
-		   cmp->config->sha256, c->label, c->file, c->file ? c->sha256 : NULL, (int)c->reverse,
+		   cmp->config->sha256, c->label, c->file ? c->file : c->summary,
+		   kernel_change_is_base(c) ? NULL : c->sha256, (int)c->reverse,
 		   img->built ? "built" : "build-failed", img->build_seconds, img->log, img->failure) &&
 	       db_run(db, id, err, "SELECT id FROM kernels WHERE key=?", "s", img->key);
 }
@@ -906,15 +903,42 @@ static bool store_results(sqlite3 *db, const struct comparison *cmp, long long c
 	return true;
 }
 
+/* The series a series comparison applied: its patches in the order the
+ * applied side's steps took them. */
+static bool store_series(sqlite3 *db, const struct comparison *cmp, long long *id, pb_err *err)
+{
+	const struct series_info *si = cmp->series;
+	const struct kernel_change *c = cmp->plan->method == PAIR_FORWARD ? &cmp->plan->with
+									 : &cmp->plan->without;
+	pb_str nums;
+	bool ok;
+
+	str_init(&nums);
+	for (int i = 0; i < c->nsteps; i++)
+		str_addf(&nums, "%s%03d", i ? " " : "", c->steps[i].number);
+	ok = db_run(db, NULL, err,
+		    "INSERT OR IGNORE INTO series (queue, name, description, cover_message_id, mode, "
+		    "mm_only, patches, sha256) VALUES (?,?,?,?,?,?,?,?)",
+		    "sssssiss", cmp->queue_dir, si->name, si->description, si->cover_message_id,
+		    cmp->plan->method == PAIR_FORWARD ? "forward" : "reverse", (int)si->mm_only,
+		    nums.buf, c->sha256) &&
+	     db_run(db, id, err, "SELECT id FROM series WHERE queue=? AND sha256=?", "ss",
+		    cmp->queue_dir, c->sha256);
+	str_free(&nums);
+	return ok;
+}
+
 static bool store_all(sqlite3 *db, const struct comparison *cmp, const char *version,
 		      long long *cid, pb_err *err)
 {
-	long long pid = 0, kid[2];
-	bool calibration = !cmp->patch;
+	long long pid = 0, sid = 0, kid[2];
+	bool calibration = !cmp->patch && !cmp->series;
 	pb_str names;
 	bool ok;
 
-	if (!calibration && !store_patch(db, cmp->patch, cmp->queue_dir, &pid, err))
+	if (cmp->patch && !store_patch(db, cmp->patch, cmp->queue_dir, &pid, err))
+		return false;
+	if (cmp->series && !store_series(db, cmp, &sid, err))
 		return false;
 	if (!store_kernel(db, cmp, SIDE_WITHOUT, &kid[0], err) ||
 	    !store_kernel(db, cmp, SIDE_WITH, &kid[1], err))
@@ -927,10 +951,11 @@ static bool store_all(sqlite3 *db, const struct comparison *cmp, const char *ver
 		 "kernel_with, accel, accel_reason, workloads, workload_choice, boots_per_kernel, "
 		 "iterations, status, started_at, finished_at, wall_seconds, perfbot_version, warmup, "
 		 "seed, gate_pct, alpha, beta, noise_calibration, verdict, behaviour, "
-		 "fa_splits, fa_flagged, fa_metric_tests, fa_metric_flags) "
+		 "fa_splits, fa_flagged, fa_metric_tests, fa_metric_flags, series_id) "
 		 "VALUES (?,NULLIF(?,0),?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,NULLIF(?,0),?,?,"
-		 "NULLIF(?,0),?,?,?)",
-		 "sIssIIssssiisssdsiIdddIssiiii", calibration ? "calibration" : "patch", pid,
+		 "NULLIF(?,0),?,?,?,NULLIF(?,0))",
+		 "sIssIIssssiisssdsiIdddIssiiiiI",
+		 cmp->series ? "series" : calibration ? "calibration" : "patch", pid,
 		 calibration ? "same" : pair_method_name(cmp->plan->method), cmp->plan->detail,
 		 kid[0], kid[1], cmp->booted ? cmp->accel.name : NULL,
 		 cmp->booted ? cmp->accel.reason : NULL, names.buf, cmp->workload_choice,
@@ -940,7 +965,7 @@ static bool store_all(sqlite3 *db, const struct comparison *cmp, const char *ver
 		 cmp->policy.beta, cmp->noise_calibration,
 		 cmp->findings.decided ? verdict_name(cmp->findings.verdict) : NULL,
 		 cmp->findings.decided ? verdict_name(cmp->findings.behaviour) : NULL,
-		 cmp->fa_splits, cmp->fa_flagged, cmp->fa_metric_tests, cmp->fa_metric_flags);
+		 cmp->fa_splits, cmp->fa_flagged, cmp->fa_metric_tests, cmp->fa_metric_flags, sid);
 	str_free(&names);
 	return ok && store_runs(db, cmp, *cid, kid, err) && store_results(db, cmp, *cid, err);
 }

@@ -27,6 +27,21 @@ CREATE TABLE patches (
     UNIQUE (queue, number, sha256)
 );
 
+-- schema 7: the -rc as a whole (perfbot run --series): which patches a
+-- series comparison applied, how, and what the queue called itself
+CREATE TABLE series (
+    id          INTEGER PRIMARY KEY,
+    queue       TEXT NOT NULL,          -- queue directory, or mbox file
+    name        TEXT NOT NULL,          -- 5.13.2-rc1, else the queue's name: reports/series-<name>.html
+    description TEXT NOT NULL,          -- the cover letter's subject, '' if none
+    cover_message_id TEXT NOT NULL,     -- its Message-ID, '' if none
+    mode        TEXT NOT NULL,          -- forward (the -rc on its base) | reverse (the queue in the base)
+    mm_only     INTEGER NOT NULL,       -- 1: only the mm patches were applied
+    patches     TEXT NOT NULL,          -- the numbers applied, in the order applied
+    sha256      TEXT NOT NULL,          -- of the series' steps (the kernel's change)
+    UNIQUE (queue, sha256)
+);
+
 CREATE TABLE kernels (
     id            INTEGER PRIMARY KEY,
     key           TEXT NOT NULL UNIQUE, -- hash of every build input
@@ -45,8 +60,8 @@ CREATE TABLE kernels (
 
 CREATE TABLE comparisons (
     id              INTEGER PRIMARY KEY,
-    kind            TEXT NOT NULL DEFAULT 'patch', -- patch | calibration (A/A: one kernel, both sides)
-    patch_id        INTEGER REFERENCES patches(id), -- NULL for a calibration
+    kind            TEXT NOT NULL DEFAULT 'patch', -- patch | calibration (A/A: one kernel, both sides) | series
+    patch_id        INTEGER REFERENCES patches(id), -- NULL for a calibration or a series
     pair_method     TEXT NOT NULL,      -- forward | reverse | port | same (calibration)
     pair_detail     TEXT NOT NULL,
     kernel_without  INTEGER NOT NULL REFERENCES kernels(id),
@@ -74,7 +89,8 @@ CREATE TABLE comparisons (
     fa_splits       INTEGER,            -- calibration: A/A splits of its boots tried
     fa_flagged      INTEGER,            -- calibration: splits with any metric flagged
     fa_metric_tests INTEGER,            -- calibration: metric tests over all splits
-    fa_metric_flags INTEGER             -- calibration: of those, flagged
+    fa_metric_flags INTEGER,            -- calibration: of those, flagged
+    series_id       INTEGER REFERENCES series(id) -- schema 7: a series comparison's
 );
 
 CREATE TABLE runs (

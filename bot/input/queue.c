@@ -1331,6 +1331,53 @@ out:
 	return ok;
 }
 
+int queue_series_patches(const struct pb_queue *q, bool mm_only, const struct pb_patch **out)
+{
+	int n = 0;
+
+	for (int i = 0; i < q->npatches; i++)
+		if (q->patches[i].is_mm || !mm_only)
+			out[n++] = &q->patches[i];
+	return n;
+}
+
+/* "5.13.2-rc1" in "5.13.2-rc1 review": digits and dots, "-rc", digits. */
+static bool is_rc_name(const char *w, size_t n)
+{
+	size_t d = strspn(w, "0123456789.");
+	const char *rc = w + d;
+
+	return d && d + 3 < n && !strncmp(rc, "-rc", 3) && strspn(rc + 3, "0123456789") == n - d - 3;
+}
+
+char *queue_series_name(const struct pb_queue *q)
+{
+	const char *base = strrchr(q->dir, '/') ? strrchr(q->dir, '/') + 1 : q->dir;
+	char *name = NULL;
+
+	for (const char *w = q->description ? q->description : ""; *w && !name;) {
+		size_t n = strcspn(w, " \t");
+
+		if (is_rc_name(w, n))
+			name = xstrndup(w, n);
+		w += n + strspn(w + n, " \t");
+	}
+	if (!name) {
+		const char *dot = strrchr(base, '.');
+
+		name = dot && dot != base && (!strcmp(dot, ".mbox") || !strcmp(dot, ".eml"))
+			       ? xstrndup(base, (size_t)(dot - base))
+			       : xstrdup(base[0] ? base : "queue");
+	}
+	/* a file name in reports/: nothing but these */
+	for (char *c = name; *c; c++)
+		if (!isalnum((unsigned char)*c) && !strchr("._-", *c))
+			*c = '-';
+	if (name[0] == '.')
+		name[0] = '-';
+	return name;
+}
+
 bool queue_load(const char *dir, const char *spool, struct pb_queue *q, pb_err *err)
 {
 	static const char *const suffixes[] = { ".patch", ".mbox", ".eml", NULL };

@@ -73,6 +73,14 @@ bool path_is_mm(const char *path);
  * two patches with the same number, fails. */
 bool queue_load(const char *path, const char *spool, struct pb_queue *q, pb_err *err);
 const struct pb_patch *queue_find(const struct pb_queue *q, int number);
+/* The patches a series run applies, in series order (a quilt series' own,
+ * else by number): every one, or (mm_only) the mm ones; out has room for
+ * q->npatches. Returns how many. */
+int queue_series_patches(const struct pb_queue *q, bool mm_only, const struct pb_patch **out);
+/* What a series run of q is called (reports/series-<name>.html): the -rc
+ * its cover letter names ("5.13.2-rc1"), else its directory's or file's
+ * name; made of [A-Za-z0-9._-] only. Free it. */
+char *queue_series_name(const struct pb_queue *q);
 /* Writes an mbox patch's mail to its p->file (under the cache's spool)
  * unless it is there already; nothing to do for a patch file of its own.
  * Loading a queue writes nothing, so a refused command leaves no file. */

@@ -437,20 +437,25 @@ const struct metric_def *workload_metric(const struct workload *w, const char *n
 	return NULL;
 }
 
-int workloads_for_patch(const struct workload_set *set, const struct pb_patch *p,
-			const struct workload **out, int max, bool *fallback)
+/* Does any file of ps[] start with one of w's paths? */
+static bool covers_any(const struct workload *w, const struct pb_patch *const *ps, int np)
+{
+	for (int j = 0; j < np; j++)
+		for (int f = 0; f < ps[j]->nfiles; f++)
+			for (int k = 0; k < w->npaths; k++)
+				if (starts_with(ps[j]->files[f].path, w->paths[k]))
+					return true;
+	return false;
+}
+
+int workloads_for_patches(const struct workload_set *set, const struct pb_patch *const *ps, int np,
+			  const struct workload **out, int max, bool *fallback)
 {
 	int n = 0;
 
-	for (int i = 0; i < set->n && n < max; i++) {
-		bool covers = false;
-
-		for (int f = 0; f < p->nfiles && !covers; f++)
-			for (int k = 0; k < set->w[i].npaths && !covers; k++)
-				covers = starts_with(p->files[f].path, set->w[i].paths[k]);
-		if (covers)
+	for (int i = 0; i < set->n && n < max; i++)
+		if (covers_any(&set->w[i], ps, np))
 			out[n++] = &set->w[i];
-	}
 	*fallback = n == 0;
 	for (int i = 0; i < set->n && *fallback && n < max; i++)
 		if (set->w[i].fallback)
@@ -458,6 +463,12 @@ int workloads_for_patch(const struct workload_set *set, const struct pb_patch *p
 	for (int i = 0; i < set->n && *fallback && !n && n < max; i++)
 		out[n++] = &set->w[i];
 	return n;
+}
+
+int workloads_for_patch(const struct workload_set *set, const struct pb_patch *p,
+			const struct workload **out, int max, bool *fallback)
+{
+	return workloads_for_patches(set, &p, 1, out, max, fallback);
 }
 
 char *workload_args(const struct workload *w, const struct pb_config *cfg, pb_err *err)

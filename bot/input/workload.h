@@ -73,6 +73,10 @@ const struct disk_def *workload_disk(const struct workload *w, const char *name,
  * chosen instead. Returns how many. */
 int workloads_for_patch(const struct workload_set *set, const struct pb_patch *p,
 			const struct workload **out, int max, bool *fallback);
+/* The union of what each of ps[] chooses (a series: its mm patches), in
+ * the set's order; the fallback set only when none chooses any. */
+int workloads_for_patches(const struct workload_set *set, const struct pb_patch *const *ps, int np,
+			  const struct workload **out, int max, bool *fallback);
 
 /* args with {iterations} and every {key=default} filled in from the
  * configuration's [workload NAME] section; NULL (err set) when that section

@@ -34,7 +34,8 @@ static bool write_info(const char *path, const struct kernel_tree *t, const stru
 	char *s = xasprintf("status=built\nversion=%s\ntree=%s\nconfig=%s\nlabel=%s\nchange=%s\n"
 			    "change_sha256=%s\nreverse=%d\nbuild_seconds=%.1f\n",
 			    t->version, t->tarball_sha, kc->sha256, c->label,
-			    c->file ? c->file : "", c->sha256, c->reverse, seconds);
+			    c->file ? c->file : c->summary ? c->summary : "", c->sha256, c->reverse,
+			    seconds);
 	bool ok = write_file_atomic(path, s, strlen(s), err);
 
 	free(s);
@@ -78,7 +79,7 @@ static void kernel_key(const struct kernel_tree *t, const struct kernel_config *
 
 	str_init(&in);
 	str_addf(&in, "tree=%s\nconfig=%s\ncompiler=%s\nchange=%s\nreverse=%d\n", t->tarball_sha,
-		 kc->sha256, compiler_version(), change->file ? change->sha256 : "none",
+		 kc->sha256, compiler_version(), kernel_change_is_base(change) ? "none" : change->sha256,
 		 change->reverse);
 	sha256_buf(in.buf, in.len, key);
 	str_free(&in);
@@ -208,7 +209,7 @@ bool kernel_build(const struct pb_config *cfg, struct kernel_tree *t,
 	remove_debris(cfg, t);
 	rm_rf(b.tmp);
 	ok = mkdir_p(b.tmp, err) && mkdir_p(b.objdir, err) && tree_reset(t, err) &&
-	     (!change->file || change_apply(t, change, err)) &&
+	     (kernel_change_is_base(change) || change_apply(t, change, err)) &&
 	     (files_equal(kc->path, b.objcfg) || copy_file(kc->path, b.objcfg, err)) &&
 	     build_image(cfg, t, kc, change, &b, img, err);
 	if (lock >= 0)

@@ -378,16 +378,9 @@ static void statistics_kv(pb_str *h, const struct patch_page_row *r)
 	free(noise);
 }
 
-/* The page's head and the table of what was compared, how and with what. */
-static void patch_head(pb_str *h, const struct patch_page_row *r, const char *num)
+/* The patch's own rows: who wrote it, where it came from, why mm. */
+static void patch_kv(pb_str *h, const struct patch_page_row *r)
 {
-	char *sched;
-
-	str_add(h, "<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\"><title>perfbot: patch ");
-	str_add(h, num);
-	str_addf(h, "</title><style>%s</style></head><body>\n<h1>Patch %s: ", style, num);
-	html_escape(h, r->subject);
-	str_add(h, "</h1>\n<table>\n");
 	row_kv(h, "author", r->author);
 	row_kv(h, "upstream commit", r->upstream[0] ? r->upstream : "(not named)");
 	row_kv(h, "queue", r->queue);
@@ -404,10 +397,45 @@ static void patch_head(pb_str *h, const struct patch_page_row *r, const char *nu
 						 : "picked without a Cc: stable tag");
 	row_kv(h, "Fixes", r->fixes[0] ? r->fixes : "(none)");
 	row_kv(h, "why mm", r->mm_reason);
+}
+
+/* The page's head and the table of what was compared, how and with what. */
+static void patch_head(pb_str *h, const struct patch_page_row *r, const char *num)
+{
+	bool series = !strcmp(r->kind, "series");
+	char *sched;
+
+	str_add(h, "<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\"><title>perfbot: ");
+	html_escape(h, series ? "" : "patch ");
+	html_escape(h, num);
+	str_addf(h, "</title><style>%s</style></head><body>\n<h1>", style);
+	if (series) {
+		/* the -rc as a whole: what was applied, and how */
+		str_add(h, "Series ");
+		html_escape(h, r->series_name);
+		str_add(h, r->series_description[0] ? ": " : "");
+		html_escape(h, r->series_description);
+		str_add(h, "</h1>\n<table>\n");
+		row_kv(h, "queue", r->series_queue);
+		if (r->series_cover_message_id[0])
+			row_kv(h, "cover letter Message-ID", r->series_cover_message_id);
+		row_kv(h, "how", !strcmp(r->series_mode, "forward")
+					 ? "every patch applied in series order against the base (the -rc)"
+					 : "the queue is in the base already: its mm patches taken out, last "
+					   "first, against the base");
+		row_kv(h, "patches applied, in order", r->series_patches);
+		row_kv(h, "which patches", r->series_mm_only ? "only the mm patches (--mm-only)"
+							     : "every patch of the queue, as in the -rc");
+	} else {
+		str_addf(h, "Patch %s: ", num);
+		html_escape(h, r->subject);
+		str_add(h, "</h1>\n<table>\n");
+		patch_kv(h, r);
+	}
 	row_kv(h, "pair", r->pair_method);
 	row_kv(h, "pair detail", r->pair_detail);
-	kernel_kv(h, "kernel without the fix", &r->kernel[0]);
-	kernel_kv(h, "kernel with the fix", &r->kernel[1]);
+	kernel_kv(h, series ? "kernel without the series" : "kernel without the fix", &r->kernel[0]);
+	kernel_kv(h, series ? "kernel with the series" : "kernel with the fix", &r->kernel[1]);
 	row_kv(h, "base", r->base_version);
 	row_kv(h, "accelerator", r->accel[0] ? r->accel : "(nothing booted)");
 	row_kv(h, "why this accelerator", r->accel_reason);
@@ -498,8 +526,8 @@ bool report_write_patch(sqlite3 *db, long long cid, const char *report_dir, char
 	struct patch_page_row r;
 	struct db_cursor c;
 	pb_str h;
-	char *path = NULL, num[32], *patch_file = NULL, *port_file = NULL;
-	bool ok = false, found;
+	char *path = NULL, *num = NULL, *patch_file = NULL, *port_file = NULL;
+	bool ok = false, found, series;
 
 	*written = NULL;
 	str_init(&h);
@@ -510,16 +538,19 @@ bool report_write_patch(sqlite3 *db, long long cid, const char *report_dir, char
 		pb_seterr(err, "report: no comparison %lld in the database", cid);
 		goto out;
 	}
-	snprintf(num, sizeof(num), "%03d", r.number);
+	/* a series' page is series-<name>.html: its name is [A-Za-z0-9._-] */
+	series = !strcmp(r.kind, "series");
+	num = series ? xasprintf("series-%s", r.series_name) : xasprintf("%03d", r.number);
 	patch_head(&h, &r, num);
-	patch_file = xstrdup(r.file);
+	patch_file = series ? NULL : xstrdup(r.file);
 	/* A port is this project's own change: show it beside the patch. */
 	port_file = !strcmp(r.pair_method, "port") ? xstrdup(r.port_file) : NULL;
 	db_cursor_close(&c, NULL);
 	if (!comparison_tables(db, cid, num, report_dir, &h, err) ||
 	    !boots_table(db, cid, report_dir, &h, err))
 		goto out;
-	patch_texts(&h, patch_file, port_file);
+	if (!series)
+		patch_texts(&h, patch_file, port_file);
 	str_add(&h, "</body></html>\n");
 	if (!mkdir_p(report_dir, err))
 		goto out;
@@ -530,6 +561,7 @@ bool report_write_patch(sqlite3 *db, long long cid, const char *report_dir, char
 	path = NULL;
 	ok = true;
 out:
+	free(num);
 	free(patch_file);
 	free(port_file);
 	free(path);
@@ -660,6 +692,40 @@ static bool index_row(sqlite3 *db, const struct pb_queue *q, const struct pb_pat
 	return ok;
 }
 
+/* The queue as a whole (perfbot run --series): each series' newest run. */
+static bool index_series(sqlite3 *db, const struct pb_queue *q, pb_str *h, pb_err *err)
+{
+	struct series_index_row r;
+	struct db_cursor c;
+	int n = 0;
+
+	if (!db_report_series(&c, db, q->dir, err))
+		return false;
+	while (db_cursor_step(&c, &r)) {
+		if (!n++)
+			str_add(h, "<h2>The queue as a whole</h2>\n<table><tr><th>series</th><th>how"
+				   "</th><th>patches applied</th><th>workloads: verdict</th>"
+				   "<th>run</th></tr>\n");
+		str_add(h, "<tr><td><a href=\"series-");
+		html_escape(h, r.name);
+		str_add(h, ".html\">");
+		html_escape(h, r.name);
+		str_add(h, "</a></td><td>");
+		html_escape(h, !strcmp(r.mode, "forward") ? "applied" : "mm patches taken out");
+		str_add(h, "</td><td>");
+		html_escape(h, r.patches);
+		str_add(h, "</td>");
+		if (!index_measured(db, &r.run, h, err)) {
+			db_cursor_close(&c, NULL);
+			return false;
+		}
+		str_add(h, "</tr>\n");
+	}
+	if (n)
+		str_add(h, "</table>\n");
+	return db_cursor_close(&c, err);
+}
+
 bool report_write_index(sqlite3 *db, const struct pb_queue *q, const char *report_dir, pb_err *err)
 {
 	pb_str h;
@@ -677,9 +743,11 @@ bool report_write_index(sqlite3 *db, const struct pb_queue *q, const char *repor
 	for (int i = 0; i < q->npatches; i++)
 		if (!index_row(db, q, &q->patches[i], &h, &measured, &skipped, err))
 			goto out;
-	str_addf(&h, "</table>\n<p>%d patches: %d measured, %d skipped as not mm. Generated %s by "
-		     "perfbot.</p>\n</body></html>\n",
-		 q->npatches, measured, skipped, "from results.db");
+	str_addf(&h, "</table>\n<p>%d patches: %d measured, %d skipped as not mm.</p>\n",
+		 q->npatches, measured, skipped);
+	if (!index_series(db, q, &h, err))
+		goto out;
+	str_add(&h, "<p>Generated from results.db by perfbot.</p>\n</body></html>\n");
 	if (!mkdir_p(report_dir, err))
 		goto out;
 	path = xasprintf("%s/index.html", report_dir);

@@ -12,10 +12,19 @@
 #include "kernel.h"
 #include "queue.h"
 
+/* A series comparison's (perfbot run --series): the -rc as a whole. */
+struct series_info {
+	char *name;                    /* 5.13.2-rc1, else the queue's name */
+	const char *description;       /* the cover letter's subject, "" if none */
+	const char *cover_message_id;  /* "" if none */
+	bool mm_only;                  /* only the mm patches were applied */
+};
+
 struct comparison {
 	/* inputs */
-	const char *kind;              /* "patch" or "calibration" (A/A) */
-	const struct pb_patch *patch;  /* NULL for a calibration */
+	const char *kind;              /* "patch", "calibration" (A/A) or "series" */
+	const struct pb_patch *patch;  /* NULL for a calibration or a series */
+	const struct series_info *series; /* a series comparison's, else NULL */
 	const char *queue_dir;
 	const struct kernel_tree *tree;
 	const struct pair_plan *plan;

@@ -52,8 +52,8 @@ static char *names_of(const struct workload *const *w, int n, const char *head)
 	return str_steal(&s);
 }
 
-bool stage_workloads(struct pipeline *pl, const struct pb_patch *p, char **only, int nonly,
-		     char **why)
+bool stage_workloads(struct pipeline *pl, const struct pb_patch *const *ps, int np, char **only,
+		     int nonly, char **why)
 {
 	bool fallback = false;
 
@@ -65,12 +65,19 @@ bool stage_workloads(struct pipeline *pl, const struct pb_patch *p, char **only,
 			return false;
 		pl->nchosen = nonly;
 		*why = xstrdup("named on the command line (--workload)");
-	} else if (p) {
-		pl->nchosen = workloads_for_patch(&pl->wset, p, pl->chosen, CLI_MAX_WORKLOADS, &fallback);
-		*why = names_of(pl->chosen, pl->nchosen,
-				fallback ? "no workload declares a path this patch touches; ran the "
-					   "fallback set:"
-					 : "chosen by the paths the patch touches:");
+	} else if (np) {
+		pl->nchosen = workloads_for_patches(&pl->wset, ps, np, pl->chosen, CLI_MAX_WORKLOADS,
+						    &fallback);
+		if (np == 1)
+			*why = names_of(pl->chosen, pl->nchosen,
+					fallback ? "no workload declares a path this patch touches; "
+						   "ran the fallback set:"
+						 : "chosen by the paths the patch touches:");
+		else
+			*why = names_of(pl->chosen, pl->nchosen,
+					fallback ? "no workload declares a path the series' mm patches "
+						   "touch; ran the fallback set:"
+						 : "chosen by the paths the series' mm patches touch:");
 	} else {
 		pl->nchosen = pl->wset.n < CLI_MAX_WORKLOADS ? pl->wset.n : CLI_MAX_WORKLOADS;
 		for (int i = 0; i < pl->nchosen; i++)
@@ -102,6 +109,11 @@ bool stage_pair(struct pipeline *pl, const struct pb_patch *p)
 	kernel_change_set(&pl->pair.without, NULL, false, "base");
 	kernel_change_set(&pl->pair.with, NULL, false, "base");
 	return true;
+}
+
+bool stage_pair_series(struct pipeline *pl, const struct pb_patch *const *ps, int np)
+{
+	return pair_decide_series(pl->cfg, &pl->tree, ps, np, &pl->pair, &pl->err);
 }
 
 bool stage_configure(struct pipeline *pl)
@@ -310,7 +322,7 @@ bool pipeline_check_run(const struct pb_config *cfg, const struct pb_patch *p, c
 	bool ok;
 
 	pipeline_init(&pl, cfg);
-	ok = stage_workloads(&pl, p, only, nonly, &why) && kernel_source_check(cfg, &pl.err);
+	ok = stage_workloads(&pl, &p, 1, only, nonly, &why) && kernel_source_check(cfg, &pl.err);
 	free(why);
 	if (!ok)
 		*err = pl.err;
@@ -353,7 +365,7 @@ static bool run_skips(const struct pb_patch *p, const struct run_request *rq,
 static bool run_prepare(struct pipeline *pl, const struct pb_patch *p, const struct run_request *rq,
 			char **why)
 {
-	if (!stage_workloads(pl, p, rq->only, rq->nonly, why))
+	if (!stage_workloads(pl, &p, 1, rq->only, rq->nonly, why))
 		return false;
 	print_line("perfbot: patch %03d/%d %s\n", p->subject, p);
 	if (!stage_tree(pl) || !stage_pair(pl, p) || !stage_selftests(pl))
@@ -364,7 +376,8 @@ static bool run_prepare(struct pipeline *pl, const struct pb_patch *p, const str
 }
 
 /* Build, boot, decide: false only when perfbot cannot go on. */
-static bool run_measure(struct pipeline *pl, struct comparison *cmp, const struct run_request *rq)
+static bool run_measure(struct pipeline *pl, struct comparison *cmp, const struct run_request *rq,
+			const char *name)
 {
 	const struct kernel_change *change[2] = { &pl->pair.without, &pl->pair.with };
 	struct journal journal = { pl->db, rq->job_id };
@@ -376,9 +389,6 @@ static bool run_measure(struct pipeline *pl, struct comparison *cmp, const struc
 		.boot_done = rq->job_id ? journal_boot : NULL, .ctx = &journal,
 		.stop = rq->stop,
 	};
-	char *name;
-	bool ok;
-
 	if (!stage_build(pl, change, cmp->image, true))
 		return false;
 	if (!cmp->image[0].built || !cmp->image[1].built) {
@@ -386,10 +396,7 @@ static bool run_measure(struct pipeline *pl, struct comparison *cmp, const struc
 		comparison_policy(cmp, pl->cfg);
 		return true;
 	}
-	name = xasprintf("%03d", cmp->patch->number);
-	ok = stage_guests(pl, name, cmp->image[1].bzimage);
-	free(name);
-	if (!ok)
+	if (!stage_guests(pl, name, cmp->image[1].bzimage))
 		return false;
 	comparison_booted(cmp, pl);
 	if (!stage_noise(pl) || (rq->job_id && !journal_resume(pl, cmp, rq->job_id)))
@@ -409,14 +416,71 @@ static bool run_measure(struct pipeline *pl, struct comparison *cmp, const struc
 	return true;
 }
 
+/* What a patch's and a series' run share once their inputs are ready
+ * (the stages before the database): open it, build, boot, decide, store,
+ * print and report. p or si says what is compared; why is taken. */
+static int run_compare(struct pipeline *pl, const struct pb_queue *q, const struct run_request *rq,
+		       const struct pb_patch *p, const struct series_info *si, char *why,
+		       const char *name, struct pipeline_outcome *out)
+{
+	const struct pb_config *cfg = pl->cfg;
+	struct comparison cmp = { 0 };
+	int rc = PB_EXIT_ERROR;
+
+	/* Opened only now: bad input above never creates or touches the database.
+	 * perfbotd's job waits for a manual run to finish; a manual run refuses. */
+	if (!stage_open_db(pl, rq->job_id != 0, rq->stop)) {
+		free(why);
+		if (rq->stop && *rq->stop) {
+			printf("perfbot: %s; job %lld stays queued\n", pl->err.msg, rq->job_id);
+			return PB_EXIT_STOPPED;
+		}
+		goto fail;
+	}
+	comparison_from(&cmp, pl, si ? "series" : "patch", q, why);
+	cmp.patch = p;
+	cmp.series = si;
+	cmp.job_id = rq->job_id;
+	cmp.boots_per_kernel = cfg->boots;
+	printf("perfbot: workloads: ");
+	for (int i = 0; i < pl->nchosen; i++)
+		printf("%s%s", i ? ", " : "", pl->chosen[i]->name);
+	printf(" (%s)\n", cmp.workload_choice);
+	if (!run_measure(pl, &cmp, rq, name))
+		goto fail;
+	if (cmp.interrupted) {
+		printf("perfbot: stopped after boot %d; job %lld resumes from there\n", cmp.obs.nboots,
+		       rq->job_id);
+		rc = PB_EXIT_STOPPED;
+		goto out;
+	}
+	if (!stage_store(pl, &cmp))
+		goto fail;
+	if (cmp.findings.nresults)
+		comparison_print(&cmp, stdout);
+	print_failures(&cmp, false);
+	if (!stage_report(pl, q))
+		goto fail;
+	printf("perfbot: %s; comparison %lld stored in %s (seed %lu); report %s (%.0f s)\n",
+	       status_name(cmp.status), pl->cid, cfg->db_path, cmp.seed, pl->report, cmp.wall_seconds);
+	outcome_set(out, pl->cid, &cmp);
+	rc = cmp.status != STATUS_MEASURED ? PB_EXIT_KERNEL : PB_EXIT_OK;
+	goto out;
+fail:
+	cli_error("%s", pl->err.msg);
+	rc = PB_EXIT_ERROR;
+out:
+	comparison_free(&cmp);
+	return rc;
+}
+
 int pipeline_run_patch(const struct pb_config *cfg, const struct pb_queue *q,
 		       const struct run_request *rq, struct pipeline_outcome *out)
 {
 	const struct pb_patch *p = cli_queue_patch(q, rq->number);
-	struct comparison cmp = { 0 };
 	struct pipeline pl;
-	char *why = NULL;
-	int rc = PB_EXIT_ERROR;
+	char *why = NULL, name[16];
+	int rc;
 
 	if (!p)
 		return PB_EXIT_ERROR;
@@ -425,54 +489,77 @@ int pipeline_run_patch(const struct pb_config *cfg, const struct pb_queue *q,
 	if (run_skips(p, rq, out))
 		return PB_EXIT_OK;
 	pipeline_init(&pl, cfg);
-	if (!run_prepare(&pl, p, rq, &why))
-		goto fail;
-	/* Opened only now: bad input above never creates or touches the database.
-	 * perfbotd's job waits for a manual run to finish; a manual run refuses. */
-	if (!stage_open_db(&pl, rq->job_id != 0, rq->stop)) {
-		if (rq->stop && *rq->stop) {
-			printf("perfbot: %s; job %lld stays queued\n", pl.err.msg, rq->job_id);
-			rc = PB_EXIT_STOPPED;
-			goto out;
-		}
-		goto fail;
+	if (run_prepare(&pl, p, rq, &why)) {
+		snprintf(name, sizeof(name), "%03d", p->number);
+		rc = run_compare(&pl, q, rq, p, NULL, why, name, out);
+	} else {
+		free(why);
+		cli_error("%s", pl.err.msg);
+		rc = PB_EXIT_ERROR;
 	}
-	comparison_from(&cmp, &pl, "patch", q, why);
-	why = NULL;
-	cmp.patch = p;
-	cmp.job_id = rq->job_id;
-	cmp.boots_per_kernel = cfg->boots;
-	printf("perfbot: workloads: ");
-	for (int i = 0; i < pl.nchosen; i++)
-		printf("%s%s", i ? ", " : "", pl.chosen[i]->name);
-	printf(" (%s)\n", cmp.workload_choice);
-	if (!run_measure(&pl, &cmp, rq))
-		goto fail;
-	if (cmp.interrupted) {
-		printf("perfbot: stopped after boot %d; job %lld resumes from there\n", cmp.obs.nboots,
-		       rq->job_id);
-		rc = PB_EXIT_STOPPED;
+	pipeline_free(&pl);
+	return rc;
+}
+
+/* The stages before the database for a series: its mm patches choose the
+ * workloads; every patch (or, mm_only, the mm ones) makes the pair. */
+static bool series_prepare(struct pipeline *pl, const struct pb_queue *q,
+			   const struct run_request *rq, const struct series_info *si, char **why)
+{
+	const struct pb_patch **all = xcalloc((size_t)q->npatches + 1, sizeof(*all));
+	const struct pb_patch **mm = xcalloc((size_t)q->npatches + 1, sizeof(*mm));
+	int nall = queue_series_patches(q, rq->mm_only, all), nmm = queue_series_patches(q, true, mm);
+	bool ok = false;
+
+	*why = NULL;
+	if (!nmm && !rq->nonly) {
+		pb_seterr(&pl->err, "series %s: no mm patch among its %d: nothing to measure (-w "
+			  "names workloads to run anyway)", si->name, q->npatches);
 		goto out;
 	}
-	if (!stage_store(&pl, &cmp))
-		goto fail;
-	if (cmp.findings.nresults)
-		comparison_print(&cmp, stdout);
-	print_failures(&cmp, false);
-	if (!stage_report(&pl, q))
-		goto fail;
-	printf("perfbot: %s; comparison %lld stored in %s (seed %lu); report %s (%.0f s)\n",
-	       status_name(cmp.status), pl.cid, cfg->db_path, cmp.seed, pl.report, cmp.wall_seconds);
-	outcome_set(out, pl.cid, &cmp);
-	rc = cmp.status != STATUS_MEASURED ? PB_EXIT_KERNEL : PB_EXIT_OK;
-	goto out;
-fail:
-	cli_error("%s", pl.err.msg);
-	rc = PB_EXIT_ERROR;
+	if (!stage_workloads(pl, mm, nmm, rq->only, rq->nonly, why))
+		goto out;
+	printf("perfbot: series %s%s%s: %d patches, %d mm; %s\n", si->name,
+	       si->description[0] ? ", " : "", si->description, q->npatches, nmm,
+	       rq->mm_only ? "only the mm patches applied (--mm-only)"
+			   : "every patch applied, as in the -rc (--mm-only: the mm ones alone)");
+	if (!stage_tree(pl) || !stage_pair_series(pl, all, nall) || !stage_selftests(pl))
+		goto out;
+	printf("perfbot: pair formed by %s: ", pair_method_name(pl->pair.method));
+	print_line("%s\n", pl->pair.detail, NULL);
+	ok = stage_configure(pl);
 out:
-	free(why);
-	comparison_free(&cmp);
+	free(all);
+	free(mm);
+	return ok;
+}
+
+int pipeline_run_series(const struct pb_config *cfg, const struct pb_queue *q,
+			const struct run_request *rq, struct pipeline_outcome *out)
+{
+	struct series_info si = {
+		.name = queue_series_name(q),
+		.description = q->description ? q->description : "",
+		.cover_message_id = q->cover_message_id ? q->cover_message_id : "",
+		.mm_only = rq->mm_only,
+	};
+	struct pipeline pl;
+	char *why = NULL, *name = xasprintf("series-%s", si.name);
+	int rc;
+
+	if (out)
+		memset(out, 0, sizeof(*out));
+	pipeline_init(&pl, cfg);
+	if (series_prepare(&pl, q, rq, &si, &why)) {
+		rc = run_compare(&pl, q, rq, NULL, &si, why, name, out);
+	} else {
+		free(why);
+		cli_error("%s", pl.err.msg);
+		rc = PB_EXIT_ERROR;
+	}
 	pipeline_free(&pl);
+	free(name);
+	free(si.name);
 	return rc;
 }
 
@@ -602,7 +689,7 @@ int pipeline_calibrate(const struct pb_config *cfg, const struct pb_queue *q, ch
 	if (out)
 		memset(out, 0, sizeof(*out));
 	pipeline_init(&pl, cfg);
-	if (!stage_workloads(&pl, NULL, only, nonly, &why) || !stage_tree(&pl) ||
+	if (!stage_workloads(&pl, NULL, 0, only, nonly, &why) || !stage_tree(&pl) ||
 	    !stage_selftests(&pl) || !stage_configure(&pl) || !stage_open_db(&pl, false, NULL) || !stage_pair(&pl, NULL))
 		goto fail;
 	free(why);

@@ -37,6 +37,8 @@ struct run_request {
 	char **only;            /* --workload names, nonly of them */
 	int nonly;
 	bool force;             /* measure a patch that is not mm too */
+	bool series;            /* run --series: the queue as a whole, not patch number */
+	bool mm_only;           /* with series: apply only its mm patches */
 	/* perfbotd's: its job (boots journaled, resumed; done with the store),
 	 * and the flag that stops it after the current boot. 0/NULL: none. */
 	long long job_id;
@@ -46,6 +48,11 @@ struct run_request {
 /* perfbot run --patch N; returns the exit status (PB_EXIT_*). out may be NULL. */
 int pipeline_run_patch(const struct pb_config *cfg, const struct pb_queue *q,
 		       const struct run_request *rq, struct pipeline_outcome *out);
+
+/* perfbot run --series: the base against the base with the whole queue
+ * (pair_decide_series), measured, stored and reported like a patch. */
+int pipeline_run_series(const struct pb_config *cfg, const struct pb_queue *q,
+			const struct run_request *rq, struct pipeline_outcome *out);
 
 /* What run --patch checks of p before it builds (its workloads, their
  * packages and parameters, the kernel source), for perfbot submit. */
@@ -87,17 +94,20 @@ struct pipeline {
 void pipeline_init(struct pipeline *pl, const struct pb_config *cfg);
 void pipeline_free(struct pipeline *pl);
 
-/* Which workloads run: the named ones, else those the patch's paths choose
- * (p NULL: every workload); their packages and parameters are checked and
- * the guest plan made. *why (the caller's to free) says how they were chosen. */
-bool stage_workloads(struct pipeline *pl, const struct pb_patch *p, char **only, int nonly,
-		     char **why);
+/* Which workloads run: the named ones, else those the paths of ps[] choose
+ * (a patch, or a series' mm patches; np 0: every workload); their packages
+ * and parameters are checked and the guest plan made. *why (the caller's
+ * to free) says how they were chosen. */
+bool stage_workloads(struct pipeline *pl, const struct pb_patch *const *ps, int np, char **only,
+		     int nonly, char **why);
 /* The base tree, extracted or found in the cache. */
 bool stage_tree(struct pipeline *pl);
 /* The vm selftests the workloads want, built from the tree (or cached). */
 bool stage_selftests(struct pipeline *pl);
 /* The pair: from the patch (p), or the base on both sides (p NULL: A/A). */
 bool stage_pair(struct pipeline *pl, const struct pb_patch *p);
+/* The pair of a series (pair_decide_series): the -rc against its base. */
+bool stage_pair_series(struct pipeline *pl, const struct pb_patch *const *ps, int np);
 bool stage_configure(struct pipeline *pl);
 /* The results database, locked (perfbotd's job waits while stop allows,
  * anything else refuses) and opened. */

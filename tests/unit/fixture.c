@@ -8,6 +8,12 @@ static void set_change(struct kernel_change *c, const char *label, const char *f
 	c->label = xstrdup(label);
 	c->file = file ? xstrdup(file) : NULL;
 	snprintf(c->sha256, sizeof(c->sha256), "%s", file ? "ab12" : "");
+	if (file) {
+		c->steps = xcalloc(1, sizeof(*c->steps));
+		c->steps[0].file = xstrdup(file);
+		snprintf(c->steps[0].sha256, sizeof(c->steps[0].sha256), "ab12");
+		c->nsteps = 1;
+	}
 }
 
 bool fixture_init(struct fixture *f, const char *without, const char *with)

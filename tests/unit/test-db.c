@@ -376,6 +376,67 @@ void test_db(void)
 	CHECK(!report_write_patch(db, 9999, dir, &report, &err));
 	CHECK_HAS(err.msg, "no comparison 9999");
 
+	/* A series comparison (run --series): no patch; its series stored,
+	 * its page series-<name>.html, the index's "queue as a whole". */
+	{
+		struct series_info si = { .name = "5.13.2-rc1", .description = "5.13.2-rc1 review",
+					  .cover_message_id = "<c@x>", .mm_only = false };
+		struct change_step steps[2] = { { .file = "/q/031.patch", .sha256 = "s1", .number = 31 },
+						{ .file = "/q/771.patch", .sha256 = "s2", .number = 771 } };
+		struct pair_plan keep = f.plan;
+		long long sid = 0;
+
+		memset(&f.plan, 0, sizeof(f.plan));
+		f.plan.method = PAIR_FORWARD;
+		f.plan.detail = xstrdup("2 patches apply forward in series order to 6.1.192");
+		kernel_change_set(&f.plan.without, NULL, false, "base");
+		kernel_change_series(&f.plan.with, steps, 2, "base+series", "2 patches: 031 771 (forward)");
+		f.cmp.patch = NULL;
+		f.cmp.series = &si;
+		snprintf(f.cmp.image[1].key, sizeof(f.cmp.image[1].key), "key-series");
+		CHECK(db_store_comparison(db, &f.cmp, "test", NULL, &sid, &err));
+		CHECK_INT(db_count(db, "SELECT count(*) FROM comparisons c JOIN series s ON "
+				       "s.id=c.series_id WHERE c.kind='series' AND c.patch_id IS NULL AND "
+				       "s.name='5.13.2-rc1' AND s.patches='031 771' AND s.mode='forward' AND "
+				       "c.id=?", sid), 1);
+		CHECK_INT(db_count(db, "SELECT count(*) FROM kernels WHERE key='key-series' AND "
+				       "change_file='2 patches: 031 771 (forward)' AND length(change_sha256)=64",
+				   0), 1);
+		CHECK(report_write_patch(db, sid, dir, &report, &err));
+		CHECK(report && strstr(report, "/series-5.13.2-rc1.html"));
+		if (report) {
+			char *html = read_file(report, NULL, NULL);
+
+			CHECK_HAS(html, "<h1>Series 5.13.2-rc1: 5.13.2-rc1 review</h1>");
+			CHECK_HAS(html, "<td>031 771</td>");
+			CHECK_HAS(html, "kernel with the series");
+			free(html);
+			unlink(report);
+			free(report);
+		}
+		CHECK(report_write_index(db, &f.queue, dir, &err));
+		{
+			char *p = xasprintf("%s/index.html", dir), *html = read_file(p, NULL, NULL);
+
+			CHECK_HAS(html, "<h2>The queue as a whole</h2>");
+			CHECK_HAS(html, "<a href=\"series-5.13.2-rc1.html\">5.13.2-rc1</a>");
+			free(html);
+			unlink(p);
+			free(p);
+		}
+		pair_plan_free(&f.plan);
+		f.plan = keep;
+		f.cmp.patch = queue_find(&f.queue, 771);
+		f.cmp.series = NULL;
+		snprintf(f.cmp.image[1].key, sizeof(f.cmp.image[1].key), "key1");
+		db_exec(db, "DELETE FROM samples WHERE run_id IN (SELECT id FROM runs WHERE "
+			    "comparison_id IN (SELECT id FROM comparisons WHERE kind='series'));"
+			    "DELETE FROM runs WHERE comparison_id IN (SELECT id FROM comparisons WHERE "
+			    "kind='series'); DELETE FROM results WHERE comparison_id IN (SELECT id FROM "
+			    "comparisons WHERE kind='series'); DELETE FROM comparisons WHERE kind='series';"
+			    "DELETE FROM kernels WHERE key='key-series';", NULL);
+	}
+
 	/* A store that fails half-way leaves nothing behind. */
 	char *choice = f.cmp.workload_choice;
 	f.cmp.workload_choice = NULL; /* comparisons.workload_choice is NOT NULL */
@@ -538,6 +599,9 @@ void test_db(void)
 		CHECK_INT(db_count(db, "PRAGMA user_version", 0), DB_SCHEMA_VERSION);
 		CHECK_INT(db_count(db, "SELECT count(*) FROM patches WHERE number=771 AND message_id='' "
 				       "AND in_reply_to='' AND mail_to='' AND mail_cc='' AND mail_date=''", 0), 1);
+		CHECK_INT(db_count(db, "SELECT count(*) FROM pragma_table_info('comparisons') WHERE "
+				       "name='series_id'", 0), 1);
+		CHECK_INT(db_count(db, "SELECT count(*) FROM series", 0), 0);
 		db_close(db);
 		rm_rf(v6);
 		free(v6);

@@ -121,7 +121,7 @@ static void test_workload_args(void)
 	struct patch_args a;
 
 	optind = 0;
-	CHECK_INT(cli_patch_args(9, argv, &c, &a, NULL), -1);
+	CHECK_INT(cli_patch_args(9, argv, &c, &a, NULL, false), -1);
 	CHECK_INT(a.nonly, 2);
 	if (a.nonly == 2) {
 		CHECK_STR(a.only[0], "thp-anon");

@@ -353,8 +353,130 @@ static void test_apply_and_reset(void)
 	free(a);
 }
 
+/* A series of two patches of mm/a.c (mm-a.patch: line 20; a second made
+ * here: line 30) on a work copy whose mm/a.c has line 20 and line 30 as
+ * given: the plan, or the error. */
+static bool decide_series(const char *line20, const char *line30, bool second_mm,
+			  struct pair_plan *plan, char **err_out, bool apply_after)
+{
+	struct tiny y;
+	struct pb_patch second = { 0 };
+	const struct pb_patch *patches[2];
+	pb_err err = { "" };
+	pb_str a;
+	bool ok;
+
+	tiny_init(&y, "mm-a.patch");
+	y.p.is_mm = true;
+	str_init(&a);
+	for (int i = 1; i <= 40; i++) {
+		if (i == 20 && line20)
+			str_addf(&a, "%s\n", line20);
+		else if (i == 30 && line30)
+			str_addf(&a, "%s\n", line30);
+		else
+			str_addf(&a, "line %d\n", i);
+	}
+	put(y.t.work, "mm/a.c", a.buf);
+	put(y.t.pristine, "mm/a.c", a.buf);
+	second.file = xasprintf("%s/second.patch", y.root);
+	put(y.root, "second.patch",
+	    "--- a/mm/a.c\n+++ b/mm/a.c\n@@ -27,7 +27,7 @@\n line 27\n line 28\n line 29\n"
+	    "-line 30\n+line thirty\n line 31\n line 32\n line 33\n");
+	second.number = 766;
+	second.is_mm = second_mm;
+	second.upstream = "";
+	patches[0] = &y.p;
+	patches[1] = &second;
+	ok = pair_decide_series(&y.cfg, &y.t, patches, 2, plan, &err);
+	*err_out = xstrdup(err.msg);
+	{
+		/* the work copy is the pristine tree again */
+		char *path = xasprintf("%s/mm/a.c", y.t.work), *text = read_file(path, NULL, NULL);
+
+		CHECK_STR(text, a.buf);
+		free(text);
+		if (ok && apply_after) {
+			const struct kernel_change *c = plan->method == PAIR_FORWARD ? &plan->with
+										     : &plan->without;
+
+			CHECK(change_apply(&y.t, c, &err));
+			text = read_file(path, NULL, NULL);
+			CHECK(text && strstr(text, plan->method == PAIR_FORWARD ? "line twenty" : "line 20\n"));
+			CHECK(text && strstr(text, plan->method == PAIR_FORWARD ? "line thirty" : "line 30\n"));
+			free(text);
+			CHECK(tree_reset(&y.t, &err));
+			text = read_file(path, NULL, NULL);
+			CHECK_STR(text, a.buf);
+			free(text);
+		}
+		free(path);
+	}
+	free(second.file);
+	str_free(&a);
+	tiny_free(&y);
+	return ok;
+}
+
+static void test_pair_decide_series(void)
+{
+	struct pair_plan plan;
+	struct kernel_change one;
+	char *err;
+
+	/* an -rc on its base: both forward, in order, one kernel of both */
+	CHECK(decide_series(NULL, NULL, true, &plan, &err, true));
+	CHECK_INT(plan.method, PAIR_FORWARD);
+	CHECK(kernel_change_is_base(&plan.without));
+	CHECK_STR(plan.with.label, "base+series");
+	CHECK_INT(plan.with.nsteps, 2);
+	CHECK(plan.with.file == NULL);
+	CHECK(plan.with.nsteps == 2 && plan.with.steps[0].number == 765 &&
+	      plan.with.steps[1].number == 766 && !plan.with.steps[0].reverse);
+	CHECK_STR(plan.with.summary, "2 patches: 765 766 (forward)");
+	CHECK_STR(plan.detail, "2 patches apply forward in series order to 6.1.0");
+	/* its key is no single file's */
+	kernel_change_set(&one, plan.with.steps[0].file, false, "base+patch");
+	CHECK(strcmp(one.sha256, plan.with.sha256) != 0);
+	CHECK_INT(strlen(plan.with.sha256), 64);
+	kernel_change_free(&one);
+	pair_plan_free(&plan);
+	free(err);
+
+	/* the queue in the base: the mm patches out, last first */
+	CHECK(decide_series("line twenty", "line thirty", true, &plan, &err, true));
+	CHECK_INT(plan.method, PAIR_REVERSE);
+	CHECK(kernel_change_is_base(&plan.with));
+	CHECK_STR(plan.without.label, "base-series");
+	CHECK(plan.without.nsteps == 2 && plan.without.steps[0].number == 766 &&
+	      plan.without.steps[1].number == 765 && plan.without.steps[0].reverse);
+	CHECK_STR(plan.without.summary, "2 patches: 766 765 (reverted, last first)");
+	CHECK_HAS(plan.detail, "the queue is in 6.1.0 already: its 2 mm patch(es) taken out");
+	pair_plan_free(&plan);
+	free(err);
+
+	/* in the base, the second not mm: only the first taken out */
+	CHECK(decide_series("line twenty", "line thirty", false, &plan, &err, false));
+	CHECK(plan.without.nsteps == 1 && plan.without.steps[0].number == 765);
+	pair_plan_free(&plan);
+	free(err);
+
+	/* the first applies, the second does not: one line naming it */
+	CHECK(!decide_series(NULL, "line 30 changed", true, &plan, &err, false));
+	CHECK_HAS(err, "series: patch 766 does not apply to 6.1.0 after the 1 before it: mm/a.c Hunk #1 FAILED");
+	CHECK(!strchr(err, '\n'));
+	free(err);
+
+	/* in the base, but the second one neither reverts nor has a port */
+	CHECK(!decide_series("line twenty", "line 30 changed", true, &plan, &err, false));
+	CHECK_HAS(err, "series: patch 766 does not apply forward to 6.1.0 (");
+	CHECK_HAS(err, "nor does it revert after the 0 mm patch(es) after it (mm/a.c Hunk #1 FAILED");
+	free(err);
+}
+
 void test_pairing(void)
 {
+	test_pair_decide_series();
 	test_touched();
 	test_summaries();
 	test_pair_decide();

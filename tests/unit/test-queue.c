@@ -37,6 +37,12 @@ static void bundled_queue(void)
 
 	CHECK(queue_load("queue/stable-5.13", NULL, &q, &err));
 	CHECK_INT(q.npatches, 11);
+	{
+		char *name = queue_series_name(&q);
+
+		CHECK_STR(name, "stable-5.13");
+		free(name);
+	}
 	for (size_t i = 0; i < PB_ARRAY_SIZE(bundled) && (int)i < q.npatches; i++) {
 		const struct expected *e = &bundled[i];
 		const struct pb_patch *p = queue_find(&q, e->number);
@@ -569,6 +575,17 @@ static void mbox_thread(void)
 			free(sp);
 		}
 		free(want);
+	}
+	{
+		char *name = queue_series_name(&q);
+
+		CHECK_STR(name, "5.13.2-rc1");
+		free(name);
+		free(q.description);
+		q.description = xstrdup("no rc named; 6.1-rc1x");
+		name = queue_series_name(&q);
+		CHECK_STR(name, "thread");
+		free(name);
 	}
 	queue_free(&q);
 	/* loaded again: the same files */
