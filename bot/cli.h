@@ -17,6 +17,7 @@ struct command {
 };
 
 int cmd_run(int argc, char **argv);
+int cmd_bisect(int argc, char **argv);
 int cmd_calibrate(int argc, char **argv);
 int cmd_bench(int argc, char **argv);
 int cmd_report(int argc, char **argv);

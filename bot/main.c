@@ -7,6 +7,7 @@
 
 static const struct command commands[] = {
 	{ "run", cmd_run, "build, boot and compare the kernels without and with a patch" },
+	{ "bisect", cmd_bisect, "which patch of a series made the change its series run found" },
 	{ "calibrate", cmd_calibrate, "A/A runs of the base kernel: each metric's noise floor and the false-alarm rate" },
 	{ "bench", cmd_bench, "sensitivity: detection and false-alarm rates on synthetic slowdowns" },
 	{ "submit", cmd_submit, "queue a run of a patch for perfbotd (the daemon)" },

@@ -237,3 +237,59 @@ bool db_report_pages(struct db_cursor *c, sqlite3 *db, const char *queue, pb_err
 			      "WHERE c.kind='patch' AND p.queue=? GROUP BY p.number",
 			      "s", queue);
 }
+
+#define R struct bisect_row
+static const struct db_column bisect_cols[] = {
+	DB_COLUMN(R, id, DB_INT64, "id"),
+	DB_COLUMN(R, workload, DB_TEXT, "workload"),
+	DB_COLUMN(R, metric, DB_TEXT, "metric"),
+	DB_COLUMN(R, change, DB_TEXT, "change"),
+	DB_COLUMN(R, npatches, DB_INT, "npatches"),
+	DB_COLUMN(R, culprit, DB_INT, "culprit"),
+	DB_COLUMN(R, culprit_number, DB_INT, "culprit_number"),
+	DB_COLUMN(R, status, DB_TEXT, "status"),
+	DB_COLUMN(R, detail, DB_TEXT, "detail"),
+	DB_COLUMN(R, steps, DB_INT, "steps"),
+	DB_COLUMN(R, wall_seconds, DB_REAL, "wall_seconds"),
+	DB_COLUMN(R, finished_at, DB_TEXT, "finished_at"),
+};
+#undef R
+
+bool db_report_bisects(struct db_cursor *c, sqlite3 *db, long long series_cid, pb_err *err)
+{
+	return db_cursor_open(c, db, "report", bisect_cols, (int)PB_ARRAY_SIZE(bisect_cols), err,
+			      "FROM bisects WHERE series_comparison=? ORDER BY id DESC", "I", series_cid);
+}
+
+#define R struct bisect_step_row
+static const struct db_column bisect_step_cols[] = {
+	DB_COLUMN(R, step, DB_INT, "bs.step"),
+	DB_COLUMN(R, role, DB_TEXT, "bs.role"),
+	DB_COLUMN(R, prefix_a, DB_INT, "bs.prefix_a"),
+	DB_COLUMN(R, prefix_b, DB_INT, "bs.prefix_b"),
+	DB_COLUMN(R, comparison_id, DB_INT64, "bs.comparison_id"),
+	DB_COLUMN(R, verdict, DB_TEXT, "bs.verdict"),
+	DB_COLUMN(R, bad, DB_INT, "bs.bad"),
+	DB_COLUMN(R, boots, DB_INT, "c.boots_per_kernel"),
+	DB_COLUMN(R, wall_seconds, DB_REAL, "c.wall_seconds"),
+	DB_COLUMN(R, key_a, DB_TEXT, "kw.key"),
+	DB_COLUMN(R, key_b, DB_TEXT, "kx.key"),
+	DB_COLUMN(R, kernel_a, DB_TEXT, "coalesce(kw.change_file, kw.label)"),
+	DB_COLUMN(R, kernel_b, DB_TEXT, "coalesce(kx.change_file, kx.label)"),
+	DB_COLUMN(R, change_pct, DB_REAL_OR_NAN, "r.change_pct"),
+	DB_COLUMN(R, ci_lo_pct, DB_REAL_OR_NAN, "r.ci_lo_pct"),
+	DB_COLUMN(R, ci_hi_pct, DB_REAL_OR_NAN, "r.ci_hi_pct"),
+};
+#undef R
+
+bool db_report_bisect_steps(struct db_cursor *c, sqlite3 *db, long long bisect_id, pb_err *err)
+{
+	return db_cursor_open(c, db, "report", bisect_step_cols,
+			      (int)PB_ARRAY_SIZE(bisect_step_cols), err,
+			      "FROM bisect_steps bs JOIN bisects b ON b.id=bs.bisect_id "
+			      "JOIN comparisons c ON c.id=bs.comparison_id "
+			      "JOIN kernels kw ON kw.id=c.kernel_without JOIN kernels kx ON kx.id=c.kernel_with "
+			      "LEFT JOIN results r ON r.comparison_id=c.id AND r.workload=b.workload AND "
+			      "r.metric=b.metric WHERE bs.bisect_id=? ORDER BY bs.step",
+			      "I", bisect_id);
+}

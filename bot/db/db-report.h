@@ -91,4 +91,21 @@ struct comparison_id_row {
 };
 bool db_report_pages(struct db_cursor *c, sqlite3 *db, const char *queue, pb_err *err);
 
+/* The bisects of a series comparison, newest first, and each one's steps
+ * with their kernels and the bisected metric's change. */
+struct bisect_row {
+	long long id;
+	const char *workload, *metric, *change, *status, *detail, *finished_at;
+	int npatches, culprit, culprit_number, steps; /* culprit 0: none */
+	double wall_seconds;
+};
+bool db_report_bisects(struct db_cursor *c, sqlite3 *db, long long series_cid, pb_err *err);
+struct bisect_step_row {
+	int step, prefix_a, prefix_b, bad, boots;
+	long long comparison_id;
+	const char *role, *verdict, *key_a, *key_b, *kernel_a, *kernel_b;
+	double wall_seconds, change_pct, ci_lo_pct, ci_hi_pct; /* NAN: none */
+};
+bool db_report_bisect_steps(struct db_cursor *c, sqlite3 *db, long long bisect_id, pb_err *err);
+
 #endif

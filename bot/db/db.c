@@ -218,7 +218,7 @@ static bool upgrade_5_to_6(sqlite3 *db, pb_err *err)
  * series (the -rc), which the series table describes. */
 static bool upgrade_6_to_7(sqlite3 *db, pb_err *err)
 {
-	static const char *const tables[] = { "series", NULL };
+	static const char *const tables[] = { "series", "bisects", "bisect_steps", NULL };
 	static const char *const cols[][2] = {
 		{ "comparisons", "series_id INTEGER REFERENCES series(id)" },
 		{ "patches", "message_id TEXT NOT NULL DEFAULT ''" },
@@ -247,7 +247,7 @@ static const char *const tables_v4[] = { "jobs", "job_boots", "job_samples", NUL
 /* The tables a database of version v has, by the version that added them. */
 static const char *const tables_v5[] = { NULL }; /* jobs gained a column */
 static const char *const tables_v6[] = { NULL }; /* comparisons and results gained columns */
-static const char *const tables_v7[] = { "series", NULL }; /* and patches gained mail headers */
+static const char *const tables_v7[] = { "series", "bisects", "bisect_steps", NULL };
 static const char *const *const tables_since[] = { NULL,      tables_v1, tables_v2, tables_v3,
 						   tables_v4, tables_v5, tables_v6, tables_v7 };
 
@@ -932,7 +932,8 @@ static bool store_all(sqlite3 *db, const struct comparison *cmp, const char *ver
 		      long long *cid, pb_err *err)
 {
 	long long pid = 0, sid = 0, kid[2];
-	bool calibration = !cmp->patch && !cmp->series;
+	bool bisect = cmp->kind && !strcmp(cmp->kind, "bisect");
+	bool calibration = !cmp->patch && !cmp->series && !bisect;
 	pb_str names;
 	bool ok;
 
@@ -955,7 +956,7 @@ static bool store_all(sqlite3 *db, const struct comparison *cmp, const char *ver
 		 "VALUES (?,NULLIF(?,0),?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,NULLIF(?,0),?,?,"
 		 "NULLIF(?,0),?,?,?,NULLIF(?,0))",
 		 "sIssIIssssiisssdsiIdddIssiiiiI",
-		 cmp->series ? "series" : calibration ? "calibration" : "patch", pid,
+		 bisect ? "bisect" : cmp->series ? "series" : calibration ? "calibration" : "patch", pid,
 		 calibration ? "same" : pair_method_name(cmp->plan->method), cmp->plan->detail,
 		 kid[0], kid[1], cmp->booted ? cmp->accel.name : NULL,
 		 cmp->booted ? cmp->accel.reason : NULL, names.buf, cmp->workload_choice,
@@ -1189,4 +1190,132 @@ bool db_lock_wait(const char *db_path, volatile sig_atomic_t *stop, pb_err *err)
 		sleep(2);
 	}
 	return true;
+}
+
+/* The series comparison a bisect starts from, as read. */
+#define R struct series_target
+static const struct db_column series_target_cols[] = {
+	DB_COLUMN(R, id, DB_INT64, "c.id"),
+	DB_COLUMN(R, status, DB_TEXT, "c.status"),
+	DB_COLUMN(R, accel, DB_TEXT, "c.accel"),
+	DB_COLUMN(R, mode, DB_TEXT, "s.mode"),
+	DB_COLUMN(R, mm_only, DB_INT, "s.mm_only"),
+	DB_COLUMN(R, sha256, DB_TEXT, "s.sha256"),
+	DB_COLUMN(R, name, DB_TEXT, "s.name"),
+	DB_COLUMN(R, patches, DB_TEXT, "s.patches"),
+};
+static const struct db_column series_metric_cols[] = {
+	DB_COLUMN(R, workload, DB_TEXT, "workload"),
+	DB_COLUMN(R, metric, DB_TEXT, "metric"),
+	DB_COLUMN(R, change, DB_TEXT, "verdict"),
+	DB_COLUMN(R, change_pct, DB_REAL_OR_NAN, "change_pct"),
+};
+#undef R
+
+static void series_target_copy(struct series_target *t)
+{
+	t->status = xstrdup(t->status);
+	t->accel = xstrdup(t->accel);
+	t->mode = xstrdup(t->mode);
+	t->sha256 = xstrdup(t->sha256);
+	t->name = xstrdup(t->name);
+	t->patches = xstrdup(t->patches);
+}
+
+bool db_series_target(sqlite3 *db, const char *queue, long long cid, const char *workload,
+		      const char *metric, struct series_target *t, pb_err *err)
+{
+	struct db_cursor c;
+	bool found;
+
+	memset(t, 0, sizeof(*t));
+	if (!db_cursor_open(&c, db, "database", series_target_cols,
+			    (int)PB_ARRAY_SIZE(series_target_cols), err,
+			    "FROM comparisons c JOIN series s ON s.id=c.series_id WHERE c.kind='series' "
+			    "AND (c.id=? OR (?=0 AND s.queue=?)) ORDER BY c.id DESC LIMIT 1",
+			    "IIs", cid, cid, queue))
+		return false;
+	found = db_cursor_step(&c, t);
+	if (found)
+		series_target_copy(t);
+	if (!db_cursor_close(&c, err))
+		return false;
+	if (!found) {
+		if (cid)
+			pb_seterr(err, "no series comparison %lld in the database", cid);
+		else
+			pb_seterr(err, "no series comparison of queue %s yet: perfbot run --series "
+				  "measures one first", queue);
+		return false;
+	}
+	/* the metric: the one named, else what the series showed, worst first */
+	if (!db_cursor_open(&c, db, "database", series_metric_cols,
+			    (int)PB_ARRAY_SIZE(series_metric_cols), err,
+			    "FROM results WHERE comparison_id=? AND ((?<>'' AND workload=? AND metric=?) OR "
+			    "(?='' AND verdict IN ('regression','behaviour change','improvement'))) "
+			    "ORDER BY CASE verdict WHEN 'regression' THEN 0 WHEN 'behaviour change' THEN 1 "
+			    "ELSE 2 END, abs(coalesce(change_pct, 0)) DESC LIMIT 1",
+			    "Issss", t->id, metric ? metric : "", workload ? workload : "",
+			    metric ? metric : "", metric ? metric : "")) {
+		series_target_free(t);
+		return false;
+	}
+	found = db_cursor_step(&c, t);
+	if (found) {
+		t->workload = xstrdup(t->workload);
+		t->metric = xstrdup(t->metric);
+		t->change = xstrdup(t->change);
+	}
+	if (!db_cursor_close(&c, err)) {
+		series_target_free(t);
+		return false;
+	}
+	if (!found) {
+		t->workload = xstrdup("");
+		t->metric = xstrdup("");
+		t->change = xstrdup("");
+	}
+	return true;
+}
+
+void series_target_free(struct series_target *t)
+{
+	free((char *)t->status);
+	free((char *)t->accel);
+	free((char *)t->mode);
+	free((char *)t->sha256);
+	free((char *)t->name);
+	free((char *)t->patches);
+	free((char *)t->workload);
+	free((char *)t->metric);
+	free((char *)t->change);
+	memset(t, 0, sizeof(*t));
+}
+
+bool db_store_bisect(sqlite3 *db, const struct bisect_record *b, long long *id, pb_err *err)
+{
+	bool ok = db_exec(db, "BEGIN IMMEDIATE", err);
+
+	ok = ok &&
+	     db_run(db, id, err,
+		    "INSERT INTO bisects (series_comparison, workload, metric, change, npatches, "
+		    "culprit, culprit_number, status, detail, steps, started_at, finished_at, "
+		    "wall_seconds) VALUES (?,?,?,?,?,NULLIF(?,0),NULLIF(?,0),?,?,?,?,?,?)",
+		    "Isssiiississd", b->series_comparison, b->workload, b->metric, b->change,
+		    b->npatches, b->culprit, b->culprit_number, b->status, b->detail, b->nsteps,
+		    b->started_at, b->finished_at, b->wall_seconds);
+	for (int i = 0; ok && i < b->nsteps; i++) {
+		const struct bisect_step *s = &b->steps[i];
+
+		ok = db_run(db, NULL, err,
+			    "INSERT INTO bisect_steps (bisect_id, step, role, prefix_a, prefix_b, "
+			    "comparison_id, verdict, bad) VALUES (?,?,?,?,?,?,?,?)",
+			    "IisiiIsi", *id, i + 1, s->role, s->prefix_a, s->prefix_b, s->comparison_id,
+			    s->verdict, (int)s->bad);
+	}
+	if (!ok) {
+		db_exec(db, "ROLLBACK", NULL);
+		return false;
+	}
+	return db_exec(db, "COMMIT", err);
 }

@@ -127,6 +127,43 @@ bool db_cursor_step(struct db_cursor *c, void *row);
 /* Finalizes; false (err, if not NULL) if a step failed. */
 bool db_cursor_close(struct db_cursor *c, pb_err *err);
 
+/* The series comparison a bisect starts from (cid, else the newest of
+ * queue) and the metric it bisects: workload.metric when named (its
+ * verdict in change; "" if the series has no such result), else what the
+ * series showed, a regression first, then a behaviour change, then an
+ * improvement, the largest change first ("" where it showed none). */
+struct series_target {
+	long long id;
+	const char *status, *accel, *mode, *sha256, *name, *patches;
+	int mm_only;
+	const char *workload, *metric, *change;
+	double change_pct;
+};
+bool db_series_target(sqlite3 *db, const char *queue, long long cid, const char *workload,
+		      const char *metric, struct series_target *t, pb_err *err);
+void series_target_free(struct series_target *t);
+
+/* A bisect and its steps, stored in one transaction. */
+struct bisect_step {
+	const char *role;        /* "search", "confirm", "absent before" */
+	int prefix_a, prefix_b;  /* the kernels of the series' first prefix_a / prefix_b patches */
+	long long comparison_id;
+	const char *verdict;
+	bool bad;                /* prefix_b showed the change against prefix_a */
+	bool good;               /* it showed no change (neither: undecided; not stored) */
+};
+struct bisect_record {
+	long long series_comparison;
+	const char *workload, *metric, *change;
+	int npatches, culprit, culprit_number; /* culprit 0: none */
+	const char *status, *detail;
+	struct bisect_step *steps;
+	int nsteps;
+	const char *started_at, *finished_at;
+	double wall_seconds;
+};
+bool db_store_bisect(sqlite3 *db, const struct bisect_record *b, long long *id, pb_err *err);
+
 /* Helpers the report and the tests use. */
 long long db_count(sqlite3 *db, const char *sql_with_one_int_param, long long param);
 

@@ -60,7 +60,7 @@ CREATE TABLE kernels (
 
 CREATE TABLE comparisons (
     id              INTEGER PRIMARY KEY,
-    kind            TEXT NOT NULL DEFAULT 'patch', -- patch | calibration (A/A: one kernel, both sides) | series
+    kind            TEXT NOT NULL DEFAULT 'patch', -- patch | calibration (A/A: one kernel, both sides) | series | bisect (a step)
     patch_id        INTEGER REFERENCES patches(id), -- NULL for a calibration or a series
     pair_method     TEXT NOT NULL,      -- forward | reverse | port | same (calibration)
     pair_detail     TEXT NOT NULL,
@@ -91,6 +91,36 @@ CREATE TABLE comparisons (
     fa_metric_tests INTEGER,            -- calibration: metric tests over all splits
     fa_metric_flags INTEGER,            -- calibration: of those, flagged
     series_id       INTEGER REFERENCES series(id) -- schema 7: a series comparison's
+);
+
+-- schema 7: perfbot bisect over a series comparison's prefixes
+CREATE TABLE bisects (
+    id            INTEGER PRIMARY KEY,
+    series_comparison INTEGER NOT NULL REFERENCES comparisons(id), -- what it bisects
+    workload      TEXT NOT NULL,        -- the metric judged, alone; '' for a build or boot failure
+    metric        TEXT NOT NULL,
+    change        TEXT NOT NULL,        -- what the series showed: regression | improvement | behaviour change | build-failed | boot-failed
+    npatches      INTEGER NOT NULL,     -- prefixes 0 (without) to npatches (with)
+    culprit       INTEGER,              -- its series position (1..npatches), NULL if none
+    culprit_number INTEGER,             -- its patch number
+    status        TEXT NOT NULL,        -- confirmed | not confirmed | failed
+    detail        TEXT NOT NULL,
+    steps         INTEGER NOT NULL,     -- comparisons run, confirmations included
+    started_at    TEXT NOT NULL,
+    finished_at   TEXT NOT NULL,
+    wall_seconds  REAL NOT NULL
+);
+
+CREATE TABLE bisect_steps (
+    bisect_id     INTEGER NOT NULL REFERENCES bisects(id),
+    step          INTEGER NOT NULL,     -- 1, 2, ... in the order run
+    role          TEXT NOT NULL,        -- search | confirm | absent before
+    prefix_a      INTEGER NOT NULL,     -- the kernel of the series' first prefix_a patches
+    prefix_b      INTEGER NOT NULL,     -- against that of its first prefix_b
+    comparison_id INTEGER NOT NULL REFERENCES comparisons(id), -- kind 'bisect'
+    verdict       TEXT NOT NULL,        -- the metric's (or the kernels' status)
+    bad           INTEGER NOT NULL,     -- 1: prefix_b shows the change
+    PRIMARY KEY (bisect_id, step)
 );
 
 CREATE TABLE runs (

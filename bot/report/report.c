@@ -520,6 +520,82 @@ static void patch_texts(pb_str *h, const char *patch_file, const char *port_file
 	free(text);
 }
 
+/* One bisect's steps: the kernels each compared, and what it found. */
+static bool bisect_steps_table(sqlite3 *db, long long bid, pb_str *h, pb_err *err)
+{
+	struct bisect_step_row r;
+	struct db_cursor c;
+
+	if (!db_report_bisect_steps(&c, db, bid, err))
+		return false;
+	str_add(h, "<table><tr><th>step</th><th>role</th><th>prefix</th><th>kernel</th>"
+		   "<th>against prefix</th><th>kernel</th><th>change</th><th>95% CI</th>"
+		   "<th>verdict</th><th>boots a side</th><th>s</th></tr>\n");
+	while (db_cursor_step(&c, &r)) {
+		char num[64];
+
+		str_addf(h, "<tr><td>%d</td>", r.step);
+		cell(h, "td", r.role, NULL);
+		str_addf(h, "<td>%d</td>", r.prefix_a);
+		str_add(h, "<td><code>");
+		html_escape(h, r.kernel_a);
+		str_addf(h, "</code> (%.12s)</td><td>%d</td><td><code>", r.key_a, r.prefix_b);
+		html_escape(h, r.kernel_b);
+		str_addf(h, "</code> (%.12s)</td>", r.key_b);
+		snprintf(num, sizeof(num), isnan(r.change_pct) ? "-" : "%+.2f%%", r.change_pct);
+		cell(h, "td", num, NULL);
+		if (isnan(r.ci_lo_pct))
+			snprintf(num, sizeof(num), "-");
+		else
+			snprintf(num, sizeof(num), "[%+.2f%%, %+.2f%%]", r.ci_lo_pct, r.ci_hi_pct);
+		cell(h, "td", num, NULL);
+		str_addf(h, "<td class=\"%s\">", r.bad ? "bad" : "");
+		html_escape(h, r.verdict);
+		str_addf(h, "%s</td><td>%d</td><td>%.0f</td></tr>\n", r.bad ? " (bad)" : "", r.boots,
+			 r.wall_seconds);
+	}
+	str_add(h, "</table>\n");
+	return db_cursor_close(&c, err);
+}
+
+/* A series page's bisects (perfbot bisect): the culprit and each step
+ * (SQLite steps the two cursors side by side). */
+static bool bisection_log(sqlite3 *db, long long cid, pb_str *h, pb_err *err)
+{
+	struct bisect_row r;
+	struct db_cursor c;
+	bool ok = true, first = true;
+
+	if (!db_report_bisects(&c, db, cid, err))
+		return false;
+	while (ok && db_cursor_step(&c, &r)) {
+		if (first)
+			str_add(h, "<h2>Bisection</h2>\n");
+		first = false;
+		str_addf(h, "<h3>Bisect %lld: ", r.id);
+		html_escape(h, r.workload[0] ? r.workload : r.change);
+		str_add(h, r.workload[0] ? "." : "");
+		html_escape(h, r.metric);
+		str_add(h, " (");
+		html_escape(h, r.change);
+		str_addf(h, "), %d patches: <span class=\"%s tag\">", r.npatches,
+			 !strcmp(r.status, "confirmed") ? "bad" : "");
+		html_escape(h, r.status);
+		str_add(h, "</span></h3>\n<p>");
+		if (r.culprit)
+			str_addf(h, "The first prefix that shows the change is %d: the culprit is ",
+				 r.culprit);
+		html_escape(h, r.detail);
+		str_addf(h, ". %d comparisons, %.0f s, finished ", r.steps, r.wall_seconds);
+		html_escape(h, r.finished_at);
+		str_add(h, ". Confirmed means the change reproduced between the prefixes before "
+			   "and with the culprit in two independent comparisons, and did not show "
+			   "between the base and the prefix before it.</p>\n");
+		ok = bisect_steps_table(db, r.id, h, err);
+	}
+	return db_cursor_close(&c, ok ? err : NULL) && ok;
+}
+
 bool report_write_patch(sqlite3 *db, long long cid, const char *report_dir, char **written,
 			pb_err *err)
 {
@@ -551,6 +627,8 @@ bool report_write_patch(sqlite3 *db, long long cid, const char *report_dir, char
 		goto out;
 	if (!series)
 		patch_texts(&h, patch_file, port_file);
+	else if (!bisection_log(db, cid, &h, err))
+		goto out;
 	str_add(&h, "</body></html>\n");
 	if (!mkdir_p(report_dir, err))
 		goto out;

@@ -132,3 +132,15 @@ void comparison_print(const struct comparison *cmp, FILE *out)
 		fprintf(out, "note: under tcg-icount guest time counts instructions: it measures the work "
 			     "a kernel path does, not cache or TLB stalls\n");
 }
+
+const struct metric_result *comparison_result(const struct comparison *cmp, const char *workload,
+					      const char *metric)
+{
+	for (int i = 0; i < cmp->findings.nresults; i++) {
+		const struct metric_result *m = &cmp->findings.results[i];
+
+		if (!strcmp(m->workload, workload) && !strcmp(m->def->name, metric))
+			return m;
+	}
+	return NULL;
+}

@@ -54,6 +54,10 @@ struct comparison {
 	bool interrupted;              /* measure_boots stopped early (SIGTERM): not to be stored */
 };
 
+/* The result of workload's metric (by the workload's name or binary), or NULL. */
+const struct metric_result *comparison_result(const struct comparison *cmp, const char *workload,
+					      const char *metric);
+
 /* compare_compute over the comparison's policy, noise and boots. */
 void comparison_compute(struct comparison *cmp);
 void comparison_free(struct comparison *cmp);

@@ -134,6 +134,14 @@ static bool kernel_failed_for_good(const struct comparison *cmp)
 	return false;
 }
 
+/* 1 if the focus metric is inconclusive yet, else 0. */
+static int focus_inconclusive(const struct comparison *cmp, const struct measure_plan *mp)
+{
+	const struct metric_result *m = comparison_result(cmp, mp->focus_workload, mp->focus_metric);
+
+	return m && m->verdict == VERDICT_INCONCLUSIVE;
+}
+
 bool measure_boots(const struct pb_config *cfg, struct comparison *cmp,
 		   const struct measure_plan *mp, pb_err *err)
 {
@@ -158,7 +166,8 @@ bool measure_boots(const struct pb_config *cfg, struct comparison *cmp,
 		comparison_compute(cmp);
 	while (ok && !cmp->interrupted && rounds < mp->max_rounds &&
 	       measure_ok_boots(cmp, SIDE_WITHOUT) && measure_ok_boots(cmp, SIDE_WITH)) {
-		int open = compare_inconclusive(&cmp->findings);
+		int open = mp->focus_metric ? focus_inconclusive(cmp, mp)
+					    : compare_inconclusive(&cmp->findings);
 		double spent = boot_seconds(cmp);
 		bool replay = 2 * rounds < journaled; /* journaled extra rounds were decided already */
 

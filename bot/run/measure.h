@@ -21,6 +21,8 @@ struct measure_plan {
 	int max_rounds;               /* at most, when inconclusive */
 	double budget_seconds;        /* of boots; 0: no limit */
 	bool aa;                      /* one kernel on both sides: sides A and B, no "fix" */
+	/* bisect: only this metric's verdict keeps boots coming (NULL: every metric's) */
+	const char *focus_workload, *focus_metric;
 	/* perfbotd's journal: called after each boot (NULL: none) */
 	bool (*boot_done)(void *ctx, const struct comparison *cmp, int b, pb_err *err);
 	void *ctx;

@@ -388,6 +388,7 @@ static bool run_measure(struct pipeline *pl, struct comparison *cmp, const struc
 		.budget_seconds = pl->cfg->budget_minutes * 60.0,
 		.boot_done = rq->job_id ? journal_boot : NULL, .ctx = &journal,
 		.stop = rq->stop,
+		.focus_workload = rq->focus_workload, .focus_metric = rq->focus_metric,
 	};
 	if (!stage_build(pl, change, cmp->image, true))
 		return false;
@@ -416,6 +417,26 @@ static bool run_measure(struct pipeline *pl, struct comparison *cmp, const struc
 	return true;
 }
 
+bool pipeline_compare(struct pipeline *pl, const struct pb_queue *q, const struct run_request *rq,
+		      struct comparison *cmp, const char *kind, char *why, const char *name)
+{
+	const struct pb_patch *p = cmp->patch;
+	const struct series_info *si = cmp->series;
+
+	comparison_from(cmp, pl, kind, q, why);
+	cmp->patch = p;
+	cmp->series = si;
+	cmp->job_id = rq->job_id;
+	cmp->boots_per_kernel = pl->cfg->boots;
+	printf("perfbot: workloads: ");
+	for (int i = 0; i < pl->nchosen; i++)
+		printf("%s%s", i ? ", " : "", pl->chosen[i]->name);
+	printf(" (%s)\n", cmp->workload_choice);
+	if (!run_measure(pl, cmp, rq, name))
+		return false;
+	return cmp->interrupted || stage_store(pl, cmp);
+}
+
 /* What a patch's and a series' run share once their inputs are ready
  * (the stages before the database): open it, build, boot, decide, store,
  * print and report. p or si says what is compared; why is taken. */
@@ -424,7 +445,7 @@ static int run_compare(struct pipeline *pl, const struct pb_queue *q, const stru
 		       const char *name, struct pipeline_outcome *out)
 {
 	const struct pb_config *cfg = pl->cfg;
-	struct comparison cmp = { 0 };
+	struct comparison cmp = { .patch = p, .series = si };
 	int rc = PB_EXIT_ERROR;
 
 	/* Opened only now: bad input above never creates or touches the database.
@@ -437,16 +458,7 @@ static int run_compare(struct pipeline *pl, const struct pb_queue *q, const stru
 		}
 		goto fail;
 	}
-	comparison_from(&cmp, pl, si ? "series" : "patch", q, why);
-	cmp.patch = p;
-	cmp.series = si;
-	cmp.job_id = rq->job_id;
-	cmp.boots_per_kernel = cfg->boots;
-	printf("perfbot: workloads: ");
-	for (int i = 0; i < pl->nchosen; i++)
-		printf("%s%s", i ? ", " : "", pl->chosen[i]->name);
-	printf(" (%s)\n", cmp.workload_choice);
-	if (!run_measure(pl, &cmp, rq, name))
+	if (!pipeline_compare(pl, q, rq, &cmp, si ? "series" : "patch", why, name))
 		goto fail;
 	if (cmp.interrupted) {
 		printf("perfbot: stopped after boot %d; job %lld resumes from there\n", cmp.obs.nboots,
@@ -454,8 +466,6 @@ static int run_compare(struct pipeline *pl, const struct pb_queue *q, const stru
 		rc = PB_EXIT_STOPPED;
 		goto out;
 	}
-	if (!stage_store(pl, &cmp))
-		goto fail;
 	if (cmp.findings.nresults)
 		comparison_print(&cmp, stdout);
 	print_failures(&cmp, false);

@@ -39,6 +39,8 @@ struct run_request {
 	bool force;             /* measure a patch that is not mm too */
 	bool series;            /* run --series: the queue as a whole, not patch number */
 	bool mm_only;           /* with series: apply only its mm patches */
+	/* bisect: only this metric's verdict asks for more boots (NULL: all) */
+	const char *focus_workload, *focus_metric;
 	/* perfbotd's: its job (boots journaled, resumed; done with the store),
 	 * and the flag that stops it after the current boot. 0/NULL: none. */
 	long long job_id;
@@ -109,6 +111,13 @@ bool stage_pair(struct pipeline *pl, const struct pb_patch *p);
 /* The pair of a series (pair_decide_series): the -rc against its base. */
 bool stage_pair_series(struct pipeline *pl, const struct pb_patch *const *ps, int np);
 bool stage_configure(struct pipeline *pl);
+/* pl->pair's kernels built, booted, judged and stored (pl->cid) as a
+ * comparison of kind, cmp's patch or series (or neither) set by the
+ * caller; nothing printed but the progress, no report. why is taken;
+ * name names the log directory. False only when perfbot cannot go on; a
+ * failed build or boot is cmp's status. */
+bool pipeline_compare(struct pipeline *pl, const struct pb_queue *q, const struct run_request *rq,
+		      struct comparison *cmp, const char *kind, char *why, const char *name);
 /* The results database, locked (perfbotd's job waits while stop allows,
  * anything else refuses) and opened. */
 bool stage_open_db(struct pipeline *pl, bool wait, volatile sig_atomic_t *stop);

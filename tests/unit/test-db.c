@@ -402,6 +402,42 @@ void test_db(void)
 		CHECK_INT(db_count(db, "SELECT count(*) FROM kernels WHERE key='key-series' AND "
 				       "change_file='2 patches: 031 771 (forward)' AND length(change_sha256)=64",
 				   0), 1);
+		/* a bisect of it: its record, its steps, the target it starts from */
+		{
+			struct bisect_step bs[2] = {
+				{ .role = "search", .prefix_a = 0, .prefix_b = 1, .comparison_id = sid,
+				  .verdict = "no change" },
+				{ .role = "confirm", .prefix_a = 1, .prefix_b = 2, .comparison_id = sid,
+				  .verdict = "behaviour change", .bad = true },
+			};
+			struct bisect_record br = {
+				.series_comparison = sid, .workload = "hugetlb-migrate",
+				.metric = "pages_migrated", .change = "behaviour change", .npatches = 2,
+				.culprit = 2, .culprit_number = 771, .status = "confirmed",
+				.detail = "[PATCH 5.13 771/800] <culprit>", .steps = bs, .nsteps = 2,
+				.started_at = "t0", .finished_at = "t1", .wall_seconds = 12,
+			};
+			struct series_target t;
+			long long bid = 0;
+
+			CHECK(db_store_bisect(db, &br, &bid, &err));
+			CHECK_INT(db_count(db, "SELECT count(*) FROM bisect_steps WHERE bisect_id=?", bid), 2);
+			CHECK(db_series_target(db, f.queue.dir, 0, NULL, NULL, &t, &err));
+			CHECK(t.id == sid);
+			CHECK_STR(t.mode, "forward");
+			CHECK_STR(t.workload, "hugetlb-migrate");
+			CHECK_STR(t.metric, "pages_migrated");
+			CHECK_STR(t.change, "behaviour change");
+			series_target_free(&t);
+			CHECK(db_series_target(db, f.queue.dir, sid, "hugetlb-migrate", "migrate_ms", &t, &err));
+			CHECK_STR(t.metric, "migrate_ms");
+			series_target_free(&t);
+			CHECK(db_series_target(db, f.queue.dir, sid, "nosuch", "metric", &t, &err));
+			CHECK_STR(t.change, "");
+			series_target_free(&t);
+			CHECK(!db_series_target(db, "/other/queue", 0, NULL, NULL, &t, &err));
+			CHECK_HAS(err.msg, "no series comparison of queue /other/queue yet");
+		}
 		CHECK(report_write_patch(db, sid, dir, &report, &err));
 		CHECK(report && strstr(report, "/series-5.13.2-rc1.html"));
 		if (report) {
@@ -410,6 +446,9 @@ void test_db(void)
 			CHECK_HAS(html, "<h1>Series 5.13.2-rc1: 5.13.2-rc1 review</h1>");
 			CHECK_HAS(html, "<td>031 771</td>");
 			CHECK_HAS(html, "kernel with the series");
+			CHECK_HAS(html, "<h2>Bisection</h2>");
+			CHECK_HAS(html, "the culprit is [PATCH 5.13 771/800] &lt;culprit&gt;");
+			CHECK_HAS(html, "behaviour change (bad)");
 			free(html);
 			unlink(report);
 			free(report);
@@ -429,6 +468,7 @@ void test_db(void)
 		f.cmp.patch = queue_find(&f.queue, 771);
 		f.cmp.series = NULL;
 		snprintf(f.cmp.image[1].key, sizeof(f.cmp.image[1].key), "key1");
+		db_exec(db, "DELETE FROM bisect_steps; DELETE FROM bisects;", NULL);
 		db_exec(db, "DELETE FROM samples WHERE run_id IN (SELECT id FROM runs WHERE "
 			    "comparison_id IN (SELECT id FROM comparisons WHERE kind='series'));"
 			    "DELETE FROM runs WHERE comparison_id IN (SELECT id FROM comparisons WHERE "

@@ -6,6 +6,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "bisect.h"
 #include "check.h"
 #include "kernel.h"
 
@@ -474,8 +475,34 @@ static void test_pair_decide_series(void)
 	free(err);
 }
 
+/* Prefix k of a series of 4 and the position of each step's patch. */
+static void test_bisect_prefixes(void)
+{
+	/* the -rc on its base: prefix k is its first k steps */
+	CHECK_INT(bisect_prefix_steps(0, 4, false), 0);
+	CHECK_INT(bisect_prefix_steps(3, 4, false), 3);
+	CHECK_INT(bisect_step_position(0, 4, false), 1);
+	CHECK_INT(bisect_step_position(3, 4, false), 4);
+	/* taken out of the base, last first: prefix k keeps patches 1..k in,
+	 * so it reverts the n - k after it, which are the first n - k steps */
+	CHECK_INT(bisect_prefix_steps(0, 4, true), 4);
+	CHECK_INT(bisect_prefix_steps(4, 4, true), 0);
+	CHECK_INT(bisect_prefix_steps(3, 4, true), 1);
+	CHECK_INT(bisect_step_position(0, 4, true), 4); /* the first revert is the last patch */
+	CHECK_INT(bisect_step_position(3, 4, true), 1);
+	/* the culprit at position k: the step that adds it to prefix k - 1 */
+	for (int k = 1; k <= 4; k++) {
+		int fwd = bisect_prefix_steps(k, 4, false) - 1;
+		int rev = bisect_prefix_steps(k - 1, 4, true) - 1;
+
+		CHECK_INT(bisect_step_position(fwd, 4, false), k);
+		CHECK_INT(bisect_step_position(rev, 4, true), k);
+	}
+}
+
 void test_pairing(void)
 {
+	test_bisect_prefixes();
 	test_pair_decide_series();
 	test_touched();
 	test_summaries();

@@ -1,0 +1,31 @@
+/* perfbot bisect: which patch of a series made the change its series run
+ * found. The series' prefixes are kernels of their own (prefix 0 is the
+ * series comparison's kernel without, prefix n its kernel with); each step
+ * compares two of them with the same procedure as a run, judged on one
+ * metric alone; the culprit is confirmed as KernelCI asks: the change
+ * reproduced between prefixes k-1 and k in two independent comparisons,
+ * and absent between prefix 0 and k-1. */
+#ifndef PERFBOT_BISECT_H
+#define PERFBOT_BISECT_H
+
+#include "config.h"
+#include "queue.h"
+
+struct bisect_request {
+	long long series_cid;   /* the series comparison; 0: the queue's newest */
+	const char *metric;     /* "workload.metric"; NULL: what the series showed */
+};
+
+/* Returns the exit status: 0 a culprit confirmed, 1 an error (or the
+ * series showed nothing to bisect), 3 no culprit confirmed (stored). */
+int pipeline_bisect(const struct pb_config *cfg, const struct pb_queue *q,
+		    const struct bisect_request *rq);
+
+/* The series' prefix k as the steps of applied (n of them): forward, its
+ * first k; the queue taken out of the base (reverse), the reverts of the
+ * patches after k, which are the first n - k. */
+int bisect_prefix_steps(int k, int n, bool reverse);
+/* The series position (1..n) of step i's patch. */
+int bisect_step_position(int i, int n, bool reverse);
+
+#endif
