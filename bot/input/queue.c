@@ -679,7 +679,8 @@ static void set_upstream(struct pb_patch *p, const char *hex)
 
 /* The lines of the commit message the report shows: the upstream commit
  * (in either of the stable trees' spellings), Fixes:, the sign-off chain
- * and an explicit Cc: stable. True if the line was one. */
+ * and the Cc: trailers (a reply goes to them), an explicit Cc: stable
+ * among them. True if the line was one. */
 static bool trailer(struct pb_patch *p, char *line)
 {
 	if (!strncmp(line, "commit ", 7) && is_hex40(line + 7) && strstr(line + 47, "upstream"))
@@ -690,10 +691,11 @@ static bool trailer(struct pb_patch *p, char *line)
 		add_string(&p->fixes, &p->nfixes, trim(line + 6));
 	else if (!strncasecmp(line, "Signed-off-by:", 14))
 		add_string(&p->signoffs, &p->nsignoffs, trim(line + 14));
-	else if (!strncasecmp(line, "Cc:", 3) && (strcasestr(line, "stable@vger.kernel.org") ||
-						  strcasestr(line, "stable@kernel.org")))
-		p->cc_stable = true;
-	else
+	else if (!strncasecmp(line, "Cc:", 3)) {
+		add_string(&p->ccs, &p->nccs, trim(line + 3));
+		if (strcasestr(line, "stable@vger.kernel.org") || strcasestr(line, "stable@kernel.org"))
+			p->cc_stable = true;
+	} else
 		return false;
 	return true;
 }
@@ -1008,6 +1010,7 @@ void patch_free(struct pb_patch *p)
 	free(p->mail);
 	names_free(p->fixes, p->nfixes);
 	names_free(p->signoffs, p->nsignoffs);
+	names_free(p->ccs, p->nccs);
 	for (int i = 0; i < p->nfiles; i++)
 		free(p->files[i].path);
 	free(p->files);

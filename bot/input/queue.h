@@ -28,6 +28,8 @@ struct pb_patch {
 	int nfixes;
 	char **signoffs;     /* Signed-off-by chain, in order */
 	int nsignoffs;
+	char **ccs;          /* Cc: trailers, in order, as given ("Name <addr> # 5.10") */
+	int nccs;
 	bool cc_stable;      /* carries an explicit Cc: stable@ tag */
 	struct patch_file_stat *files;
 	int nfiles;
