@@ -1,4 +1,5 @@
 /* Unit tests of perfbot's modules, run under ASan + UBSan by `make unit`. */
+#include <getopt.h>
 #include <stdlib.h>
 #include <unistd.h>
 
@@ -25,6 +26,50 @@ char *test_write(const char *dir, const char *name, const char *text)
 		fclose(f);
 	}
 	return path;
+}
+
+/* A temporary file that fd (1 or 2) writes to until fd_restore. */
+static int fd_capture(int fd, char *path)
+{
+	int tmp = mkstemp(path), saved = dup(fd);
+
+	dup2(tmp, fd);
+	close(tmp);
+	return saved;
+}
+
+static char *fd_restore(int fd, int saved, const char *path)
+{
+	char *text;
+
+	dup2(saved, fd);
+	close(saved);
+	text = read_file(path, NULL, NULL);
+	unlink(path);
+	return text ? text : xstrdup("");
+}
+
+char *test_run_command(int (*cmd)(int, char **), char **argv, int *rc, char **err)
+{
+	char out_path[] = "/tmp/perfbot-unit-out-XXXXXX", err_path[] = "/tmp/perfbot-unit-err-XXXXXX";
+	int argc = 0, saved_out, saved_err = -1;
+	char *out;
+
+	while (argv[argc])
+		argc++;
+	fflush(stdout);
+	fflush(stderr);
+	saved_out = fd_capture(1, out_path);
+	if (err)
+		saved_err = fd_capture(2, err_path);
+	optind = 0;
+	*rc = cmd(argc, argv);
+	fflush(stdout);
+	fflush(stderr);
+	out = fd_restore(1, saved_out, out_path);
+	if (err)
+		*err = fd_restore(2, saved_err, err_path);
+	return out;
 }
 
 static const struct {

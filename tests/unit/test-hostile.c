@@ -2,7 +2,6 @@
  * console, a compiler's error) reaches the HTML only escaped: a subject
  * with a <script> and an attribute break-out, a panic message with markup. */
 #include <fcntl.h>
-#include <getopt.h>
 #include <stdlib.h>
 #include <strings.h>
 #include <unistd.h>
@@ -62,28 +61,6 @@ static void check_visible(void)
 	CHECK_STR(err.msg, "--patch '7\\x0a71': bad");
 }
 
-/* What cmd wrote on stdout, run with argv as from main(). */
-static char *run_captured(int (*cmd)(int, char **), char **argv, int *rc)
-{
-	char path[] = "/tmp/perfbot-unit-out-XXXXXX";
-	int fd = mkstemp(path), saved = dup(1), argc = 0;
-	char *out;
-
-	while (argv[argc])
-		argc++;
-	fflush(stdout);
-	dup2(fd, 1);
-	optind = 0;
-	*rc = cmd(argc, argv);
-	fflush(stdout);
-	dup2(saved, 1);
-	close(saved);
-	close(fd);
-	out = read_file(path, NULL, NULL);
-	unlink(path);
-	return out ? out : xstrdup("");
-}
-
 static int count_char(const char *s, char c)
 {
 	int n = 0;
@@ -130,7 +107,7 @@ static void check_terminal(void)
 			  (int)(at - good), good, at);
 	free(test_write(qdir, "771-hostile.patch", patch));
 	free(patch);
-	out = run_captured(cmd_list, argv_list, &rc);
+	out = test_run_command(cmd_list, argv_list, &rc, NULL);
 	CHECK_INT(rc, PB_EXIT_OK);
 	CHECK(!raw_controls(out));
 	CHECK_HAS(out, "Signed-off-by: Mallory \\x1b]0;pwned\\x07\\x1b[2J <m@x>\n");
@@ -144,7 +121,7 @@ static void check_terminal(void)
 			       "char(27) || '[2J', log = '/x' || char(13) || char(27) || ']0;t' || char(7)",
 			   NULL, NULL, NULL) == SQLITE_OK);
 	db_close(db);
-	out = run_captured(cmd_jobs, argv_jobs, &rc);
+	out = test_run_command(cmd_jobs, argv_jobs, &rc, NULL);
 	CHECK_INT(rc, PB_EXIT_OK);
 	CHECK(!raw_controls(out));
 	CHECK_INT(count_char(out, '\n'), 3); /* the daemon's line, the header, one row */
