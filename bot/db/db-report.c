@@ -5,6 +5,9 @@
 #define R struct patch_page_row
 static const struct db_column patch_page_cols[] = {
 	DB_COLUMN(R, number, DB_INT, "p.number"),
+	DB_COLUMN(R, total, DB_INT, "p.total"),
+	DB_COLUMN(R, series, DB_TEXT, "p.series"),
+	DB_COLUMN(R, sha256, DB_TEXT, "p.sha256"),
 	DB_COLUMN(R, subject, DB_TEXT, "p.subject"),
 	DB_COLUMN(R, author, DB_TEXT, "p.author"),
 	DB_COLUMN(R, upstream, DB_TEXT, "p.upstream"),
@@ -36,6 +39,7 @@ static const struct db_column patch_page_cols[] = {
 	DB_COLUMN(R, boots_per_kernel, DB_INT, "c.boots_per_kernel"),
 	DB_COLUMN(R, iterations, DB_INT, "c.iterations"),
 	DB_COLUMN(R, started_at, DB_TEXT, "c.started_at"),
+	DB_COLUMN(R, finished_at, DB_TEXT, "c.finished_at"),
 	DB_COLUMN(R, wall_seconds, DB_REAL, "c.wall_seconds"),
 	/* AS names are the fields' names: kernel[0].label is "kernel_0_label" */
 	{ "kernel_0_label", "kw.label", DB_TEXT, offsetof(R, kernel[0].label) },
@@ -47,6 +51,7 @@ static const struct db_column patch_page_cols[] = {
 	{ "kernel_1_build_status", "kx.build_status", DB_TEXT, offsetof(R, kernel[1].build_status) },
 	{ "kernel_1_failure", "kx.failure", DB_TEXT, offsetof(R, kernel[1].failure) },
 	DB_COLUMN(R, base_version, DB_TEXT, "kw.version"),
+	DB_COLUMN(R, config_sha256, DB_TEXT, "kw.config_sha256"),
 	DB_COLUMN(R, perfbot_version, DB_TEXT, "c.perfbot_version"),
 	DB_COLUMN(R, port_file, DB_TEXT, "kw.change_file"),
 	DB_COLUMN(R, verdict, DB_TEXT, "c.verdict"),

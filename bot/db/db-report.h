@@ -10,9 +10,11 @@ struct kernel_row {
 	const char *label, *key, *build_status, *failure;
 };
 
-/* A comparison with its patch and kernels: the head of a patch page. */
+/* A comparison with its patch and kernels: the head of a patch page, and
+ * of the mail that answers the patch. */
 struct patch_page_row {
-	int number, cc_stable, boots_per_kernel, iterations, warmup;
+	int number, total, cc_stable, boots_per_kernel, iterations, warmup;
+	const char *series, *sha256; /* 5.13 of [PATCH 5.13 771/800]; the patch file's */
 	const char *subject, *author, *upstream, *fixes, *mm_reason, *file;
 	const char *pair_method, *pair_detail, *accel, *accel_reason, *status, *workloads;
 	const char *workload_choice, *started_at, *perfbot_version, *verdict, *behaviour;
@@ -23,7 +25,7 @@ struct patch_page_row {
 	const char *series_queue, *series_cover_message_id;
 	int series_mm_only;
 	struct kernel_row kernel[2];   /* without, with the fix */
-	const char *base_version, *port_file;
+	const char *base_version, *config_sha256, *port_file, *finished_at;
 	double wall_seconds, gate_pct, alpha, beta; /* beta 0: before schema 6 */
 	double noise_factor;               /* before schema 6 (0 after) */
 	long long seed, noise_calibration; /* 0: none */

@@ -11,7 +11,11 @@
 
 #include <ini.h>
 
-enum key_type { K_PATH, K_INT, K_REAL, K_ACCEL };
+#include "mail.h"
+
+/* K_TEXT: free text without control characters, may be empty;
+ * K_ADDRESSES: a comma-separated list of min to max mail addresses. */
+enum key_type { K_PATH, K_INT, K_REAL, K_ACCEL, K_TEXT, K_ADDRESSES };
 
 /* Every key config.ini may hold: anything else is an error, so a typo never
  * silently falls back to a default. */
@@ -48,6 +52,10 @@ static const struct config_key {
 	{ "calibrate", "boots", K_INT, offsetof(struct pb_config, calibrate_boots), 2, 1000 },
 	{ "database", "path", K_PATH, offsetof(struct pb_config, db_path), 0, 0 },
 	{ "report", "dir", K_PATH, offsetof(struct pb_config, report_dir), 0, 0 },
+	{ "report", "url", K_TEXT, offsetof(struct pb_config, report_url), 0, 0 },
+	{ "mail", "from", K_ADDRESSES, offsetof(struct pb_config, mail_from), 1, 1 },
+	{ "mail", "cc", K_ADDRESSES, offsetof(struct pb_config, mail_cc), 0, 100 },
+	{ "mail", "sendmail", K_TEXT, offsetof(struct pb_config, mail_sendmail), 0, 0 },
 };
 
 /* Keys an older perfbot read: refused by name, so that a config.ini that
@@ -81,9 +89,24 @@ static double *real_field(struct pb_config *cfg, const struct config_key *k)
 	return (double *)((char *)cfg + k->offset);
 }
 
-static char **path_field(struct pb_config *cfg, const struct config_key *k)
+static char **string_field(struct pb_config *cfg, const struct config_key *k)
 {
 	return (char **)((char *)cfg + k->offset);
+}
+
+/* The keys whose value is a string of their own, freed with the config. */
+static bool is_string_key(const struct config_key *k)
+{
+	return k->type == K_PATH || k->type == K_TEXT || k->type == K_ADDRESSES;
+}
+
+/* A value that goes into a mail header or an argv: one line of text. */
+static bool has_control_chars(const char *v)
+{
+	for (; *v; v++)
+		if ((unsigned char)*v < 0x20 || *v == 0x7f)
+			return true;
+	return false;
 }
 
 static int *int_field(struct pb_config *cfg, const struct config_key *k)
@@ -113,7 +136,7 @@ static bool set_value(struct pb_config *cfg, const struct config_key *k, const c
 {
 	switch (k->type) {
 	case K_PATH: {
-		char **f = path_field(cfg, k);
+		char **f = string_field(cfg, k);
 
 		if (!value[0]) {
 			snprintf(why, whylen, "empty path");
@@ -154,6 +177,30 @@ static bool set_value(struct pb_config *cfg, const struct config_key *k, const c
 			return false;
 		}
 		*real_field(cfg, k) = v;
+		return true;
+	}
+	case K_TEXT:
+	case K_ADDRESSES: {
+		pb_err aerr;
+		int n = 0;
+
+		if (has_control_chars(value)) {
+			snprintf(why, whylen, "a control character in '%.100s'", value);
+			return false;
+		}
+		if (k->type == K_ADDRESSES && !mail_address_list(value, NULL, &n, &aerr)) {
+			snprintf(why, whylen, "%.200s", aerr.msg);
+			return false;
+		}
+		if (k->type == K_ADDRESSES && (n < k->min || n > k->max)) {
+			if (k->max == 1)
+				snprintf(why, whylen, "'%.100s' is not one mail address", value);
+			else
+				snprintf(why, whylen, "more than %d addresses", k->max);
+			return false;
+		}
+		free(*string_field(cfg, k));
+		*string_field(cfg, k) = xstrdup(value);
 		return true;
 	}
 	case K_ACCEL:
@@ -304,9 +351,9 @@ static void set_defaults(struct pb_config *cfg)
 	cfg->numa_nodes = 2;
 	cfg->boot_timeout = 300;
 	cfg->kvm_probe_timeout = 15;
-	cfg->boots = 2;
-	cfg->iterations = 5;
-	cfg->warmup = 1;
+	cfg->boots = CONFIG_DEFAULT_BOOTS;
+	cfg->iterations = CONFIG_DEFAULT_ITERATIONS;
+	cfg->warmup = CONFIG_DEFAULT_WARMUP;
 	cfg->max_boots = 10;
 	cfg->budget_minutes = 15;
 	cfg->seed = 0;
@@ -318,6 +365,10 @@ static void set_defaults(struct pb_config *cfg)
 	cfg->workloads_dir = path_join(cfg->base_dir, "workloads");
 	cfg->db_path = path_join(cfg->base_dir, "results.db");
 	cfg->report_dir = path_join(cfg->base_dir, "reports");
+	cfg->report_url = xstrdup("");
+	cfg->mail_from = xstrdup("perfbot <perfbot@localhost>");
+	cfg->mail_cc = xstrdup("linux-mm@kvack.org");
+	cfg->mail_sendmail = xstrdup("");
 }
 
 bool config_load(struct pb_config *cfg, const char *path, pb_err *err)
@@ -433,8 +484,8 @@ void config_dump(const struct pb_config *cfg, FILE *out)
 		fprintf(out, "%s.%s = ", k->section, k->key);
 		switch (k->type) {
 		case K_PATH:
-			if (*path_field(c, k))
-				fprintf(out, "%s\n", *path_field(c, k));
+			if (*string_field(c, k))
+				fprintf(out, "%s\n", *string_field(c, k));
 			else
 				fprintf(out, "%s/ccache\n", cfg->cache_dir);
 			break;
@@ -446,6 +497,10 @@ void config_dump(const struct pb_config *cfg, FILE *out)
 			break;
 		case K_ACCEL:
 			fprintf(out, "%s\n", accel_choice_name(*int_field(c, k)));
+			break;
+		case K_TEXT:
+		case K_ADDRESSES:
+			fprintf(out, "%s\n", *string_field(c, k));
 			break;
 		}
 	}
@@ -459,8 +514,8 @@ char *config_queue_spool(const struct pb_config *cfg)
 void config_free(struct pb_config *cfg)
 {
 	for (size_t i = 0; i < PB_ARRAY_SIZE(keys); i++)
-		if (keys[i].type == K_PATH)
-			free(*path_field(cfg, &keys[i]));
+		if (is_string_key(&keys[i]))
+			free(*string_field(cfg, &keys[i]));
 	for (int i = 0; i < cfg->nparams; i++) {
 		free(cfg->params[i].workload);
 		free(cfg->params[i].key);

@@ -6,6 +6,12 @@
 
 enum accel_choice { ACCEL_AUTO, ACCEL_KVM, ACCEL_TCG, ACCEL_TCG_ICOUNT };
 
+/* A run's schedule as a fresh config.ini sets it: what a mail's
+ * reproduction line leaves out. */
+#define CONFIG_DEFAULT_BOOTS 2
+#define CONFIG_DEFAULT_ITERATIONS 5
+#define CONFIG_DEFAULT_WARMUP 1
+
 /* A workload parameter from a [workload NAME] section: it fills the
  * {key=default} placeholder of that workload's args. */
 struct workload_param {
@@ -43,6 +49,10 @@ struct pb_config {
 	char *workloads_dir; /* [run] workloads */
 	char *db_path;       /* [database] path */
 	char *report_dir;    /* [report] dir */
+	char *report_url;    /* [report] url where report_dir is published, "" if nowhere */
+	char *mail_from;     /* [mail] from: the one address perfbot's mails come from */
+	char *mail_cc;       /* [mail] cc: addresses every mail is copied to, comma-separated */
+	char *mail_sendmail; /* [mail] sendmail: the program and its arguments, "" sends nothing */
 	struct workload_param *params; /* [workload NAME] key = value */
 	int nparams;
 };

@@ -349,8 +349,7 @@ static void kernel_kv(pb_str *h, const char *k, const struct kernel_row *kr)
 	free(v);
 }
 
-/* The statistics a verdict was reached by, in a line. */
-static void statistics_kv(pb_str *h, const struct patch_page_row *r)
+char *report_statistics(const struct patch_page_row *r)
 {
 	char *noise = !r->noise_calibration
 			      ? xstrdup("from this run's own boots (no calibration for this accelerator)")
@@ -372,10 +371,16 @@ static void statistics_kv(pb_str *h, const struct patch_page_row *r)
 			      "metric's own resolvable threshold; between-boot noise %s; %d warm-up "
 			      "iteration(s) left out; seed %lld",
 			      r->alpha, r->beta, r->gate_pct, noise, r->warmup, r->seed);
+	free(noise);
+	return v;
+}
+
+static void statistics_kv(pb_str *h, const struct patch_page_row *r)
+{
+	char *v = report_statistics(r);
 
 	row_kv(h, "statistics", v);
 	free(v);
-	free(noise);
 }
 
 /* The patch's own rows: who wrote it, where it came from, why mm. */

@@ -10,6 +10,12 @@
 /* Appends s to out with & < > " ' escaped. */
 void html_escape(pb_str *out, const char *s);
 
+struct patch_page_row;
+/* How a comparison's verdicts were reached, in a paragraph (the patch
+ * page's statistics row, the mail's): the test, alpha, beta, the gate, the
+ * looks, the noise, the seed. Free it. */
+char *report_statistics(const struct patch_page_row *r);
+
 /* Writes <report_dir>/<patch number>.html for one comparison. */
 bool report_write_patch(sqlite3 *db, long long comparison_id, const char *report_dir,
 			char **written, pb_err *err);

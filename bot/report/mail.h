@@ -1,0 +1,81 @@
+/* perfbot's answer to a patch's review mail: an RFC 5322 plain-text
+ * message in the style of the kernel test robot's, built from the rows of
+ * the report's queries alone (no database, no file), so that every rule
+ * below is tested without a run. The headers are folded at 78 columns, and
+ * what came from input in them is made one line (visible()) and RFC 2047
+ * encoded where it is not ASCII; the body is UTF-8, sent 8bit, in lines of
+ * at most 72 columns. A message answers one patch's newest comparison; a
+ * series' or a bisect's would be another builder over the same helpers. */
+#ifndef PERFBOT_MAIL_H
+#define PERFBOT_MAIL_H
+
+#include <time.h>
+
+#include "util.h"
+#include "verdict.h"
+
+#define MAIL_BODY_COLUMNS 72
+#define MAIL_HEADER_COLUMNS 78
+
+/* One mailbox: name "" when it has none. */
+struct mail_address {
+	char *name, *addr;
+};
+/* The address of a trailer or of a list's entry: "Name <a@b>",
+ * "\"Last, First\" <a@b>", "<a@b> # 5.10+", "a@b (comment)". False when it
+ * holds none (an ASCII local@domain, without spaces or specials). */
+bool mail_address_parse(const char *text, struct mail_address *a);
+/* The comma-separated addresses of text (a comma between quotes is part of
+ * a name; empty entries are skipped) into *v (NULL: only counted), *n of
+ * them; false with err at the first entry that is not an address. */
+bool mail_address_list(const char *text, struct mail_address **v, int *n, pb_err *err);
+void mail_address_free(struct mail_address *a);
+/* Frees each of v's n addresses and v. */
+void mail_addresses_free(struct mail_address *v, int n);
+
+/* "Name: value" with value an unstructured text from input (a subject):
+ * made one line, its non-ASCII words RFC 2047 encoded, folded before a word
+ * that would pass column 78. */
+void mail_header(pb_str *out, const char *name, const char *value);
+/* text as lines of at most 72 columns (characters, not bytes), the first
+ * starting with first, the others with indent; broken at spaces, and a word
+ * longer than a line after a '.', '_', '-' or '/' where it has one. */
+void mail_wrap(pb_str *out, const char *first, const char *indent, const char *text);
+
+struct result_row;
+struct patch_page_row;
+struct pb_patch;
+
+/* One metric of a comparison as the mail's table shows it, copied out of
+ * its result_row (whose strings last only until the cursor's next step). */
+struct mail_metric {
+	char *name; /* workload.metric */
+	char *unit;
+	enum verdict verdict;
+	double without, with, change_pct, ci_lo_pct, ci_hi_pct; /* NAN: none */
+};
+struct mail_metrics {
+	struct mail_metric *v;
+	int n;
+};
+void mail_metrics_add(struct mail_metrics *m, const struct result_row *r);
+void mail_metrics_free(struct mail_metrics *m);
+
+/* What the mail answering one patch is made of. */
+struct mail_patch_input {
+	const struct patch_page_row *row; /* its newest comparison, the patch, the kernels */
+	long long comparison_id;
+	const struct mail_metrics *metrics;
+	/* the queue's copy of the patch, for its Signed-off-by and Cc: trailers;
+	 * NULL when it is not the file measured (the database keeps none) */
+	const struct pb_patch *queued;
+	const char *from, *list_cc; /* [mail] from, [mail] cc */
+	const char *report_url;     /* [report] url, "" for none */
+	time_t date;
+};
+
+/* The whole message, headers and body, into out; false (err) when the
+ * patch's author or the From address has no address to use. */
+bool mail_patch_message(const struct mail_patch_input *in, pb_str *out, pb_err *err);
+
+#endif
