@@ -21,6 +21,7 @@ int cmd_bisect(int argc, char **argv);
 int cmd_calibrate(int argc, char **argv);
 int cmd_bench(int argc, char **argv);
 int cmd_report(int argc, char **argv);
+int cmd_mail(int argc, char **argv);
 int cmd_nightly(int argc, char **argv);
 int cmd_list(int argc, char **argv);
 int cmd_pair(int argc, char **argv);

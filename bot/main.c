@@ -14,6 +14,7 @@ static const struct command commands[] = {
 	{ "jobs", cmd_jobs, "list perfbotd's jobs: queued, running, done, failed" },
 	{ "nightly", cmd_nightly, "the cron job: a calibration, every mm patch not yet measured, the report" },
 	{ "report", cmd_report, "write the HTML report (index, patch pages, trend) from results.db" },
+	{ "mail", cmd_mail, "write (and send) the answer to a patch's review mail: its verdict" },
 	{ "pair", cmd_pair, "show how each mm patch's kernel pair is formed (dry runs, no build)" },
 	{ "list", cmd_list, "print the queue: numbers, subjects, upstream commits, mm or not" },
 	{ "config", cmd_config, "print the effective configuration" },

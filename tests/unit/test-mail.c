@@ -1,14 +1,19 @@
 /* The mail answering a patch's review: its headers folded at 78 columns
  * and safe from what a patch holds, its body in 72, its Cc without
- * repeats, its threading, its first line for each kind of verdict. */
+ * repeats, its threading, its first line for each kind of verdict; and
+ * perfbot mail on a fixture's database, the .eml checked by
+ * tests/check-mail.py as a mail program would read it. */
 #include <math.h>
 #include <stdlib.h>
+#include <unistd.h>
 
 #include "check.h"
-#include "config.h"
+#include "cli.h"
 #include "db-report.h"
+#include "fixture.h"
 #include "mail.h"
 
+#define W "PB1 sample hugetlb-migrate "
 #define LONG_METRIC "thp-anon.fault_around_bytes_per_huge_page_with_khugepaged_defrag_always_" \
 		    "and_shmem_enabled_within_size_ms_per_gib"
 
@@ -374,6 +379,139 @@ out:
 	mail_metrics_free(&m);
 }
 
+/* python3 tests/check-mail.py eml [id]: true when it passes. */
+static bool check_mail_py(const char *eml, const char *id)
+{
+	char *argv[] = { "python3", "tests/check-mail.py", (char *)eml, (char *)id, NULL };
+	struct spawn_opts o = { .timeout = 60 };
+	struct spawn_result res;
+
+	return spawn_wait(argv, &o, &res) && !res.failed_exec && res.status == 0;
+}
+
+/* perfbot mail on a database holding the fixture's comparison. */
+static void check_command(void)
+{
+	char *dir = test_tmpdir(), *dbp = xasprintf("%s/r.db", dir), *reports = xasprintf("%s/reports", dir);
+	char *eml = xasprintf("%s/mail/patch-771.eml", reports), *sent = xasprintf("%s/sent.eml", dir);
+	char *tee = xasprintf("mail.sendmail=tee %s", sent), *nodb = xasprintf("%s/none.db", dir);
+	char *bad_dir = xasprintf("%s/r.db/reports", dir);
+	const char *id = "<20210712060912.995381202@linuxfoundation.org>";
+	char *argv[] = { "mail", "--patch", "771", "--config", "config.ini", "--db", dbp, "--report-dir", reports,
+			 "-c", "report.url=https://perfbot.example.org/r", "-c", "mail.sendmail=", NULL };
+	char *out, *errs, *text, *again, *qdir;
+	struct fixture f;
+	struct pb_patch *p;
+	pb_err err = { "" };
+	sqlite3 *db;
+	long long cid;
+	int rc;
+
+	/* no database yet: refused, nothing written */
+	argv[6] = nodb;
+	free(test_run_command(cmd_mail, argv, &rc, &errs));
+	CHECK_INT(rc, PB_EXIT_ERROR);
+	CHECK_HAS(errs, "no database");
+	CHECK(!path_exists(reports) && !path_exists(nodb));
+	free(errs);
+	argv[6] = dbp;
+
+	CHECK(db_open(dbp, &db, &err));
+	CHECK(fixture_init(&f, W "1 migrate_ms 1\n" W "1 pages_migrated 0\n",
+			   W "1 migrate_ms 2\n" W "1 pages_migrated 32\n"));
+	/* no comparison of the patch yet */
+	free(test_run_command(cmd_mail, argv, &rc, &errs));
+	CHECK_INT(rc, PB_EXIT_ERROR);
+	CHECK_HAS(errs, "no comparison of patch 771");
+	CHECK(!path_exists(reports));
+	free(errs);
+
+	p = (struct pb_patch *)f.cmp.patch;
+	free(p->message_id);
+	p->message_id = xstrdup(id);
+	/* the queue as config.ini names it: an absolute path */
+	qdir = abs_path_from(NULL, f.cmp.queue_dir);
+	f.cmp.queue_dir = qdir;
+	CHECK(db_store_comparison(db, &f.cmp, "test", NULL, &cid, &err));
+	db_close(db);
+
+	out = test_run_command(cmd_mail, argv, &rc, &errs);
+	CHECK_INT(rc, PB_EXIT_OK);
+	CHECK_HAS(out, "perfbot: mail ");
+	CHECK_STR(errs, "");
+	text = read_file(eml, NULL, NULL);
+	CHECK_HAS(text, "\n\nperfbot noticed a behaviour change of hugetlb-migrate.pages_migrated on:\n");
+	CHECK_HAS(text, "Oscar Salvador <osalvador@suse.de>");
+	CHECK_HAS(text, "\n  https://perfbot.example.org/r/771.html\n");
+	if (program_in_path("python3"))
+		CHECK(check_mail_py(eml, id));
+	else
+		printf("mail: python3 is absent: tests/check-mail.py not run\n");
+	free(out);
+	free(errs);
+
+	/* sendmail: the message on its stdin; a failure is one line, exit 1 */
+	argv[12] = tee;
+	free(test_run_command(cmd_mail, argv, &rc, &errs));
+	CHECK_INT(rc, PB_EXIT_OK);
+	again = read_file(sent, NULL, NULL);
+	free(text);
+	text = read_file(eml, NULL, NULL);
+	CHECK(again && text && !strcmp(again, text));
+	free(again);
+	free(errs);
+	argv[12] = "mail.sendmail=false --to nobody";
+	free(test_run_command(cmd_mail, argv, &rc, &errs));
+	CHECK_INT(rc, PB_EXIT_ERROR);
+	CHECK_HAS(errs, "[mail] sendmail: 'false' exited with status 1, the mail is not sent");
+	CHECK_INT(occurrences(errs, "\n"), 1);
+	free(errs);
+	argv[12] = "mail.sendmail=";
+
+	/* the queue's copy changed since: the database's word only */
+	CHECK(db_open(dbp, &db, &err));
+	CHECK(sqlite3_exec(db, "UPDATE patches SET sha256='changed'", NULL, NULL, NULL) == SQLITE_OK);
+	db_close(db);
+	out = test_run_command(cmd_mail, argv, &rc, &errs);
+	CHECK_INT(rc, PB_EXIT_OK);
+	CHECK_HAS(out, "changed since it was measured");
+	free(out);
+	again = read_file(eml, NULL, NULL);
+	CHECK(again && !strstr(again, "osalvador") && strstr(again, "Cc: linux-mm@kvack.org\n"));
+	free(again);
+	free(errs);
+
+	/* an unknown patch, a report directory that cannot be made */
+	{
+		char *unknown[] = { "mail", "--patch", "12345", "--config", "config.ini", "--db", dbp, NULL };
+		char *unwritable[] = { "mail", "--patch", "771", "--config", "config.ini", "--db", dbp,
+				       "--report-dir", bad_dir, NULL };
+
+		free(test_run_command(cmd_mail, unknown, &rc, &errs));
+		CHECK_INT(rc, PB_EXIT_ERROR);
+		CHECK_HAS(errs, "patch 12345 is not in the queue");
+		free(errs);
+		free(test_run_command(cmd_mail, unwritable, &rc, &errs));
+		CHECK_INT(rc, PB_EXIT_ERROR);
+		CHECK_INT(occurrences(errs, "\n"), 1);
+		CHECK_HAS(errs, "cannot create");
+		CHECK(!path_exists(bad_dir));
+		free(errs);
+	}
+	free(text);
+	free(qdir);
+	fixture_free(&f);
+	rm_rf(dir);
+	free(bad_dir);
+	free(nodb);
+	free(tee);
+	free(sent);
+	free(eml);
+	free(reports);
+	free(dbp);
+	free(dir);
+}
+
 void test_mail(void)
 {
 	check_headers();
@@ -382,4 +520,5 @@ void test_mail(void)
 	check_wrap();
 	check_wording();
 	check_message();
+	check_command();
 }
