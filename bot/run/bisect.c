@@ -80,8 +80,11 @@ static enum judged verdict_of(const struct bisect *b, const struct comparison *c
 
 	if (b->by_status) {
 		*verdict = kernel_status(cmp);
-		if (!cmp->image[0].built || measure_ok_boots(cmp, SIDE_WITHOUT) == 0)
-			return JUDGED_UNDECIDED; /* the good side failed too */
+		/* the good side failed too: this step tells nothing (a failed
+		 * build on the bad side boots neither) */
+		if (!cmp->image[0].built ||
+		    (cmp->image[1].built && measure_ok_boots(cmp, SIDE_WITHOUT) == 0))
+			return JUDGED_UNDECIDED;
 		return !strcmp(*verdict, b->t.status) ? JUDGED_BAD
 		       : cmp->status == STATUS_MEASURED ? JUDGED_GOOD
 							 : JUDGED_UNDECIDED;
