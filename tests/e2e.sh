@@ -654,6 +654,16 @@ if command -v systemd-analyze > /dev/null; then
 	check "the systemd unit verifies" systemd-analyze verify "$top/build/perfbotd.service"
 fi
 
+# The answer to 771's review mail, as a mail program reads it (the
+# directory queue's patches have no Message-ID: no In-Reply-To)
+pb mail --patch 771 > "$work/mail.out" 2>&1
+rc=$?
+check "mail --patch 771 writes the reply (rc=$rc)" test "$rc" -eq 0 -a -f "$reports/mail/patch-771.eml"
+check "mail: Python's email package parses it, lines of at most 72 columns" \
+	python3 tests/check-mail.py "$reports/mail/patch-771.eml"
+check "mail: it names the behaviour change" \
+	grep -q "^perfbot noticed a behaviour change of" "$reports/mail/patch-771.eml"
+
 pb pair > "$work/pair.out" 2>&1
 check "pair: 772 reverse-applies" grep -Eq "^772 reverse" "$work/pair.out"
 check "pair: 765 has a port" grep -Eq "^765 port" "$work/pair.out"
