@@ -1264,6 +1264,7 @@ static bool queue_load_mbox(const char *path, const char *spool, struct pb_queue
 	q->dir = abs_path_from(NULL, path);
 	q->description = xstrdup("");
 	q->cover_message_id = xstrdup("");
+	q->cover_from = xstrdup("");
 	q->patches = xcalloc((size_t)n, sizeof(struct pb_patch));
 	index_of = xcalloc(PATCH_MAX_NUMBER + 1, sizeof(int));
 	for (int i = 0; i < n; i++) {
@@ -1289,6 +1290,10 @@ static bool queue_load_mbox(const char *path, const char *spool, struct pb_queue
 			free(q->cover_message_id);
 			q->cover_message_id = mail_field_value(msg, mlen, "Message-ID");
 			no_control_chars(q->cover_message_id);
+			/* who a reply to the -rc as a whole is addressed to */
+			free(q->cover_from);
+			q->cover_from = mail_field_value(msg, mlen, "From");
+			no_control_chars(q->cover_from);
 			continue;
 		}
 		if (!mail_has_diff(msg, mlen)) {
@@ -1473,5 +1478,6 @@ void queue_free(struct pb_queue *q)
 	free(q->dir);
 	free(q->description);
 	free(q->cover_message_id);
+	free(q->cover_from);
 	memset(q, 0, sizeof(*q));
 }

@@ -42,6 +42,7 @@ struct pb_queue {
 	bool mbox;           /* one mbox file: a review thread, format-patch --stdout */
 	char *description;   /* an mbox's cover letter subject ("5.13.2-rc1 review"), else NULL */
 	char *cover_message_id; /* its Message-ID, "" if none; NULL without an mbox */
+	char *cover_from;    /* its From (the stable maintainer), "" if none; NULL without an mbox */
 	int replies;         /* Re: mails of an mbox, skipped */
 	int no_diff;         /* mails of an mbox without a diff (not the cover), skipped */
 	bool quilt;          /* dir has a quilt series file: its patches, its order */

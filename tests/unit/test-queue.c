@@ -530,6 +530,7 @@ static void mbox_thread(void)
 	CHECK(q.mbox && !q.quilt);
 	CHECK_STR(q.description, "5.13.2-rc1 review");
 	CHECK_STR(q.cover_message_id, "<cover@linuxfoundation.org>");
+	CHECK_STR(q.cover_from, "Greg Kroah-Hartman <gregkh@linuxfoundation.org>");
 	CHECK_INT(q.replies, 1);
 	CHECK_INT(q.no_diff, 1); /* the bot's second "000/800", which is no cover */
 	CHECK_INT(q.npatches, d.npatches);
