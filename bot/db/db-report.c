@@ -3,24 +3,27 @@
 #include "db-report.h"
 
 #define R struct patch_page_row
+/* The patch's own columns: a patch page's, and a queue patch's alone. */
+#define PATCH_COLUMNS                                                   \
+	DB_COLUMN(R, number, DB_INT, "p.number"),                       \
+	DB_COLUMN(R, total, DB_INT, "p.total"),                         \
+	DB_COLUMN(R, series, DB_TEXT, "p.series"),                      \
+	DB_COLUMN(R, sha256, DB_TEXT, "p.sha256"),                      \
+	DB_COLUMN(R, subject, DB_TEXT, "p.subject"),                    \
+	DB_COLUMN(R, author, DB_TEXT, "p.author"),                      \
+	DB_COLUMN(R, upstream, DB_TEXT, "p.upstream"),                  \
+	DB_COLUMN(R, cc_stable, DB_INT, "p.cc_stable"),                 \
+	DB_COLUMN(R, fixes, DB_TEXT, "p.fixes"),                        \
+	DB_COLUMN(R, mm_reason, DB_TEXT, "p.mm_reason"),                \
+	DB_COLUMN(R, file, DB_TEXT, "p.file"),                          \
+	DB_COLUMN(R, queue, DB_TEXT, "p.queue"),                        \
+	DB_COLUMN(R, message_id, DB_TEXT, "p.message_id"),              \
+	DB_COLUMN(R, in_reply_to, DB_TEXT, "p.in_reply_to"),            \
+	DB_COLUMN(R, mail_to, DB_TEXT, "p.mail_to"),                    \
+	DB_COLUMN(R, mail_cc, DB_TEXT, "p.mail_cc"),                    \
+	DB_COLUMN(R, mail_date, DB_TEXT, "p.mail_date")
 static const struct db_column patch_page_cols[] = {
-	DB_COLUMN(R, number, DB_INT, "p.number"),
-	DB_COLUMN(R, total, DB_INT, "p.total"),
-	DB_COLUMN(R, series, DB_TEXT, "p.series"),
-	DB_COLUMN(R, sha256, DB_TEXT, "p.sha256"),
-	DB_COLUMN(R, subject, DB_TEXT, "p.subject"),
-	DB_COLUMN(R, author, DB_TEXT, "p.author"),
-	DB_COLUMN(R, upstream, DB_TEXT, "p.upstream"),
-	DB_COLUMN(R, cc_stable, DB_INT, "p.cc_stable"),
-	DB_COLUMN(R, fixes, DB_TEXT, "p.fixes"),
-	DB_COLUMN(R, mm_reason, DB_TEXT, "p.mm_reason"),
-	DB_COLUMN(R, file, DB_TEXT, "p.file"),
-	DB_COLUMN(R, queue, DB_TEXT, "p.queue"),
-	DB_COLUMN(R, message_id, DB_TEXT, "p.message_id"),
-	DB_COLUMN(R, in_reply_to, DB_TEXT, "p.in_reply_to"),
-	DB_COLUMN(R, mail_to, DB_TEXT, "p.mail_to"),
-	DB_COLUMN(R, mail_cc, DB_TEXT, "p.mail_cc"),
-	DB_COLUMN(R, mail_date, DB_TEXT, "p.mail_date"),
+	PATCH_COLUMNS,
 	DB_COLUMN(R, kind, DB_TEXT, "c.kind"),
 	DB_COLUMN(R, series_name, DB_TEXT, "s.name"),
 	DB_COLUMN(R, series_description, DB_TEXT, "s.description"),
@@ -65,7 +68,21 @@ static const struct db_column patch_page_cols[] = {
 	DB_COLUMN(R, noise_calibration, DB_INT64, "c.noise_calibration"),
 	DB_COLUMN(R, warmup, DB_INT, "c.warmup"),
 };
+static const struct db_column queue_patch_cols[] = { PATCH_COLUMNS };
+#undef PATCH_COLUMNS
 #undef R
+
+bool db_report_queue_patch(struct db_cursor *c, sqlite3 *db, const char *queue, int number,
+			   struct patch_page_row *row, bool *found, pb_err *err)
+{
+	*found = false;
+	if (!db_cursor_open(c, db, "report", queue_patch_cols, (int)PB_ARRAY_SIZE(queue_patch_cols),
+			    err, "FROM patches p WHERE p.queue=? AND p.number=? ORDER BY p.id DESC LIMIT 1",
+			    "si", queue, number))
+		return false;
+	*found = db_cursor_step(c, row);
+	return true;
+}
 
 bool db_report_patch_page(struct db_cursor *c, sqlite3 *db, long long cid,
 			  struct patch_page_row *row, bool *found, pb_err *err)
@@ -246,6 +263,7 @@ bool db_report_pages(struct db_cursor *c, sqlite3 *db, const char *queue, pb_err
 #define R struct bisect_row
 static const struct db_column bisect_cols[] = {
 	DB_COLUMN(R, id, DB_INT64, "id"),
+	DB_COLUMN(R, series_comparison, DB_INT64, "series_comparison"),
 	DB_COLUMN(R, workload, DB_TEXT, "workload"),
 	DB_COLUMN(R, metric, DB_TEXT, "metric"),
 	DB_COLUMN(R, change, DB_TEXT, "change"),
@@ -264,6 +282,17 @@ bool db_report_bisects(struct db_cursor *c, sqlite3 *db, long long series_cid, p
 {
 	return db_cursor_open(c, db, "report", bisect_cols, (int)PB_ARRAY_SIZE(bisect_cols), err,
 			      "FROM bisects WHERE series_comparison=? ORDER BY id DESC", "I", series_cid);
+}
+
+bool db_report_bisect(struct db_cursor *c, sqlite3 *db, long long bisect_id, struct bisect_row *row,
+		      bool *found, pb_err *err)
+{
+	*found = false;
+	if (!db_cursor_open(c, db, "report", bisect_cols, (int)PB_ARRAY_SIZE(bisect_cols), err,
+			    "FROM bisects WHERE id=?", "I", bisect_id))
+		return false;
+	*found = db_cursor_step(c, row);
+	return true;
 }
 
 #define R struct bisect_step_row

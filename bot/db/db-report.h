@@ -33,6 +33,11 @@ struct patch_page_row {
 /* *found false if there is no comparison cid. Strings valid until close. */
 bool db_report_patch_page(struct db_cursor *c, sqlite3 *db, long long cid,
 			  struct patch_page_row *row, bool *found, pb_err *err);
+/* The newest stored copy of patch number of queue, its patch fields alone
+ * (the rest of row untouched): a series' patch has one only where it was
+ * also measured alone. *found false if none. */
+bool db_report_queue_patch(struct db_cursor *c, sqlite3 *db, const char *queue, int number,
+			   struct patch_page_row *row, bool *found, pb_err *err);
 
 /* One metric of a comparison, timing first by workload. */
 struct result_row {
@@ -96,12 +101,15 @@ bool db_report_pages(struct db_cursor *c, sqlite3 *db, const char *queue, pb_err
 /* The bisects of a series comparison, newest first, and each one's steps
  * with their kernels and the bisected metric's change. */
 struct bisect_row {
-	long long id;
+	long long id, series_comparison;
 	const char *workload, *metric, *change, *status, *detail, *finished_at;
 	int npatches, culprit, culprit_number, steps; /* culprit 0: none */
 	double wall_seconds;
 };
 bool db_report_bisects(struct db_cursor *c, sqlite3 *db, long long series_cid, pb_err *err);
+/* One bisect by its id; *found false if there is none. */
+bool db_report_bisect(struct db_cursor *c, sqlite3 *db, long long bisect_id, struct bisect_row *row,
+		      bool *found, pb_err *err);
 struct bisect_step_row {
 	int step, prefix_a, prefix_b, bad, boots;
 	long long comparison_id;
