@@ -1,8 +1,9 @@
-/* perfbot mail: writes the answer to a patch's review mail, perfbot's
- * verdict on its newest comparison, as <report dir>/mail/patch-N.eml, and
- * hands it to [mail] sendmail when that names a program. What is answered
- * is a target (today --patch N; a series or a bisect later): each finds
- * its comparison and builds its message, the writing and sending are
+/* perfbot mail: writes perfbot's answer on the list as
+ * <report dir>/mail/<name>.eml, and hands it to [mail] sendmail when that
+ * names a program. What is answered is a target: a patch's review mail
+ * (--patch N, its newest comparison), the cover letter (--series, the
+ * queue's newest series comparison) or a bisect's culprit (--bisect ID).
+ * Each finds its rows and builds its message; the writing and sending are
  * shared. Nothing is measured. */
 #include <stdlib.h>
 #include <string.h>
@@ -15,15 +16,57 @@
 #include "report.h"
 
 static const struct pb_usage usage = {
-	"perfbot mail", "--patch N [options]",
-	"Writes <report dir>/mail/patch-N.eml; sends it only when [mail] sendmail is set.\n"
+	"perfbot mail", "--patch N | --series | --bisect ID [options]",
+	"Writes <report dir>/mail/patch-N.eml, series-<name>.eml or bisect-<ID>.eml;\n"
+	"sends it only when [mail] sendmail is set.\n"
 	"exit status: 0 written (and sent), 1 bad input or the sending failed, 2 bad command line\n",
 };
 
 /* What the mail answers: one of them is given. */
 struct mail_target {
-	int patch; /* --patch N, -1: not given */
+	int patch;  /* --patch N, -1: not given */
+	bool series;
+	int bisect; /* --bisect ID, 0: not given */
 };
+
+/* The queue's cover letter, as the series and bisect mails answer it. */
+static struct mail_cover queue_cover(const struct pb_queue *q)
+{
+	return (struct mail_cover){
+		.from = q->cover_from ? q->cover_from : "",
+		.series = q->npatches ? q->patches[0].series : "",
+		.total = q->npatches ? q->patches[0].total : 0,
+	};
+}
+
+/* A comparison's page row and its metrics, open on page until closed. */
+static bool comparison_rows(sqlite3 *db, const struct pb_config *cfg, long long cid,
+			    struct db_cursor *page, struct patch_page_row *row,
+			    struct mail_metrics *metrics, pb_err *err)
+{
+	struct db_cursor results;
+	struct result_row r;
+	bool found;
+
+	if (!db_report_patch_page(page, db, cid, row, &found, err))
+		return false;
+	if (!found) {
+		db_cursor_close(page, NULL);
+		pb_seterr(err, "no comparison %lld in %s", cid, cfg->db_path);
+		return false;
+	}
+	if (!db_report_results(&results, db, cid, err)) {
+		db_cursor_close(page, NULL);
+		return false;
+	}
+	while (db_cursor_step(&results, &r))
+		mail_metrics_add(metrics, &r);
+	if (db_cursor_close(&results, err))
+		return true;
+	db_cursor_close(page, NULL);
+	mail_metrics_free(metrics);
+	return false;
+}
 
 /* The message answering patch p of q, and the name of its file. */
 static bool patch_message(sqlite3 *db, const struct pb_config *cfg, const struct pb_queue *q,
@@ -32,9 +75,8 @@ static bool patch_message(sqlite3 *db, const struct pb_config *cfg, const struct
 	struct mail_metrics metrics = { 0 };
 	struct patch_page_row row;
 	struct index_row newest = { 0 };
-	struct result_row r;
-	struct db_cursor page, results, c;
-	bool ok = false, found;
+	struct db_cursor page, c;
+	bool ok, same;
 
 	if (!db_report_newest(&c, db, q->dir, p->number, err))
 		return false;
@@ -47,32 +89,141 @@ static bool patch_message(sqlite3 *db, const struct pb_config *cfg, const struct
 			  p->number, cfg->db_path, p->number);
 		return false;
 	}
-	if (!db_report_patch_page(&page, db, newest.id, &row, &found, err))
+	if (!comparison_rows(db, cfg, newest.id, &page, &row, &metrics, err))
 		return false;
-	if (!found)
-		pb_seterr(err, "no comparison %lld in %s", newest.id, cfg->db_path);
-	else if (db_report_results(&results, db, newest.id, err)) {
-		while (db_cursor_step(&results, &r))
-			mail_metrics_add(&metrics, &r);
-		ok = db_cursor_close(&results, err);
-	}
-	if (ok) {
-		/* the trailers are the queue's: only if its file is the one measured */
-		bool same = !strcmp(row.sha256, p->sha256);
-		struct mail_patch_input in = {
-			.row = &row, .comparison_id = newest.id, .metrics = &metrics,
-			.queued = same ? p : NULL, .from = cfg->mail_from, .list_cc = cfg->mail_cc,
-			.report_url = cfg->report_url, .date = time(NULL),
-		};
-
-		if (!same)
-			printf("perfbot: patch %d changed since it was measured: its trailers "
-			       "are left out of Cc\n", p->number);
-		ok = mail_patch_message(&in, msg, err);
-		*name = xasprintf("patch-%03d.eml", p->number);
-	}
+	/* the trailers are the queue's: only if its file is the one measured */
+	same = !strcmp(row.sha256, p->sha256);
+	if (!same)
+		printf("perfbot: patch %d changed since it was measured: its trailers "
+		       "are left out of Cc\n", p->number);
+	ok = mail_patch_message(&(struct mail_patch_input){
+		.row = &row, .comparison_id = newest.id, .metrics = &metrics,
+		.queued = same ? p : NULL, .from = cfg->mail_from, .list_cc = cfg->mail_cc,
+		.report_url = cfg->report_url, .date = time(NULL) }, msg, err);
+	*name = xasprintf("patch-%03d.eml", p->number);
 	db_cursor_close(&page, NULL);
 	mail_metrics_free(&metrics);
+	return ok;
+}
+
+/* The message answering the cover letter of q: its newest series
+ * comparison, and that comparison's newest bisect if it has one. */
+static bool series_message(sqlite3 *db, const struct pb_config *cfg, const struct pb_queue *q,
+			   pb_str *msg, char **name, pb_err *err)
+{
+	struct mail_metrics metrics = { 0 };
+	struct series_target t;
+	struct patch_page_row row;
+	struct bisect_row b;
+	struct db_cursor page, bisects;
+	bool ok, bisected;
+
+	if (!db_series_target(db, q->dir, 0, NULL, NULL, &t, err))
+		return false;
+	ok = comparison_rows(db, cfg, t.id, &page, &row, &metrics, err);
+	if (ok && !db_report_bisects(&bisects, db, t.id, err)) {
+		db_cursor_close(&page, NULL);
+		mail_metrics_free(&metrics);
+		ok = false;
+	}
+	if (ok) {
+		bisected = db_cursor_step(&bisects, &b);
+		ok = mail_series_message(&(struct mail_series_input){
+			.row = &row, .comparison_id = t.id, .metrics = &metrics,
+			.bisect = bisected ? &b : NULL, .cover = queue_cover(q), .from = cfg->mail_from,
+			.list_cc = cfg->mail_cc, .report_url = cfg->report_url, .date = time(NULL) },
+			msg, err);
+		ok = db_cursor_close(&bisects, ok ? err : NULL) && ok;
+		*name = xasprintf("series-%s.eml", row.series_name);
+		db_cursor_close(&page, NULL);
+		mail_metrics_free(&metrics);
+	}
+	series_target_free(&t);
+	return ok;
+}
+
+/* The culprit of bisect b: the newest stored copy of its patch, else the
+ * queue's (a patch measured only within the series has none stored).
+ * *queued gets the queue's copy while it is the one stored: its trailers
+ * are then the culprit's. False (err) when neither has it. */
+static bool culprit_row(sqlite3 *db, const struct pb_queue *q, const struct bisect_row *b,
+			struct db_cursor *c, struct patch_page_row *row, bool *open,
+			const struct pb_patch **queued, pb_err *err)
+{
+	const struct pb_patch *p = queue_find(q, b->culprit_number);
+	bool found;
+
+	*open = false;
+	if (!db_report_queue_patch(c, db, q->dir, b->culprit_number, row, &found, err))
+		return false;
+	*open = true;
+	if (found) {
+		*queued = p && !strcmp(p->sha256, row->sha256) ? p : NULL;
+		return true;
+	}
+	if (!p) {
+		pb_seterr(err, "bisect %lld: its culprit, patch %d, is neither in the database nor in "
+			  "the queue %s", b->id, b->culprit_number, q->dir);
+		return false;
+	}
+	*row = (struct patch_page_row){
+		.number = p->number, .total = p->total, .series = p->series, .sha256 = p->sha256,
+		.subject = p->subject, .author = p->author, .upstream = p->upstream,
+		.message_id = p->message_id,
+	};
+	*queued = p;
+	return true;
+}
+
+/* The message answering bisect id's culprit (the cover letter where it
+ * named none): the bisect, its log, the series comparison it bisected. */
+static bool bisect_message(sqlite3 *db, const struct pb_config *cfg, const struct pb_queue *q,
+			   long long id, pb_str *msg, char **name, pb_err *err)
+{
+	struct mail_metrics metrics = { 0 };
+	struct mail_steps steps = { 0 };
+	struct patch_page_row series, culprit;
+	struct bisect_row b;
+	struct bisect_step_row sr;
+	struct db_cursor bc, page, sc, cc;
+	const struct pb_patch *queued = NULL;
+	bool ok = false, found, cc_open = false;
+
+	if (!db_report_bisect(&bc, db, id, &b, &found, err))
+		return false;
+	if (!found) {
+		pb_seterr(err, "no bisect %lld in %s: perfbot bisect makes one", id, cfg->db_path);
+		goto out_bisect;
+	}
+	if (!comparison_rows(db, cfg, b.series_comparison, &page, &series, &metrics, err))
+		goto out_bisect;
+	if (strcmp(series.series_queue, q->dir)) {
+		pb_seterr(err, "bisect %lld is of the queue %s, not %s: --queue names it", id,
+			  series.series_queue, q->dir);
+		goto out_page;
+	}
+	if (!db_report_bisect_steps(&sc, db, id, err))
+		goto out_page;
+	while (db_cursor_step(&sc, &sr))
+		mail_steps_add(&steps, &sr);
+	if (!db_cursor_close(&sc, err) ||
+	    (b.culprit_number && !culprit_row(db, q, &b, &cc, &culprit, &cc_open, &queued, err)))
+		goto out_steps;
+	ok = mail_bisect_message(&(struct mail_bisect_input){
+		.bisect = &b, .steps = &steps, .series = &series, .series_metrics = &metrics,
+		.culprit = b.culprit_number ? &culprit : NULL, .queued = queued,
+		.cover = queue_cover(q), .from = cfg->mail_from, .list_cc = cfg->mail_cc,
+		.report_url = cfg->report_url, .date = time(NULL) }, msg, err);
+	*name = xasprintf("bisect-%lld.eml", id);
+out_steps:
+	if (cc_open)
+		db_cursor_close(&cc, NULL);
+	mail_steps_free(&steps);
+out_page:
+	db_cursor_close(&page, NULL);
+	mail_metrics_free(&metrics);
+out_bisect:
+	db_cursor_close(&bc, NULL);
 	return ok;
 }
 
@@ -112,12 +263,16 @@ int cmd_mail(int argc, char **argv)
 	struct cli c = { 0 };
 	const struct pb_option opts[] = {
 		OPT_CLI_PATCH(&t.patch, "answer this patch's review mail (765 of [PATCH 5.13 765/800])"),
+		OPT_BOOL(0, "series", &t.series,
+			 "answer the cover letter with the queue's newest series comparison"),
+		OPT_INTEGER(0, "bisect", &t.bisect, "ID", 1, 2000000000, "bisect",
+			    "answer this bisect's culprit's review mail (perfbot bisect's id)"),
 		OPT_CLI_COMMON(&c),
 		OPT_END(),
 	};
 	struct pb_config cfg;
 	struct pb_queue q;
-	const struct pb_patch *p;
+	const struct pb_patch *p = NULL;
 	sqlite3 *db = NULL;
 	char *name = NULL, *dir = NULL, *eml = NULL, *log = NULL;
 	pb_str msg;
@@ -127,22 +282,23 @@ int cmd_mail(int argc, char **argv)
 	str_init(&msg);
 	if (rc != PB_OPT_GO_ON)
 		goto out;
-	if (t.patch < 0) {
-		cli_error("mail needs --patch N (perfbot list shows the numbers)");
+	if ((t.patch >= 0) + t.series + (t.bisect > 0) != 1) {
+		cli_error("mail needs exactly one of --patch N, --series, --bisect ID");
 		rc = PB_EXIT_USAGE;
 		goto out;
 	}
 	rc = PB_EXIT_ERROR;
 	if (!cli_load_config_queue(&c, &cfg, &q))
 		goto out;
-	p = cli_queue_patch(&q, t.patch);
-	if (!p)
+	if (t.patch >= 0 && !(p = cli_queue_patch(&q, t.patch)))
 		goto out_queue;
 	/* built in memory first: a refusal leaves no directory and no file */
 	if (!path_exists(cfg.db_path))
 		pb_seterr(&err, "no database %s yet: perfbot run measures first", cfg.db_path);
 	else if (db_open_readonly(cfg.db_path, &db, &err) &&
-		 patch_message(db, &cfg, &q, p, &msg, &name, &err)) {
+		 (p	     ? patch_message(db, &cfg, &q, p, &msg, &name, &err)
+		  : t.series ? series_message(db, &cfg, &q, &msg, &name, &err)
+			     : bisect_message(db, &cfg, &q, t.bisect, &msg, &name, &err))) {
 		dir = xasprintf("%s/mail", cfg.report_dir);
 		eml = xasprintf("%s/%s", dir, name);
 		log = xasprintf("%s.sendmail.log", eml);

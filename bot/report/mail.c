@@ -1,5 +1,6 @@
-/* The mail answering a patch's review mail (see mail.h): its addresses,
- * its headers, folded and encoded, and its body in 72 columns. */
+/* perfbot's answers on the list (see mail.h): their addresses, their
+ * headers, folded and encoded, and their bodies in 72 columns, a patch's,
+ * a series' and a bisect's built from the same parts. */
 #include "mail.h"
 
 #include <math.h>
@@ -395,43 +396,86 @@ static bool address_from_input(const char *text, struct mail_address *a)
 	return ok;
 }
 
-/* Appends a to the Cc list unless it is there, or is From or To. */
-static void cc_add(struct mail_address **cc, int *n, struct mail_address *a,
-		   const struct mail_address *from, const struct mail_address *to)
-{
-	bool seen = !strcasecmp(a->addr, from->addr) || !strcasecmp(a->addr, to->addr);
+/* Who a message goes to. */
+struct recipients {
+	struct mail_address from, *to, *cc;
+	int nto, ncc;
+};
 
-	for (int i = 0; i < *n && !seen; i++)
-		seen = !strcasecmp((*cc)[i].addr, a->addr);
-	if (seen) {
+static void recipients_free(struct recipients *r)
+{
+	mail_address_free(&r->from);
+	mail_addresses_free(r->to, r->nto);
+	mail_addresses_free(r->cc, r->ncc);
+	memset(r, 0, sizeof(*r));
+}
+
+static bool address_in(const struct mail_address *v, int n, const char *addr)
+{
+	for (int i = 0; i < n; i++)
+		if (!strcasecmp(v[i].addr, addr))
+			return true;
+	return false;
+}
+
+/* Appends a to *v unless it is From or already To or Cc: each address
+ * once, never the sender. */
+static void address_add(struct mail_address **v, int *n, struct mail_address *a,
+			const struct recipients *r)
+{
+	if (!strcasecmp(a->addr, r->from.addr) || address_in(r->to, r->nto, a->addr) ||
+	    address_in(r->cc, r->ncc, a->addr)) {
 		mail_address_free(a);
 		return;
 	}
-	*cc = xrealloc(*cc, sizeof(**cc) * (size_t)(*n + 1));
-	(*cc)[(*n)++] = *a;
+	*v = xrealloc(*v, sizeof(**v) * (size_t)(*n + 1));
+	(*v)[(*n)++] = *a;
 }
 
-/* The trailers' addresses (sign-offs, then Cc:), then the list's. */
-static bool cc_list(const struct mail_patch_input *in, const struct mail_address *from,
-		    const struct mail_address *to, struct mail_address **cc, int *n, pb_err *err)
+/* From, To the one answered (to: a patch's author, a cover letter's
+ * From), Cc the queued patch's trailers (sign-offs, then Cc:), then
+ * [mail] cc. who names the one answered when to must be an address (its
+ * error); with who NULL a to that is none (a cover letter not known) makes
+ * [mail] cc the To, as the list is then who is answered. */
+static bool recipients(const char *from, const char *to, const char *who,
+		       const struct pb_patch *queued, const char *list_cc, struct recipients *r,
+		       pb_err *err)
 {
-	struct mail_address *list, a;
+	struct mail_address a, *list;
 	int nlist;
+	bool list_to;
 
-	*cc = NULL;
-	*n = 0;
-	for (int i = 0; in->queued && i < in->queued->nsignoffs + in->queued->nccs; i++) {
-		int k = i - in->queued->nsignoffs;
-
-		if (address_from_input(k < 0 ? in->queued->signoffs[i] : in->queued->ccs[k], &a))
-			cc_add(cc, n, &a, from, to);
-	}
-	if (!mail_address_list(in->list_cc, &list, &nlist, err))
+	memset(r, 0, sizeof(*r));
+	if (!address_from_input(from, &r->from)) {
+		pb_seterr(err, "[mail] from: '%.100s' is not a mail address", from);
 		return false;
+	}
+	if (address_from_input(to, &a)) {
+		r->to = xcalloc(1, sizeof(*r->to));
+		r->to[r->nto++] = a;
+	} else if (who) {
+		pb_seterr(err, "%s '%.100s' has no mail address to answer", who, to);
+		goto fail;
+	}
+	for (int i = 0; queued && i < queued->nsignoffs + queued->nccs; i++) {
+		int k = i - queued->nsignoffs;
+
+		if (address_from_input(k < 0 ? queued->signoffs[i] : queued->ccs[k], &a))
+			address_add(&r->cc, &r->ncc, &a, r);
+	}
+	if (!mail_address_list(list_cc, &list, &nlist, err))
+		goto fail;
+	list_to = !r->nto;
 	for (int i = 0; i < nlist; i++)
-		cc_add(cc, n, &list[i], from, to);
+		address_add(list_to ? &r->to : &r->cc, list_to ? &r->nto : &r->ncc, &list[i], r);
 	free(list);
-	return true;
+	if (r->nto)
+		return true;
+	pb_seterr(err, "no one to send it to: the cover letter's sender is not known and [mail] cc "
+		       "is empty");
+fail:
+	recipients_free(r);
+	return false;
 }
 
 /* A Message-ID a reply may name: <left@right>, printable ASCII, no spaces. */
@@ -447,55 +491,74 @@ static bool message_id_ok(const char *id)
 	return true;
 }
 
-/* The patch's subject as its mail had it: "[PATCH 5.13 771/800] ...". */
-static char *patch_subject(const struct patch_page_row *r)
-{
-	int width = snprintf(NULL, 0, "%d", r->total);
 
-	if (r->total <= 0)
-		return xasprintf("[PATCH%s%s] %s", r->series[0] ? " " : "", r->series, r->subject);
-	return xasprintf("[PATCH%s%s %0*d/%d] %s", r->series[0] ? " " : "", r->series, width,
-			 r->number, r->total, r->subject);
+/* A subject as the queue's mail had it: "[PATCH 5.13 771/800] ...". */
+static char *subject_of(const char *series, int number, int total, const char *subject)
+{
+	int width = snprintf(NULL, 0, "%d", total);
+
+	if (total <= 0)
+		return xasprintf("[PATCH%s%s] %s", series[0] ? " " : "", series, subject);
+	return xasprintf("[PATCH%s%s %0*d/%d] %s", series[0] ? " " : "", series, width, number, total,
+			 subject);
 }
 
-static void headers(pb_str *out, const struct mail_patch_input *in, const struct mail_address *from,
-		    const struct mail_address *to, const struct mail_address *cc, int ncc)
+static char *patch_subject(const struct patch_page_row *r)
 {
-	const struct patch_page_row *r = in->row;
-	char *v, *subject = patch_subject(r), *idtext, date[64], hex[65];
+	return subject_of(r->series, r->number, r->total, r->subject);
+}
+
+/* What answers the cover letter is called: "Re: " and its subject, the
+ * prefix rebuilt from the queue's ("[PATCH 5.13 000/800] 5.13.2-rc1
+ * review"); perfbot's own where the series had no cover letter. */
+static char *cover_subject(const struct mail_cover *c, const struct patch_page_row *s)
+{
+	char *subject, *re;
+
+	if (!s->series_description[0])
+		return xasprintf("perfbot: series %s", s->series_name);
+	subject = c->total > 0 ? subject_of(c->series, 0, c->total, s->series_description)
+			       : xstrdup(s->series_description);
+	re = xasprintf("Re: %s", subject);
+	free(subject);
+	return re;
+}
+
+/* The headers of a reply to reply_to (left out where it is not a
+ * Message-ID a reply may name). The Message-ID is <perfbot-tag-hash>, the
+ * hash of idtext, what makes the message the same: written again, the
+ * same message replaces its file rather than starting a thread. */
+static void headers(pb_str *out, const struct recipients *r, const char *subject, const char *tag,
+		    const char *idtext, const char *reply_to, time_t date)
+{
+	char *v, when[64], hex[65];
 	struct tm tm;
 
-	v = address_value(from, 1);
+	v = address_value(&r->from, 1);
 	header_folded(out, "From", v);
 	free(v);
-	v = address_value(to, 1);
+	v = address_value(r->to, r->nto);
 	header_folded(out, "To", v);
 	free(v);
-	if (ncc) {
-		v = address_value(cc, ncc);
+	if (r->ncc) {
+		v = address_value(r->cc, r->ncc);
 		header_folded(out, "Cc", v);
 		free(v);
 	}
-	v = xasprintf("Re: %s", subject);
-	mail_header(out, "Subject", v);
-	free(v);
-	gmtime_r(&in->date, &tm);
-	strftime(date, sizeof(date), "%a, %d %b %Y %H:%M:%S +0000", &tm);
-	header_folded(out, "Date", date);
-	/* the same comparison's mail has the same id, whenever it is written */
-	idtext = xasprintf("perfbot mail\n%lld\n%s\n%s", in->comparison_id, r->sha256, r->started_at);
+	mail_header(out, "Subject", subject);
+	gmtime_r(&date, &tm);
+	strftime(when, sizeof(when), "%a, %d %b %Y %H:%M:%S +0000", &tm);
+	header_folded(out, "Date", when);
 	sha256_buf(idtext, strlen(idtext), hex);
-	v = xasprintf("<perfbot-%03d-c%lld-%.16s@perfbot>", r->number, in->comparison_id, hex);
+	v = xasprintf("<perfbot-%s-%.16s@perfbot>", tag, hex);
 	header_folded(out, "Message-ID", v);
 	free(v);
-	free(idtext);
-	if (message_id_ok(r->message_id)) {
-		header_folded(out, "In-Reply-To", r->message_id);
-		header_folded(out, "References", r->message_id);
+	if (message_id_ok(reply_to)) {
+		header_folded(out, "In-Reply-To", reply_to);
+		header_folded(out, "References", reply_to);
 	}
 	str_add(out, "MIME-Version: 1.0\nContent-Type: text/plain; charset=utf-8\n"
 		     "Content-Transfer-Encoding: 8bit\n\n");
-	free(subject);
 }
 
 void mail_metrics_add(struct mail_metrics *m, const struct result_row *r)
@@ -579,27 +642,29 @@ static void fmt_value(char *buf, size_t n, double v)
 		snprintf(buf, n, "%.4g", v);
 }
 
-/* The body's first line: the most pressing thing the comparison found. */
+/* The body's first line: the most pressing thing the comparison of what
+ * ("the patch", "the series") found, where it found it ("on:", "in 4
+ * patches of 5.13.2-rc1:"); none says what had no regression. */
 static char *summary(const struct patch_page_row *r, const struct mail_metric *top,
-		     const char *subject)
+		     const char *what, const char *where, const char *none)
 {
 	char pct[32], *name = top ? visible(top->name) : NULL, *s;
 
 	fmt_pct(pct, sizeof(pct), top ? top->change_pct : NAN);
 	if (!strcmp(r->status, "build-failed"))
-		s = xasprintf("perfbot could not build the kernel %s the patch:",
-			      !strcmp(r->kernel[1].build_status, "built") ? "without" : "with");
+		s = xasprintf("perfbot could not build the kernel %s %s:",
+			      !strcmp(r->kernel[1].build_status, "built") ? "without" : "with", what);
 	else if (!strcmp(r->status, "boot-failed"))
-		s = xstrdup("perfbot found no boot of a kernel that came out ok on:");
+		s = xasprintf("perfbot found no boot of a kernel that came out ok %s", where);
 	else if (!top)
-		s = xasprintf("perfbot found no regression in %s", subject);
+		s = xasprintf("perfbot found no regression in %s", none);
 	else if (top->verdict == VERDICT_REGRESSION || top->verdict == VERDICT_IMPROVEMENT)
-		s = xasprintf("perfbot noticed a %s%s%s of %s on:", isnan(top->change_pct) ? "" : pct,
-			      isnan(top->change_pct) ? "" : " ", verdict_name(top->verdict), name);
+		s = xasprintf("perfbot noticed a %s%s%s of %s %s", isnan(top->change_pct) ? "" : pct,
+			      isnan(top->change_pct) ? "" : " ", verdict_name(top->verdict), name, where);
 	else if (top->verdict == VERDICT_BEHAVIOUR_CHANGE)
-		s = xasprintf("perfbot noticed a behaviour change of %s on:", name);
+		s = xasprintf("perfbot noticed a behaviour change of %s %s", name, where);
 	else
-		s = xasprintf("perfbot could not decide whether %s changed on:", name);
+		s = xasprintf("perfbot could not decide whether %s changed %s", name, where);
 	free(name);
 	return s;
 }
@@ -623,7 +688,7 @@ static const char *basename_of(const char *path)
 
 /* The table of what changed: the metric on its line (wrapped, never past
  * 72 columns), its numbers under it; then how many did not change. */
-static void metrics_table(pb_str *out, const struct mail_patch_input *in,
+static void metrics_table(pb_str *out, const struct patch_page_row *r, const struct mail_metrics *all,
 			  const struct mail_metric *const *changed, int nchanged)
 {
 	static const char row_fmt[] = "%11s %11s %8s  %-16s";
@@ -632,7 +697,7 @@ static void metrics_table(pb_str *out, const struct mail_patch_input *in,
 
 	if (nchanged) {
 		str_addf(out, "%d+%d boots of %d iteration(s), the medians of the boots:\n\n",
-			 in->row->boots_per_kernel, in->row->boots_per_kernel, in->row->iterations);
+			 r->boots_per_kernel, r->boots_per_kernel, r->iterations);
 		snprintf(line, sizeof(line), row_fmt, "without", "with", "change", "95% CI");
 		str_addf(out, "%s  verdict\n", line);
 	}
@@ -659,9 +724,9 @@ static void metrics_table(pb_str *out, const struct mail_patch_input *in,
 		free(name);
 		free(vname);
 	}
-	for (int i = 0; i < in->metrics->n; i++)
-		if (!metric_changed(&in->metrics->v[i])) {
-			counts[in->metrics->v[i].verdict]++;
+	for (int i = 0; i < all->n; i++)
+		if (!metric_changed(&all->v[i])) {
+			counts[all->v[i].verdict]++;
 			nother++;
 		}
 	if (nother) {
@@ -679,7 +744,9 @@ static void metrics_table(pb_str *out, const struct mail_patch_input *in,
 	}
 }
 
-/* The kernels: base, .config, what each side applied, the pair. */
+
+/* The kernels: base, .config, what each side applied, the pair, and a
+ * patch's file (a series has none). */
 static void kernels(pb_str *out, const struct patch_page_row *r)
 {
 	char *v;
@@ -695,31 +762,16 @@ static void kernels(pb_str *out, const struct patch_page_row *r)
 	v = xasprintf("%s: %s", r->pair_method, r->pair_detail);
 	kv(out, "pair:", v);
 	free(v);
-	kv(out, "file:", basename_of(r->file));
+	if (r->file[0])
+		kv(out, "file:", basename_of(r->file));
 }
 
-/* perfbot run with what makes the run the same: the seed, the accelerator,
- * a schedule other than a fresh config.ini's; continued with '\' before 72. */
-static void reproduce(pb_str *out, const struct patch_page_row *r)
+/* cmd and its nopt options (freed), continued with '\' before 72. */
+static void reproduce(pb_str *out, const char *cmd, char **opt, int nopt)
 {
-	char *opt[5], *accel = visible(r->accel);
-	int nopt = 0;
-	size_t col;
+	size_t col = 2 + columns(cmd, strlen(cmd));
 
-	str_add(out, "To reproduce, in a perfbot checkout with this queue:\n\n");
-	col = (size_t)snprintf(NULL, 0, "  perfbot run --patch %d", r->number);
-	str_addf(out, "  perfbot run --patch %d", r->number);
-	opt[nopt++] = xasprintf("-c run.seed=%lld", r->seed);
-	if (accel[0])
-		opt[nopt++] = xasprintf("-c qemu.accel=%s", accel);
-	/* a run takes more boots while a metric is undecided: only fewer than
-	 * a fresh config.ini's tells that run.boots was set */
-	if (r->boots_per_kernel < CONFIG_DEFAULT_BOOTS)
-		opt[nopt++] = xasprintf("-c run.boots=%d", r->boots_per_kernel);
-	if (r->iterations != CONFIG_DEFAULT_ITERATIONS)
-		opt[nopt++] = xasprintf("-c run.iterations=%d", r->iterations);
-	if (r->warmup != CONFIG_DEFAULT_WARMUP)
-		opt[nopt++] = xasprintf("-c run.warmup=%d", r->warmup);
+	str_addf(out, "To reproduce, in a perfbot checkout with this queue:\n\n  %s", cmd);
 	for (int i = 0; i < nopt; i++) {
 		size_t w = columns(opt[i], strlen(opt[i]));
 
@@ -732,26 +784,114 @@ static void reproduce(pb_str *out, const struct patch_page_row *r)
 		free(opt[i]);
 	}
 	str_add(out, "\n");
+}
+
+/* perfbot run (cmd) with what makes the run the same: the seed, the
+ * accelerator, a schedule other than a fresh config.ini's. */
+static void reproduce_run(pb_str *out, const char *cmd, const struct patch_page_row *r)
+{
+	char *opt[5], *accel = visible(r->accel);
+	int nopt = 0;
+
+	opt[nopt++] = xasprintf("-c run.seed=%lld", r->seed);
+	if (accel[0])
+		opt[nopt++] = xasprintf("-c qemu.accel=%s", accel);
+	/* a run takes more boots while a metric is undecided: only fewer than
+	 * a fresh config.ini's tells that run.boots was set */
+	if (r->boots_per_kernel < CONFIG_DEFAULT_BOOTS)
+		opt[nopt++] = xasprintf("-c run.boots=%d", r->boots_per_kernel);
+	if (r->iterations != CONFIG_DEFAULT_ITERATIONS)
+		opt[nopt++] = xasprintf("-c run.iterations=%d", r->iterations);
+	if (r->warmup != CONFIG_DEFAULT_WARMUP)
+		opt[nopt++] = xasprintf("-c run.warmup=%d", r->warmup);
+	reproduce(out, cmd, opt, nopt);
 	free(accel);
 }
 
-static void body(pb_str *out, const struct mail_patch_input *in)
+/* "what" and the link to page under [report] url, when it is set. */
+static void report_link(pb_str *out, const char *url, const char *what, const char *page)
 {
-	const struct patch_page_row *r = in->row;
-	int nchanged;
-	const struct mail_metric **changed = changed_metrics(in->metrics, &nchanged);
-	char *subject = patch_subject(r), *vsubject = visible(subject), *plain = visible(r->subject);
-	char *line = summary(r, nchanged ? changed[0] : NULL, plain), *v;
+	size_t n = strlen(url);
+	char *v;
 
-	mail_wrap(out, "", "", line);
-	str_add(out, "\n");
-	kv(out, "patch:", vsubject);
+	if (!n)
+		return;
+	while (n && url[n - 1] == '/')
+		n--;
+	v = xasprintf("%.*s/%s", (int)n, url, page);
+	str_addf(out, "\n%s\n\n", what);
+	mail_wrap(out, "  ", "  ", v);
+	free(v);
+}
+
+/* The signature: which perfbot, what it answers with, when. */
+static void signature(pb_str *out, const char *text)
+{
+	str_add(out, "\n-- \n");
+	mail_wrap(out, "", "", text);
+}
+
+/* The patch answered: its subject, author and upstream commit. */
+static void patch_lines(pb_str *out, const struct patch_page_row *r)
+{
+	char *subject = patch_subject(r), *v = visible(subject);
+
+	kv(out, "patch:", v);
+	free(v);
 	kv(out, "author:", r->author);
 	v = xasprintf("%.12s", r->upstream[0] ? r->upstream : "(not named)");
 	kv(out, "upstream:", v);
 	free(v);
-	str_add(out, "\n");
-	metrics_table(out, in, changed, nchanged);
+	free(subject);
+}
+
+/* A series' name and its cover letter's subject. */
+static void series_line(pb_str *out, const struct patch_page_row *s)
+{
+	char *v = xasprintf("%s%s%s", s->series_name, s->series_description[0] ? ": " : "",
+			    s->series_description);
+
+	kv(out, "series:", v);
+	free(v);
+}
+
+/* What bisect b said: "3 (thp-anon.fault_ms): confirmed, the culprit is
+ * [PATCH ...]", or its status and why. */
+static void bisect_line(pb_str *out, const struct bisect_row *b)
+{
+	bool confirmed = b->culprit && !strcmp(b->status, "confirmed");
+	char *v = xasprintf("%lld (%s%s%s): %s%s%s", b->id, b->workload[0] ? b->workload : b->change,
+			    b->workload[0] ? "." : "", b->metric, b->status,
+			    confirmed ? ", the culprit is " : ": ", b->detail);
+
+	kv(out, "bisect:", v);
+	free(v);
+}
+
+/* A comparison's mail body, for a patch or a series. */
+struct comparison_body {
+	const struct patch_page_row *row;
+	long long comparison_id;
+	const struct mail_metrics *metrics;
+	const char *what, *where, *none; /* how its first line words it: summary() */
+	const char *lines;               /* what it is of, in "key: value" lines */
+	const char *cmd;                 /* the perfbot run that reproduces it */
+	const char *report_url, *page;
+};
+
+/* The line saying what it found, what it is of, the table of what
+ * changed, the accelerator, how the verdicts were reached, the kernels,
+ * how to reproduce it, the report's page, the signature. */
+static void comparison_body(pb_str *out, const struct comparison_body *b)
+{
+	const struct patch_page_row *r = b->row;
+	int nchanged;
+	const struct mail_metric **changed = changed_metrics(b->metrics, &nchanged);
+	char *line = summary(r, nchanged ? changed[0] : NULL, b->what, b->where, b->none), *v;
+
+	mail_wrap(out, "", "", line);
+	str_addf(out, "\n%s\n", b->lines);
+	metrics_table(out, r, b->metrics, changed, nchanged);
 	str_add(out, "\n");
 	v = xasprintf("%s%s%s", r->accel[0] ? r->accel : "(nothing booted)", r->accel_reason[0] ? ": " : "",
 		      r->accel_reason);
@@ -763,52 +903,283 @@ static void body(pb_str *out, const struct mail_patch_input *in)
 	str_add(out, "\n");
 	kernels(out, r);
 	str_add(out, "\n");
-	reproduce(out, r);
-	if (in->report_url[0]) {
-		size_t n = strlen(in->report_url);
-
-		while (n && in->report_url[n - 1] == '/')
-			n--;
-		v = xasprintf("%.*s/%03d.html", (int)n, in->report_url, r->number);
-		str_add(out, "\nThe report, with every sample and boot:\n\n");
-		mail_wrap(out, "  ", "  ", v);
-		free(v);
-	}
-	v = xasprintf("perfbot %s, comparison %lld, finished %s", r->perfbot_version, in->comparison_id,
+	reproduce_run(out, b->cmd, r);
+	report_link(out, b->report_url, "The report, with every sample and boot:", b->page);
+	v = xasprintf("perfbot %s, comparison %lld, finished %s", r->perfbot_version, b->comparison_id,
 		      r->finished_at);
-	str_add(out, "\n-- \n");
-	mail_wrap(out, "", "", v);
+	signature(out, v);
 	free(v);
 	free(line);
-	free(plain);
-	free(vsubject);
-	free(subject);
 	free(changed);
 }
 
 bool mail_patch_message(const struct mail_patch_input *in, pb_str *out, pb_err *err)
 {
-	struct mail_address from, to, *cc = NULL;
-	int ncc = 0;
-	bool ok;
+	const struct patch_page_row *r = in->row;
+	struct recipients rc;
+	char *who = xasprintf("patch %d: its author", r->number), *subject, *v, *tag, *idtext;
+	char *plain = visible(r->subject), *cmd, *page;
+	pb_str lines;
+	bool ok = recipients(in->from, r->author, who, in->queued, in->list_cc, &rc, err);
 
-	if (!address_from_input(in->from, &from)) {
-		pb_seterr(err, "[mail] from: '%.100s' is not a mail address", in->from);
+	free(who);
+	if (!ok) {
+		free(plain);
 		return false;
 	}
-	if (!address_from_input(in->row->author, &to)) {
-		pb_seterr(err, "patch %d: its author '%.100s' has no mail address to answer",
-			  in->row->number, in->row->author);
-		mail_address_free(&from);
+	v = patch_subject(r);
+	subject = xasprintf("Re: %s", v);
+	free(v);
+	tag = xasprintf("%03d-c%lld", r->number, in->comparison_id);
+	/* the same comparison's mail has the same id, whenever it is written */
+	idtext = xasprintf("perfbot mail\n%lld\n%s\n%s", in->comparison_id, r->sha256, r->started_at);
+	headers(out, &rc, subject, tag, idtext, r->message_id, in->date);
+	str_init(&lines);
+	patch_lines(&lines, r);
+	cmd = xasprintf("perfbot run --patch %d", r->number);
+	page = xasprintf("%03d.html", r->number);
+	comparison_body(out, &(struct comparison_body){
+		.row = r, .comparison_id = in->comparison_id, .metrics = in->metrics,
+		.what = "the patch", .where = "on:", .none = plain, .lines = lines.buf, .cmd = cmd,
+		.report_url = in->report_url, .page = page });
+	str_free(&lines);
+	free(page);
+	free(cmd);
+	free(idtext);
+	free(tag);
+	free(subject);
+	free(plain);
+	recipients_free(&rc);
+	return true;
+}
+
+/* How many words s has: the patches of a series' "031 771". */
+static int count_words(const char *s)
+{
+	int n = 0;
+
+	for (s += strspn(s, " "); *s; s += strspn(s, " ")) {
+		n++;
+		s += strcspn(s, " ");
+	}
+	return n;
+}
+
+bool mail_series_message(const struct mail_series_input *in, pb_str *out, pb_err *err)
+{
+	const struct patch_page_row *r = in->row;
+	bool forward = !strcmp(r->series_mode, "forward");
+	/* taking the queue out of its base takes its mm patches alone */
+	bool mm = r->series_mm_only || !forward;
+	int n = count_words(r->series_patches);
+	struct recipients rc;
+	char *subject, *tag, *idtext, *where, *none, *v, *page;
+	pb_str lines;
+
+	if (!recipients(in->from, in->cover.from, NULL, NULL, in->list_cc, &rc, err))
 		return false;
+	subject = cover_subject(&in->cover, r);
+	tag = xasprintf("series-%s-c%lld", r->series_name, in->comparison_id);
+	idtext = xasprintf("perfbot mail\nseries\n%lld\n%s", in->comparison_id, r->started_at);
+	headers(out, &rc, subject, tag, idtext, r->series_cover_message_id, in->date);
+	none = xasprintf("%d %spatch%s of %s", n, mm ? "mm " : "", n == 1 ? "" : "es", r->series_name);
+	where = xasprintf("in %s:", none);
+	str_init(&lines);
+	series_line(&lines, r);
+	kv(&lines, "mode:", forward ? "the -rc, every patch applied in series order against its base"
+				    : "the queue is in its base already: its mm patches taken out, "
+				      "last first");
+	v = xasprintf("%s (%s)", r->series_patches,
+		      !forward ? "the queue's mm patches" : mm ? "the mm patches only, --mm-only"
+							 : "every patch of the queue");
+	kv(&lines, "patches:", v);
+	free(v);
+	if (in->bisect)
+		bisect_line(&lines, in->bisect);
+	page = xasprintf("series-%s.html", r->series_name);
+	comparison_body(out, &(struct comparison_body){
+		.row = r, .comparison_id = in->comparison_id, .metrics = in->metrics,
+		.what = "the series", .where = where, .none = none, .lines = lines.buf,
+		.cmd = r->series_mm_only ? "perfbot run --series --mm-only" : "perfbot run --series",
+		.report_url = in->report_url, .page = page });
+	str_free(&lines);
+	free(page);
+	free(where);
+	free(none);
+	free(idtext);
+	free(tag);
+	free(subject);
+	recipients_free(&rc);
+	return true;
+}
+
+void mail_steps_add(struct mail_steps *s, const struct bisect_step_row *r)
+{
+	struct mail_step *x;
+
+	s->v = xrealloc(s->v, sizeof(*s->v) * (size_t)(s->n + 1));
+	x = &s->v[s->n++];
+	x->step = r->step;
+	x->prefix_a = r->prefix_a;
+	x->prefix_b = r->prefix_b;
+	x->bad = r->bad;
+	x->role = xstrdup(r->role);
+	x->verdict = xstrdup(r->verdict);
+	x->change_pct = r->change_pct;
+}
+
+void mail_steps_free(struct mail_steps *s)
+{
+	for (int i = 0; i < s->n; i++) {
+		free(s->v[i].role);
+		free(s->v[i].verdict);
 	}
-	ok = cc_list(in, &from, &to, &cc, &ncc, err);
-	if (ok) {
-		headers(out, in, &from, &to, cc, ncc);
-		body(out, in);
+	free(s->v);
+	memset(s, 0, sizeof(*s));
+}
+
+/* What a bisect looked for, as its mail words it: "a +5.7% regression of
+ * thp-anon.fault_ms" (the change the series comparison measured), "a
+ * behaviour change of ...", "a build failure". */
+static char *bisect_change(const struct bisect_row *b, const struct mail_metrics *series)
+{
+	char *name, *change = visible(b->change), *s, pct[32] = "";
+
+	if (!b->workload[0]) {
+		s = !strcmp(b->change, "build-failed") ? xstrdup("a build failure")
+		    : !strcmp(b->change, "boot-failed") ? xstrdup("a boot failure")
+							: xasprintf("a %s", change);
+		free(change);
+		return s;
 	}
-	mail_addresses_free(cc, ncc);
-	mail_address_free(&from);
-	mail_address_free(&to);
-	return ok;
+	name = xasprintf("%s.%s", b->workload, b->metric);
+	for (int i = 0; i < series->n; i++)
+		if (!strcmp(series->v[i].name, name) && !isnan(series->v[i].change_pct) &&
+		    (series->v[i].verdict == VERDICT_REGRESSION ||
+		     series->v[i].verdict == VERDICT_IMPROVEMENT))
+			fmt_pct(pct, sizeof(pct), series->v[i].change_pct);
+	s = visible(name);
+	free(name);
+	name = s;
+	s = xasprintf("%s %s%s%s of %s", pct[0] || !strchr("aeiou", change[0]) ? "a" : "an", pct,
+		      pct[0] ? " " : "", change, name);
+	free(name);
+	free(change);
+	return s;
+}
+
+/* The bisection log, a step a line: the prefixes compared, the bisected
+ * metric's change between them, the verdict ("bad": the later prefix
+ * shows the change), in 42 columns and the verdict wrapped after them. */
+static void steps_table(pb_str *out, const struct mail_steps *s)
+{
+	static const char fmt[] = "%4s  %-13.13s  %9.9s  %8s  ";
+	char line[128], pct[32], prefixes[32];
+
+	snprintf(line, sizeof(line), fmt, "step", "role", "prefixes", "change");
+	str_addf(out, "%sverdict\n", line);
+	for (int i = 0; i < s->n; i++) {
+		const struct mail_step *x = &s->v[i];
+		char *role = visible(x->role), *verdict = xasprintf("%s%s", x->verdict, x->bad ? " (bad)" : "");
+		char *v = visible(verdict), step[16];
+
+		snprintf(step, sizeof(step), "%d", x->step);
+		snprintf(prefixes, sizeof(prefixes), "%d->%d", x->prefix_a, x->prefix_b);
+		fmt_pct(pct, sizeof(pct), x->change_pct);
+		snprintf(line, sizeof(line), fmt, step, role, prefixes, pct);
+		mail_wrap(out, line, "                                          ", v);
+		free(v);
+		free(verdict);
+		free(role);
+	}
+}
+
+/* The body answering a bisect's culprit: what it found, the patch, the
+ * log, what confirmed means, how to reproduce it, the series' page. */
+static void bisect_body(pb_str *out, const struct mail_bisect_input *in)
+{
+	const struct bisect_row *b = in->bisect;
+	const struct patch_page_row *s = in->series, *c = in->culprit;
+	bool confirmed = c && !strcmp(b->status, "confirmed");
+	char *change = bisect_change(b, in->series_metrics), *v, *opt[1];
+	int nopt = 0;
+
+	/* a culprit not confirmed is never named as one */
+	v = confirmed ? xasprintf("perfbot bisected %s in %s to this patch:", change, s->series_name)
+	    : c	      ? xasprintf("perfbot could not confirm that this patch caused %s in %s:", change,
+			s->series_name)
+		      : xasprintf("perfbot could not confirm which patch caused %s in %s:", change,
+				  s->series_name);
+	mail_wrap(out, "", "", v);
+	free(v);
+	str_add(out, "\n");
+	if (c)
+		patch_lines(out, c);
+	series_line(out, s);
+	bisect_line(out, b);
+	str_add(out, "\n");
+	v = !strcmp(s->series_mode, "forward")
+		    ? xasprintf("Prefix k is the base with the series' first k patches applied (0: "
+				"without the series, %d: with it).", b->npatches)
+		    : xasprintf("Prefix k is the base without the queue's mm patches after its first k "
+				"(0: all %d taken out, %d: the base).", b->npatches, b->npatches);
+	mail_wrap(out, "", "", v);
+	free(v);
+	str_add(out, "\n");
+	steps_table(out, in->steps);
+	str_add(out, "\n");
+	v = xasprintf("Confirmed means, as KernelCI asks: the change reproduced between prefixes "
+		      "k-1 and k in two independent comparisons, and did not show between prefix 0 "
+		      "and k-1. This bisect is %s. %d comparisons, %.0fs, finished %s.",
+		      b->status, b->steps, b->wall_seconds, b->finished_at);
+	mail_wrap(out, "", "", v);
+	free(v);
+	str_add(out, "\n");
+	if (b->workload[0])
+		opt[nopt++] = xasprintf("--metric %s.%s", b->workload, b->metric);
+	v = xasprintf("perfbot bisect --comparison %lld", b->series_comparison);
+	reproduce(out, v, opt, nopt);
+	free(v);
+	v = xasprintf("series-%s.html", s->series_name);
+	report_link(out, in->report_url, "The series' report, with the bisection log:", v);
+	free(v);
+	v = xasprintf("perfbot %s, bisect %lld of comparison %lld, finished %s", s->perfbot_version,
+		      b->id, b->series_comparison, b->finished_at);
+	signature(out, v);
+	free(v);
+	free(change);
+}
+
+bool mail_bisect_message(const struct mail_bisect_input *in, pb_str *out, pb_err *err)
+{
+	const struct bisect_row *b = in->bisect;
+	const struct patch_page_row *c = in->culprit, *s = in->series;
+	struct recipients rc;
+	char *who = c ? xasprintf("patch %d: its author", c->number) : NULL, *subject, *tag, *idtext, *v;
+	bool ok = recipients(in->from, c ? c->author : in->cover.from, who, c ? in->queued : NULL,
+			     in->list_cc, &rc, err);
+
+	free(who);
+	if (!ok)
+		return false;
+	/* the culprit's own review mail; the cover letter without one */
+	if (c) {
+		v = patch_subject(c);
+		subject = xasprintf("Re: %s", v);
+		free(v);
+	} else {
+		subject = cover_subject(&in->cover, s);
+	}
+	tag = xasprintf("bisect-%lld", b->id);
+	idtext = xasprintf("perfbot mail\nbisect\n%lld\n%lld\n%s", b->id, b->series_comparison,
+			   b->finished_at);
+	headers(out, &rc, subject, tag, idtext,
+		c && message_id_ok(c->message_id) ? c->message_id : s->series_cover_message_id,
+		in->date);
+	bisect_body(out, in);
+	free(idtext);
+	free(tag);
+	free(subject);
+	recipients_free(&rc);
+	return true;
 }

@@ -40,6 +40,14 @@ static void split_message(const char *msg, char **head, char **body)
 	*body = xstrdup(blank ? blank + 2 : "");
 }
 
+/* split_message(), each part checked to fit its columns. */
+static void split_checked(const char *msg, char **head, char **body)
+{
+	split_message(msg, head, body);
+	CHECK(lines_fit(*head, MAIL_HEADER_COLUMNS));
+	CHECK(lines_fit(*body, MAIL_BODY_COLUMNS));
+}
+
 /* How many times sub is in s. */
 static int occurrences(const char *s, const char *sub)
 {
@@ -209,6 +217,15 @@ static void add_metric(struct mail_metrics *m, const char *workload, const char 
 	mail_metrics_add(m, &r);
 }
 
+/* What a builder wrote into s; NULL (s freed) when it refused. */
+static char *built(bool ok, pb_str *s)
+{
+	if (ok)
+		return str_steal(s);
+	str_free(s);
+	return NULL;
+}
+
 /* The message of row and metrics; NULL (err) when it cannot be built. */
 static char *message(const struct patch_page_row *r, const struct mail_metrics *m,
 		     const struct pb_patch *queued, const char *list_cc, pb_err *err)
@@ -219,11 +236,7 @@ static char *message(const struct patch_page_row *r, const struct mail_metrics *
 	pb_str s;
 
 	str_init(&s);
-	if (!mail_patch_message(&in, &s, err)) {
-		str_free(&s);
-		return NULL;
-	}
-	return str_steal(&s);
+	return built(mail_patch_message(&in, &s, err), &s);
 }
 
 /* The body's first line for a comparison with one metric of verdict. */
@@ -312,9 +325,7 @@ static void check_message(void)
 	CHECK(msg != NULL);
 	if (!msg)
 		goto out;
-	split_message(msg, &head, &body);
-	CHECK(lines_fit(head, MAIL_HEADER_COLUMNS));
-	CHECK(lines_fit(body, MAIL_BODY_COLUMNS));
+	split_checked(msg, &head, &body);
 	CHECK_HAS(head, "From: perfbot <perfbot@localhost>\nTo: Muchun Song <songmuchun@bytedance.com>\n"
 			"Cc: Andrew Morton <akpm@linux-foundation.org>,\n \"Kirill A. Shutemov\"");
 	/* each address once, the author and From never in Cc */
@@ -379,6 +390,258 @@ out:
 	mail_metrics_free(&m);
 }
 
+/* The first paragraph of a message's body, its wrapped lines joined. */
+static char *first_paragraph(const char *msg)
+{
+	const char *body = strstr(msg, "\n\n"), *end;
+	char *p;
+
+	body = body ? body + 2 : msg;
+	end = strstr(body, "\n\n");
+	p = xstrndup(body, end ? (size_t)(end - body) : strlen(body));
+	for (char *c = p; *c; c++)
+		if (*c == '\n')
+			*c = ' ';
+	return p;
+}
+
+/* A series comparison's row: no patch, its series' fields set. */
+static struct patch_page_row series_row(void)
+{
+	struct patch_page_row r = test_row();
+
+	r.number = r.total = 0;
+	r.series = r.sha256 = r.subject = r.author = r.upstream = r.file = r.port_file = "";
+	r.kind = "series";
+	r.series_name = "5.13.2-rc1";
+	r.series_description = "5.13.2-rc1 review";
+	r.series_mode = "forward";
+	r.series_patches = "031 765 771 800";
+	r.series_queue = "/q";
+	r.series_cover_message_id = "<cover@linuxfoundation.org>";
+	r.pair_method = "forward";
+	r.pair_detail = "4 patches apply forward in series order to 6.1.192";
+	r.kernel[0].label = "base";
+	r.kernel[1].label = "base+series";
+	return r;
+}
+
+static const struct mail_cover test_cover = { "Greg Kroah-Hartman <gregkh@linuxfoundation.org>",
+					      "5.13", 800 };
+
+/* The series message of row and metrics (NULL, err: refused). */
+static char *series_message(const struct patch_page_row *r, const struct mail_metrics *m,
+			    const struct bisect_row *b, struct mail_cover cover, pb_err *err)
+{
+	struct mail_series_input in = { .row = r, .comparison_id = 12, .metrics = m, .bisect = b,
+					.cover = cover, .from = "perfbot <perfbot@localhost>",
+					.list_cc = "linux-mm@kvack.org",
+					.report_url = "https://perfbot.example.org/r", .date = 0 };
+	pb_str s;
+
+	str_init(&s);
+	return built(mail_series_message(&in, &s, err), &s);
+}
+
+static void check_series_message(void)
+{
+	struct patch_page_row r = series_row();
+	struct mail_metrics m = { 0 }, same = { 0 };
+	struct bisect_row b = { .id = 3, .series_comparison = 12, .workload = "thp-anon",
+				.metric = "fault_madvise_ms_per_gib", .change = "regression",
+				.status = "confirmed", .detail = "[PATCH 5.13 771/800] mm: migrate",
+				.culprit = 3, .culprit_number = 771, .npatches = 4 };
+	char *msg, *head, *body, *line;
+	pb_err err = { "" };
+
+	add_metric(&m, "thp-anon", "fault_madvise_ms_per_gib", "regression", 100, 105.7);
+	add_metric(&m, "thp-anon", "fault_always_ms_per_gib", "no change", 100, 100.1);
+	add_metric(&same, "thp-anon", "fault_madvise_ms_per_gib", "no change", 100, 100.1);
+	msg = series_message(&r, &m, &b, test_cover, &err);
+	CHECK(msg != NULL);
+	if (!msg)
+		goto out;
+	split_checked(msg, &head, &body);
+	/* the cover letter's sender and thread; the list copied */
+	CHECK_HAS(head, "To: Greg Kroah-Hartman <gregkh@linuxfoundation.org>\nCc: linux-mm@kvack.org\n");
+	CHECK_HAS(head, "\nSubject: Re: [PATCH 5.13 000/800] 5.13.2-rc1 review\n");
+	CHECK_HAS(head, "\nIn-Reply-To: <cover@linuxfoundation.org>\n"
+			"References: <cover@linuxfoundation.org>\n");
+	CHECK_HAS(head, "\nMessage-ID: <perfbot-series-5.13.2-rc1-c12-");
+	line = first_paragraph(msg);
+	CHECK_STR(line, "perfbot noticed a +5.7% regression of thp-anon.fault_madvise_ms_per_gib "
+			"in 4 patches of 5.13.2-rc1:");
+	free(line);
+	CHECK_HAS(body, "\npatches:  031 765 771 800 (every patch of the queue)\n");
+	CHECK_HAS(body, "\nbisect:   3 (thp-anon.fault_madvise_ms_per_gib): confirmed, the culprit\n"
+			"          is [PATCH 5.13 771/800] mm: migrate\n");
+	CHECK_HAS(body, "\n  perfbot run --series -c run.seed=12345 -c qemu.accel=tcg-icount");
+	CHECK_HAS(body, "\n  https://perfbot.example.org/r/series-5.13.2-rc1.html\n");
+	CHECK(!strstr(body, "file:"));
+	free(head);
+	free(body);
+	free(msg);
+
+	/* nothing changed; only the mm patches applied, or taken out */
+	r.series_mm_only = 1;
+	msg = series_message(&r, &same, NULL, test_cover, &err);
+	line = msg ? first_paragraph(msg) : NULL;
+	CHECK_STR(line, "perfbot found no regression in 4 mm patches of 5.13.2-rc1");
+	CHECK(msg && strstr(msg, "perfbot run --series --mm-only -c") && !strstr(msg, "bisect:"));
+	free(line);
+	free(msg);
+	r.series_mm_only = 0;
+	r.series_mode = "reverse";
+	r.series_patches = "771";
+	msg = series_message(&r, &same, NULL, test_cover, &err);
+	line = msg ? first_paragraph(msg) : NULL;
+	CHECK_STR(line, "perfbot found no regression in 1 mm patch of 5.13.2-rc1");
+	CHECK(msg && strstr(msg, "(the queue's mm patches)"));
+	free(line);
+	free(msg);
+	r.series_mode = "forward";
+	r.series_patches = "031 765 771 800";
+
+	/* no cover letter's sender: the list is the To; no prefix: the
+	 * description alone; no description: perfbot's own subject */
+	msg = series_message(&r, &same, NULL, (struct mail_cover){ "", "", 0 }, &err);
+	CHECK(msg && strstr(msg, "\nTo: linux-mm@kvack.org\nSubject: Re: 5.13.2-rc1 review\n"));
+	CHECK(msg && !strstr(msg, "\nCc:"));
+	free(msg);
+	r.series_description = "";
+	r.series_cover_message_id = "";
+	msg = series_message(&r, &same, NULL, test_cover, &err);
+	CHECK(msg && strstr(msg, "\nSubject: perfbot: series 5.13.2-rc1\n"));
+	CHECK(msg && !strstr(msg, "In-Reply-To:"));
+	free(msg);
+	{
+		struct mail_series_input in = { .row = &r, .metrics = &same, .from = "perfbot@localhost",
+						.list_cc = "", .report_url = "" };
+		pb_str s;
+
+		str_init(&s);
+		CHECK(!mail_series_message(&in, &s, &err));
+		CHECK_HAS(err.msg, "no one to send it to");
+		str_free(&s);
+	}
+out:
+	mail_metrics_free(&m);
+	mail_metrics_free(&same);
+}
+
+/* The bisect message of b over the series row (NULL, err: refused). */
+static char *bisect_message(const struct bisect_row *b, const struct patch_page_row *culprit,
+			    const struct mail_metrics *m, pb_err *err)
+{
+	struct patch_page_row s = series_row();
+	struct mail_steps steps = { 0 };
+	struct bisect_step_row rows[] = {
+		{ .step = 1, .role = "search", .prefix_a = 0, .prefix_b = 2, .verdict = "no change",
+		  .change_pct = 0.1 },
+		{ .step = 2, .role = "search", .prefix_a = 2, .prefix_b = 3, .verdict = "regression",
+		  .bad = 1, .change_pct = 5.6 },
+		{ .step = 3, .role = "confirm", .prefix_a = 2, .prefix_b = 3, .verdict = "regression",
+		  .bad = 1, .change_pct = 5.9 },
+		{ .step = 4, .role = "absent before", .prefix_a = 0, .prefix_b = 2,
+		  .verdict = "behaviour change", .change_pct = NAN },
+	};
+	struct mail_bisect_input in = { .bisect = b, .steps = &steps, .series = &s, .series_metrics = m,
+					.culprit = culprit, .cover = test_cover,
+					.from = "perfbot <perfbot@localhost>", .list_cc = "linux-mm@kvack.org",
+					.report_url = "https://perfbot.example.org/r", .date = 0 };
+	char *msg;
+	pb_str out;
+
+	for (size_t i = 0; i < PB_ARRAY_SIZE(rows); i++)
+		mail_steps_add(&steps, &rows[i]);
+	str_init(&out);
+	msg = built(mail_bisect_message(&in, &out, err), &out);
+	mail_steps_free(&steps);
+	return msg;
+}
+
+static void check_bisect_message(void)
+{
+	struct patch_page_row c = test_row();
+	struct mail_metrics m = { 0 };
+	struct bisect_row b = { .id = 3, .series_comparison = 12, .workload = "thp-anon",
+				.metric = "fault_madvise_ms_per_gib", .change = "regression",
+				.status = "confirmed", .culprit = 3, .culprit_number = 771, .npatches = 4,
+				.detail = "[PATCH 5.13 771/800] mm: migrate: fix missing update "
+					  "page_private to hugetlb_page_subpool",
+				.steps = 4, .wall_seconds = 294, .finished_at = "2026-12-03T01:00:00Z" };
+	char *msg, *head, *body, *line;
+	pb_err err = { "" };
+
+	c.message_id = "<771@linuxfoundation.org>";
+	add_metric(&m, "thp-anon", "fault_madvise_ms_per_gib", "regression", 100, 105.7);
+	msg = bisect_message(&b, &c, &m, &err);
+	CHECK(msg != NULL);
+	if (!msg)
+		goto out;
+	split_checked(msg, &head, &body);
+	CHECK_HAS(head, "To: Muchun Song <songmuchun@bytedance.com>\nCc: linux-mm@kvack.org\n");
+	CHECK_HAS(head, "\nSubject: Re: [PATCH 5.13 771/800] mm: migrate: fix missing update page_private\n");
+	CHECK_HAS(head, "\nIn-Reply-To: <771@linuxfoundation.org>\n");
+	CHECK_HAS(head, "\nMessage-ID: <perfbot-bisect-3-");
+	line = first_paragraph(msg);
+	CHECK_STR(line, "perfbot bisected a +5.7% regression of thp-anon.fault_madvise_ms_per_gib "
+			"in 5.13.2-rc1 to this patch:");
+	free(line);
+	CHECK_HAS(body, "step  role            prefixes    change  verdict\n"
+			"   1  search              0->2     +0.1%  no change\n"
+			"   2  search              2->3     +5.6%  regression (bad)\n");
+	CHECK_HAS(body, "   4  absent before       0->2         -  behaviour change\n");
+	CHECK_HAS(body, "KernelCI");
+	CHECK_HAS(body, "This bisect is confirmed.");
+	CHECK_HAS(body, "\n  perfbot bisect --comparison 12 \\\n"
+			"      --metric thp-anon.fault_madvise_ms_per_gib\n");
+	CHECK_HAS(body, "\n  https://perfbot.example.org/r/series-5.13.2-rc1.html\n");
+	free(head);
+	free(body);
+	free(msg);
+
+	/* not confirmed: never called the culprit */
+	b.status = "not confirmed";
+	c.message_id = "";
+	msg = bisect_message(&b, &c, &m, &err);
+	line = msg ? first_paragraph(msg) : NULL;
+	CHECK_STR(line, "perfbot could not confirm that this patch caused a +5.7% regression of "
+			"thp-anon.fault_madvise_ms_per_gib in 5.13.2-rc1:");
+	CHECK(msg && !strstr(msg, "bisected") && !strstr(msg, "the culprit is"));
+	/* no Message-ID of its own: under the cover letter */
+	CHECK(msg && strstr(msg, "\nIn-Reply-To: <cover@linuxfoundation.org>\n"));
+	CHECK(msg && lines_fit(msg, MAIL_HEADER_COLUMNS));
+	free(line);
+	free(msg);
+
+	/* a build failure bisected; a bisect that named no culprit */
+	b.status = "confirmed";
+	b.workload = b.metric = "";
+	b.change = "build-failed";
+	msg = bisect_message(&b, &c, &m, &err);
+	line = msg ? first_paragraph(msg) : NULL;
+	CHECK_STR(line, "perfbot bisected a build failure in 5.13.2-rc1 to this patch:");
+	CHECK(msg && strstr(msg, "perfbot bisect --comparison 12\n"));
+	free(line);
+	free(msg);
+	b.status = "failed";
+	b.culprit = b.culprit_number = 0;
+	b.detail = "a step could not decide: no culprit named";
+	msg = bisect_message(&b, NULL, &m, &err);
+	line = msg ? first_paragraph(msg) : NULL;
+	CHECK_STR(line, "perfbot could not confirm which patch caused a build failure in 5.13.2-rc1:");
+	CHECK(msg && strstr(msg, "\nTo: Greg Kroah-Hartman <gregkh@linuxfoundation.org>\n"));
+	CHECK(msg && strstr(msg, "\nSubject: Re: [PATCH 5.13 000/800] 5.13.2-rc1 review\n"));
+	free(line);
+	free(msg);
+	c.author = "Nobody";
+	CHECK(!bisect_message(&b, &c, &m, &err));
+	CHECK_HAS(err.msg, "patch 771: its author 'Nobody' has no mail address to answer");
+out:
+	mail_metrics_free(&m);
+}
+
 /* python3 tests/check-mail.py eml [id]: true when it passes. */
 static bool check_mail_py(const char *eml, const char *id)
 {
@@ -387,6 +650,23 @@ static bool check_mail_py(const char *eml, const char *id)
 	struct spawn_result res;
 
 	return spawn_wait(argv, &o, &res) && !res.failed_exec && res.status == 0;
+}
+
+/* Stores the fixture's comparison of patch 771, its mail's Message-ID
+ * id, under the queue as config.ini names it: an absolute path, returned
+ * (free it). */
+static char *store_patch_comparison(sqlite3 *db, struct fixture *f, const char *id)
+{
+	struct pb_patch *p = (struct pb_patch *)f->cmp.patch;
+	char *qdir = abs_path_from(NULL, f->cmp.queue_dir);
+	pb_err err = { "" };
+	long long cid;
+
+	free(p->message_id);
+	p->message_id = xstrdup(id);
+	f->cmp.queue_dir = qdir;
+	CHECK(db_store_comparison(db, &f->cmp, "test", NULL, &cid, &err));
+	return qdir;
 }
 
 /* perfbot mail on a database holding the fixture's comparison. */
@@ -401,10 +681,8 @@ static void check_command(void)
 			 "-c", "report.url=https://perfbot.example.org/r", "-c", "mail.sendmail=", NULL };
 	char *out, *errs, *text, *again, *qdir;
 	struct fixture f;
-	struct pb_patch *p;
 	pb_err err = { "" };
 	sqlite3 *db;
-	long long cid;
 	int rc;
 
 	/* no database yet: refused, nothing written */
@@ -426,13 +704,7 @@ static void check_command(void)
 	CHECK(!path_exists(reports));
 	free(errs);
 
-	p = (struct pb_patch *)f.cmp.patch;
-	free(p->message_id);
-	p->message_id = xstrdup(id);
-	/* the queue as config.ini names it: an absolute path */
-	qdir = abs_path_from(NULL, f.cmp.queue_dir);
-	f.cmp.queue_dir = qdir;
-	CHECK(db_store_comparison(db, &f.cmp, "test", NULL, &cid, &err));
+	qdir = store_patch_comparison(db, &f, id);
 	db_close(db);
 
 	out = test_run_command(cmd_mail, argv, &rc, &errs);
@@ -512,6 +784,146 @@ static void check_command(void)
 	free(dir);
 }
 
+/* perfbot mail --series and --bisect on a database holding the fixture's
+ * patch comparison, a series comparison of its queue and a bisect of it
+ * (as tests/unit/test-db.c stores them). */
+static void check_series_command(void)
+{
+	char *dir = test_tmpdir(), *dbp = xasprintf("%s/r.db", dir), *reports = xasprintf("%s/reports", dir);
+	char *series_eml = xasprintf("%s/mail/series-5.13.2-rc1.eml", reports), *bisect_eml;
+	char *argv[] = { "mail", "--series", "--config", "config.ini", "--db", dbp, "--report-dir", reports,
+			 "-c", "report.url=https://perfbot.example.org/r", "-c", "mail.sendmail=", NULL };
+	char bid_text[32];
+	char *bisect_argv[] = { "mail", "--bisect", bid_text, "--config", "config.ini", "--db", dbp,
+				"--report-dir", reports, "-c", "mail.sendmail=", NULL };
+	const char *cover = "<cover@linuxfoundation.org>", *id = "<771@linuxfoundation.org>";
+	struct series_info si = { .name = "5.13.2-rc1", .description = "5.13.2-rc1 review",
+				  .cover_message_id = cover, .mm_only = false };
+	struct change_step cs[2] = { { .file = "/q/031.patch", .sha256 = "s1", .number = 31 },
+				     { .file = "/q/771.patch", .sha256 = "s2", .number = 771 } };
+	struct bisect_step bs[3] = {
+		{ .role = "search", .prefix_a = 1, .prefix_b = 2, .verdict = "behaviour change", .bad = true },
+		{ .role = "confirm", .prefix_a = 1, .prefix_b = 2, .verdict = "behaviour change", .bad = true },
+		{ .role = "absent before", .prefix_a = 0, .prefix_b = 1, .verdict = "same" },
+	};
+	struct bisect_record br = {
+		.workload = "hugetlb-migrate", .metric = "pages_migrated", .change = "behaviour change",
+		.npatches = 2, .culprit = 2, .culprit_number = 771, .status = "confirmed",
+		.detail = "[PATCH 5.13 771/800] mm: migrate", .steps = bs, .nsteps = 3,
+		.started_at = "t0", .finished_at = "t1", .wall_seconds = 12,
+	};
+	char *out, *errs, *text, *qdir;
+	struct pair_plan keep;
+	struct fixture f;
+	pb_err err = { "" };
+	sqlite3 *db;
+	long long sid = 0, bid = 0;
+	int rc;
+
+	CHECK(db_open(dbp, &db, &err));
+	CHECK(fixture_init(&f, W "1 migrate_ms 1\n" W "1 pages_migrated 0\n",
+			   W "1 migrate_ms 2\n" W "1 pages_migrated 32\n"));
+	/* no series comparison yet: refused, nothing written */
+	free(test_run_command(cmd_mail, argv, &rc, &errs));
+	CHECK_INT(rc, PB_EXIT_ERROR);
+	CHECK_HAS(errs, "no series comparison of queue");
+	CHECK_INT(occurrences(errs, "\n"), 1);
+	CHECK(!path_exists(reports));
+	free(errs);
+
+	/* the culprit measured alone too: its row gives its Message-ID */
+	qdir = store_patch_comparison(db, &f, id);
+	keep = f.plan;
+	memset(&f.plan, 0, sizeof(f.plan));
+	f.plan.method = PAIR_FORWARD;
+	f.plan.detail = xstrdup("2 patches apply forward in series order to 6.1.192");
+	kernel_change_set(&f.plan.without, NULL, false, "base");
+	kernel_change_series(&f.plan.with, cs, 2, "base+series", "2 patches: 031 771 (forward)");
+	f.cmp.patch = NULL;
+	f.cmp.series = &si;
+	snprintf(f.cmp.image[1].key, sizeof(f.cmp.image[1].key), "key-series");
+	CHECK(db_store_comparison(db, &f.cmp, "test", NULL, &sid, &err));
+	br.series_comparison = sid;
+	for (int i = 0; i < 3; i++)
+		bs[i].comparison_id = sid;
+	CHECK(db_store_bisect(db, &br, &bid, &err));
+	db_close(db);
+
+	out = test_run_command(cmd_mail, argv, &rc, &errs);
+	CHECK_INT(rc, PB_EXIT_OK);
+	CHECK_STR(errs, "");
+	text = read_file(series_eml, NULL, NULL);
+	CHECK_HAS(text, "\nSubject: Re: [PATCH 5.13 000/800] 5.13.2-rc1 review\n");
+	CHECK_HAS(text, "\nTo: linux-mm@kvack.org\n");
+	CHECK_HAS(text, "\n\nperfbot noticed a behaviour change of hugetlb-migrate.pages_migrated in\n"
+			"2 patches of 5.13.2-rc1:\n");
+	CHECK_HAS(text, "confirmed, the culprit");
+	CHECK_HAS(text, "\n  https://perfbot.example.org/r/series-5.13.2-rc1.html\n");
+	CHECK(lines_fit(text ? strstr(text, "\n\n") : NULL, MAIL_BODY_COLUMNS));
+	if (program_in_path("python3"))
+		CHECK(check_mail_py(series_eml, cover));
+	free(text);
+	free(out);
+	free(errs);
+
+	/* the bisect: under the culprit's own review mail */
+	snprintf(bid_text, sizeof(bid_text), "%lld", bid);
+	bisect_eml = xasprintf("%s/mail/bisect-%lld.eml", reports, bid);
+	out = test_run_command(cmd_mail, bisect_argv, &rc, &errs);
+	CHECK_INT(rc, PB_EXIT_OK);
+	CHECK_STR(errs, "");
+	text = read_file(bisect_eml, NULL, NULL);
+	CHECK_HAS(text, "\nSubject: Re: [PATCH 5.13 771/800] mm: migrate: fix missing update page_private\n");
+	CHECK_HAS(text, "Oscar Salvador <osalvador@suse.de>");
+	CHECK_HAS(text, "\n\nperfbot bisected a behaviour change of hugetlb-migrate.pages_migrated in\n"
+			"5.13.2-rc1 to this patch:\n");
+	CHECK_HAS(text, "   3  absent before       0->1         -  same\n");
+	CHECK(lines_fit(text ? strstr(text, "\n\n") : NULL, MAIL_BODY_COLUMNS));
+	if (program_in_path("python3"))
+		CHECK(check_mail_py(bisect_eml, id));
+	free(text);
+	free(out);
+	free(errs);
+
+	/* exactly one target; an unknown bisect; a bisect of another queue */
+	{
+		char *both[] = { "mail", "--series", "--patch", "771", "--config", "config.ini", "--db", dbp, NULL };
+		char *unknown[] = { "mail", "--bisect", "99", "--config", "config.ini", "--db", dbp,
+				    "--report-dir", reports, NULL };
+
+		free(test_run_command(cmd_mail, both, &rc, &errs));
+		CHECK_INT(rc, PB_EXIT_USAGE);
+		CHECK_HAS(errs, "exactly one of --patch N, --series, --bisect ID");
+		free(errs);
+		rm_rf(reports);
+		free(test_run_command(cmd_mail, unknown, &rc, &errs));
+		CHECK_INT(rc, PB_EXIT_ERROR);
+		CHECK_HAS(errs, "no bisect 99 in");
+		CHECK_INT(occurrences(errs, "\n"), 1);
+		free(errs);
+		CHECK(db_open(dbp, &db, &err));
+		CHECK(sqlite3_exec(db, "UPDATE series SET queue='/other/queue'", NULL, NULL, NULL) == SQLITE_OK);
+		db_close(db);
+		free(test_run_command(cmd_mail, bisect_argv, &rc, &errs));
+		CHECK_INT(rc, PB_EXIT_ERROR);
+		CHECK_HAS(errs, "is of the queue /other/queue");
+		CHECK_INT(occurrences(errs, "\n"), 1);
+		CHECK(!path_exists(reports));
+		free(errs);
+	}
+	pair_plan_free(&f.plan);
+	f.plan = keep;
+	f.cmp.series = NULL;
+	fixture_free(&f);
+	rm_rf(dir);
+	free(qdir);
+	free(bisect_eml);
+	free(series_eml);
+	free(reports);
+	free(dbp);
+	free(dir);
+}
+
 void test_mail(void)
 {
 	check_headers();
@@ -520,5 +932,8 @@ void test_mail(void)
 	check_wrap();
 	check_wording();
 	check_message();
+	check_series_message();
+	check_bisect_message();
 	check_command();
+	check_series_command();
 }
