@@ -22,6 +22,14 @@ int cmd_calibrate(int argc, char **argv);
 int cmd_bench(int argc, char **argv);
 int cmd_report(int argc, char **argv);
 int cmd_mail(int argc, char **argv);
+/* perfbot mail --patch's answer to p's review mail, written to
+ * <report dir>/mail/ (and sent by [mail] sendmail when set), for nightly's
+ * patches that changed; *eml its path (the caller's), once written. */
+struct sqlite3;
+struct pb_queue;
+struct pb_patch;
+bool mail_answer_patch(struct sqlite3 *db, const struct pb_config *cfg, const struct pb_queue *q,
+		       const struct pb_patch *p, char **eml, pb_err *err);
 int cmd_nightly(int argc, char **argv);
 int cmd_list(int argc, char **argv);
 int cmd_pair(int argc, char **argv);

@@ -257,6 +257,42 @@ static bool send_mail(const char *command, const char *eml, const char *log, pb_
 	return ok;
 }
 
+/* The message into <report dir>/mail/name, then to [mail] sendmail when
+ * it names a program; *eml (the caller's) its path once written. */
+static bool write_and_send(const struct pb_config *cfg, const pb_str *msg, const char *name,
+			   char **eml, pb_err *err)
+{
+	char *dir = xasprintf("%s/mail", cfg->report_dir), *log;
+	bool ok = false;
+
+	*eml = xasprintf("%s/%s", dir, name);
+	log = xasprintf("%s.sendmail.log", *eml);
+	if (mkdir_p(dir, err) && write_file_atomic(*eml, msg->buf, msg->len, err)) {
+		printf("perfbot: mail %s\n", *eml);
+		ok = !cfg->mail_sendmail[0] || send_mail(cfg->mail_sendmail, *eml, log, err);
+		if (ok && cfg->mail_sendmail[0])
+			printf("perfbot: sent with %s\n", cfg->mail_sendmail);
+	}
+	free(dir);
+	free(log);
+	return ok;
+}
+
+bool mail_answer_patch(sqlite3 *db, const struct pb_config *cfg, const struct pb_queue *q,
+		       const struct pb_patch *p, char **eml, pb_err *err)
+{
+	char *name = NULL;
+	pb_str msg;
+	bool ok;
+
+	*eml = NULL;
+	str_init(&msg);
+	ok = patch_message(db, cfg, q, p, &msg, &name, err) && write_and_send(cfg, &msg, name, eml, err);
+	free(name);
+	str_free(&msg);
+	return ok;
+}
+
 int cmd_mail(int argc, char **argv)
 {
 	struct mail_target t = { .patch = -1 };
@@ -274,7 +310,7 @@ int cmd_mail(int argc, char **argv)
 	struct pb_queue q;
 	const struct pb_patch *p = NULL;
 	sqlite3 *db = NULL;
-	char *name = NULL, *dir = NULL, *eml = NULL, *log = NULL;
+	char *name = NULL, *eml = NULL;
 	pb_str msg;
 	pb_err err;
 	int rc = parse_options(argc, argv, opts, &usage, NULL);
@@ -298,18 +334,9 @@ int cmd_mail(int argc, char **argv)
 	else if (db_open_readonly(cfg.db_path, &db, &err) &&
 		 (p	     ? patch_message(db, &cfg, &q, p, &msg, &name, &err)
 		  : t.series ? series_message(db, &cfg, &q, &msg, &name, &err)
-			     : bisect_message(db, &cfg, &q, t.bisect, &msg, &name, &err))) {
-		dir = xasprintf("%s/mail", cfg.report_dir);
-		eml = xasprintf("%s/%s", dir, name);
-		log = xasprintf("%s.sendmail.log", eml);
-		if (mkdir_p(dir, &err) && write_file_atomic(eml, msg.buf, msg.len, &err)) {
-			printf("perfbot: mail %s\n", eml);
-			if (!cfg.mail_sendmail[0] || send_mail(cfg.mail_sendmail, eml, log, &err))
-				rc = PB_EXIT_OK;
-			if (rc == PB_EXIT_OK && cfg.mail_sendmail[0])
-				printf("perfbot: sent with %s\n", cfg.mail_sendmail);
-		}
-	}
+			     : bisect_message(db, &cfg, &q, t.bisect, &msg, &name, &err)) &&
+		 write_and_send(&cfg, &msg, name, &eml, &err))
+		rc = PB_EXIT_OK;
 	if (rc != PB_EXIT_OK)
 		cli_error("%s", err.msg);
 	if (db)
@@ -319,9 +346,7 @@ out_queue:
 	config_free(&cfg);
 out:
 	free(name);
-	free(dir);
 	free(eml);
-	free(log);
 	str_free(&msg);
 	cli_free(&c);
 	return rc;

@@ -31,7 +31,7 @@ static long long measured_before(sqlite3 *db, const struct pb_queue *q, const st
 }
 
 struct tally {
-	int run, skipped, regressions, behaviour, failures;
+	int run, skipped, regressions, behaviour, failures, mails;
 	pb_str lines;
 };
 
@@ -118,6 +118,23 @@ static void nightly_patch(const struct pb_config *cfg, const struct pb_queue *q,
 		note(t, p, what);
 		free(what);
 	}
+	/* what changed is answered on the list: a regression, an
+	 * improvement, a behaviour change, a kernel that failed */
+	if (out.status != STATUS_MEASURED || out.behaviour_change ||
+	    (out.decided && (out.verdict == VERDICT_REGRESSION || out.verdict == VERDICT_IMPROVEMENT))) {
+		char *eml = NULL, *what;
+		pb_err err;
+
+		if (mail_answer_patch(pl->db, cfg, q, p, &eml, &err)) {
+			what = xasprintf("mail %s", eml);
+			t->mails++;
+		} else {
+			what = xasprintf("no mail: %s", err.msg);
+		}
+		note(t, p, what);
+		free(what);
+		free(eml);
+	}
 }
 
 /* The nightly table's row; its id into *nid. */
@@ -178,8 +195,9 @@ static int nightly(const struct pb_config *cfg, const struct pb_queue *q, bool a
 	    !store_summary(pl.db, q, &pl, &t, started, calibration, &nid, &pl.err))
 		goto fail;
 	printf("perfbot nightly %lld: %d patch(es) run, %d skipped; %d regression(s), %d behaviour "
-	       "change(s), %d failure(s); calibration %lld; report %s/index.html (%d pages); %.0f s\n",
-	       nid, t.run, t.skipped, t.regressions, t.behaviour, t.failures, calibration,
+	       "change(s), %d failure(s), %d mail(s); calibration %lld; report %s/index.html (%d "
+	       "pages); %.0f s\n",
+	       nid, t.run, t.skipped, t.regressions, t.behaviour, t.failures, t.mails, calibration,
 	       cfg->report_dir, pages, now_seconds() - pl.start);
 	rc = PB_EXIT_OK;
 	goto out;

@@ -313,6 +313,8 @@ check "nightly: a comparison and a calibration of 771's workloads (hugetlb-migra
 check "nightly: its summary is stored" \
 	test "$(q "SELECT patches_run || '/' || patches_skipped || '/' || (calibration_id IS NOT NULL) FROM nightly")" = "1/1/1"
 check "nightly: it wrote the report of its queue" grep -q "2 patches: 1 measured, 1 skipped" "$work/nightly/index.html"
+check "nightly: 771 changed behaviour: its answer is written, and parses" \
+	bash -c "grep -q '^perfbot nightly: 771 mail $work/nightly/mail/patch-771.eml' '$work/n1.out' && python3 tests/check-mail.py '$work/nightly/mail/patch-771.eml'"
 before_n=$(q "SELECT count(*) FROM comparisons")
 nightly --no-calibrate > "$work/n2.out" 2>&1
 rc=$?
