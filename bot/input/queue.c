@@ -567,7 +567,8 @@ static bool mail_header(struct patch_parse *ps, char *line, size_t n)
 	}
 	ps->in_field = -1;
 	name_len = strcspn(line, ":");
-	for (int f = 0; f < MAIL_NFIELDS; f++) {
+	/* "From" alone is no header: the value starts after a colon */
+	for (int f = 0; line[name_len] == ':' && f < MAIL_NFIELDS; f++) {
 		if (name_len != strlen(mail_fields[f].name) ||
 		    strncasecmp(line, mail_fields[f].name, name_len))
 			continue;

@@ -322,6 +322,9 @@ static void parse_steps(void)
 	expect_error(" b\nFrom: a\nSubject: [PATCH 1/1] x\n\n", "malformed mail header line ' b'");
 	expect_error("From a@b Mon Jul 12 08:00:00 2021\n b\nSubject: [PATCH 1/1] x\n\n",
 		     "malformed mail header line ' b'");
+	/* a header name without its colon, at the very end of the file too */
+	expect_error("From", "malformed mail header line 'From'");
+	expect_error("Subject", "malformed mail header line 'Subject'");
 	text = xasprintf("From: A Long\n Name <a@x.org>\nX-Mailer: some\n  thing\n"
 			 "Subject: [PATCH 3/9]\n mm: x\n\n"
 			 "--- a/mm/x.c\n+++ b/mm/x.c\n@@ -1 +1 @@\n-a\n+b\n");
