@@ -388,9 +388,10 @@ static char *series_summary(const struct series_try *st, const char *how)
 }
 
 /* Every patch forward, in order: 1 all applied, 0 the first does not (the
- * queue is in the base), -1 an error or a later one does not (err). */
+ * queue is in the base; *first_fails: patch(1)'s words on it, the
+ * caller's), -1 an error or a later one does not (err). */
 static int series_forward(struct kernel_tree *t, const struct pb_patch *const *patches, int n,
-			  struct series_try *st, pb_err *err)
+			  struct series_try *st, char **first_fails, pb_err *err)
 {
 	for (int i = 0; i < n; i++) {
 		const struct pb_patch *p = patches[i];
@@ -398,12 +399,16 @@ static int series_forward(struct kernel_tree *t, const struct pb_patch *const *p
 		int r = patch_spool(p, err) ? series_step(t, st, p->file, false, p->number, &summary, err)
 					    : -1;
 
-		if (r == 0 && i > 0)
+		if (r == 0 && i == 0) {
+			*first_fails = summary;
+			return 0;
+		}
+		if (r == 0)
 			pb_seterr(err, "series: patch %03d does not apply to %s after the %d before it: "
 				  "%s", p->number, t->version, i, summary);
 		free(summary);
 		if (r != 1)
-			return r == 0 && i == 0 ? 0 : -1;
+			return -1;
 	}
 	return 1;
 }
@@ -466,7 +471,7 @@ bool pair_decide_series(const struct pb_config *cfg, struct kernel_tree *t,
 	}
 	if (!tree_reset(t, err))
 		goto out;
-	r = series_forward(t, patches, n, &st, err);
+	r = series_forward(t, patches, n, &st, &fwd, err);
 	if (r < 0)
 		goto out;
 	if (r == 1) {
@@ -481,7 +486,6 @@ bool pair_decide_series(const struct pb_config *cfg, struct kernel_tree *t,
 		goto out;
 	}
 	/* the first patch does not apply forward: is the queue in the base? */
-	dry_run(t, patches[0]->file, false, &fwd, &ignore);
 	series_try_reset(&st);
 	if (!tree_reset(t, err) || !series_reverse(cfg, t, patches, n, fwd ? fwd : "?", &st, err))
 		goto out;
