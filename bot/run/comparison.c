@@ -124,7 +124,7 @@ void comparison_print(const struct comparison *cmp, FILE *out)
 		cmp->policy.warmup, cmp->accel.name[0] ? cmp->accel.name : "-", cmp->policy.first_look,
 		cmp->policy.last_look, tested_n, cmp->policy.alpha, cmp->policy.beta,
 		cmp->policy.gate_pct,
-		cmp->noise_calibration ? "a calibration's between-boot CV adds to the t test's variance"
+		cmp->noise_calibration ? "a calibration's between-boot CV adds to the t test's variance and is its floor"
 				       : "this run's boots alone (no calibration for this accelerator)");
 	if (cmp->noise_calibration)
 		fprintf(out, "     noise floor: calibration %lld\n", cmp->noise_calibration);

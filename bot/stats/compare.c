@@ -19,8 +19,9 @@
  * each look:
  *  - a pooled two-sample t test on the logarithms of the boot medians (their
  *    ratio is the change); an A/A calibration's between-boot variance is a
- *    prior estimate that adds its degrees of freedom. The t quantile, not
- *    the normal, holds the coverage at 2 or 3 boots a side;
+ *    prior estimate that adds its degrees of freedom, and a floor: boots
+ *    that happen to agree never claim less noise than it. The t quantile,
+ *    not the normal, holds the coverage at 2 or 3 boots a side;
  *  - Holm over every metric tested, at the level the look may spend of
  *    stats.alpha (Lan-DeMets, Pocock-type: stats_look_level), so that
  *    stopping at the first look that decides never raises false alarms;
@@ -313,6 +314,23 @@ struct rounds {
 	int n;
 };
 
+/* The run's boots never claim less noise than its A/A calibration showed.
+ * They may agree more closely by chance, and do so often when a metric is
+ * lumpy: under tcg-icount a boot's timings all land on one of two levels,
+ * ~0.3-1.2% apart, so a spell of boots on one level reads as no noise at
+ * all, and a split of the levels between the sides as a change (a
+ * comment-only patch got "improvement" that way). The calibration, with
+ * more boots, has seen both levels. */
+static void noise_floor_apply(struct look *l, const struct prior *pr)
+{
+	double se_floor = sqrt(pr->var * (2.0 / l->boots));
+
+	if (pr->df < 1 || !(l->t.se < se_floor))
+		return;
+	l->t.se = se_floor;
+	l->t.p = 2 * gsl_cdf_tdist_Q(fabs(l->t.diff) / l->t.se, l->t.df);
+}
+
 static struct look look_compute(const struct side_samples *ss, const struct rounds *rd, int j,
 				const struct prior *pr)
 {
@@ -336,6 +354,8 @@ static struct look look_compute(const struct side_samples *ss, const struct roun
 	}
 	/* the calibration's CV is relative: it is no prior on the raw scale */
 	l.ok = stats_t_test(x[0], j, x[1], j, l.scale ? pr->var : 0, l.scale ? pr->df : 0, &l.t);
+	if (l.ok && l.scale)
+		noise_floor_apply(&l, pr);
 	return l;
 }
 
