@@ -13,7 +13,7 @@ MODULE_DIRS := $(sort $(dir $(wildcard bot/*/*.c)))
 vpath %.c bot $(MODULE_DIRS)
 CPPFLAGS += -D_GNU_SOURCE -Ibot $(patsubst %/,-I%,$(MODULE_DIRS))
 HEADERS := $(wildcard bot/*.h bot/*/*.h)
-LIBS    := -linih -lsqlite3 -lcrypto -lgsl -lgslcblas -lm
+LIBS    := -linih -lsqlite3 -lcrypto -lgsl -lgslcblas -lm -pthread
 SAN     := -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=all
 
 BUILD   := build

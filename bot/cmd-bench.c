@@ -10,7 +10,10 @@
  * boots, a noise floor from the base pool as a calibration would give):
  * detection rate per strength, false alarms of A/A comparisons (base against
  * base, and base against the slowed kernel at strength 0), and the boot time
- * each comparison cost. It prints figures; it passes or fails nothing. */
+ * each comparison cost. It prints figures; it passes or fails nothing.
+ *
+ * bench --parallel N is the A/A check of guests side by side instead
+ * (pipeline_parallel_check): it fails when they measure something else. */
 #include <gsl/gsl_rng.h>
 #include <math.h>
 #include <stdlib.h>
@@ -354,6 +357,9 @@ struct bench_opts {
 	int strengths[MAX_STRENGTHS], nstrengths;
 	int wall_strengths[MAX_STRENGTHS], nwall_strengths;
 	int pool, draws;
+	int parallel;                /* --parallel: guests at once for the A/A check; -1: not asked */
+	char *only[CLI_MAX_WORKLOADS];
+	int nonly;
 };
 
 /* The plan's first stages: the two workloads, the tree, the base and the
@@ -550,7 +556,7 @@ int cmd_bench(int argc, char **argv)
 	struct bench_opts o = { .modes = { "tcg-icount", "tcg" }, .nmodes = 2,
 				.strengths = { 0, 3, 6, 11, 28 }, .nstrengths = 5,
 				.wall_strengths = { 0, 34, 84, 170 }, .nwall_strengths = 4,
-				.pool = 0, .draws = 400 };
+				.pool = 0, .draws = 400, .parallel = -1 };
 	struct cli c = { 0 };
 	struct pb_config cfg;
 	struct pb_queue q;
@@ -570,6 +576,12 @@ int cmd_bench(int argc, char **argv)
 			    "(default 6 under tcg-icount, 12 in wall-clock modes)"),
 		OPT_INTEGER(0, "draws", &o.draws, "N", 10, 100000, "comparisons",
 			    "comparisons drawn per strength (default 400)"),
+		OPT_INTEGER(0, "parallel", &o.parallel, "N", 0, 1024, "guests",
+			    "instead: the A/A check of N guests at once against one at a\n"
+			    "time (0: one per host CPU), --pool boots of each (default 8)"),
+		OPT_CLI_WORKLOADS(o.only, &o.nonly,
+				  "--parallel: this workload (repeatable; default thp-anon,\n"
+				  "thp-file-ro, hugetlb-migrate)"),
 		OPT_CLI_COMMON(&c),
 		OPT_END(),
 	};
@@ -581,7 +593,16 @@ int cmd_bench(int argc, char **argv)
 		rc = PB_EXIT_ERROR;
 		goto out;
 	}
-	rc = bench(&cfg, &o);
+	if (o.parallel >= 0) {
+		static char *timed[] = { "thp-anon", "thp-file-ro", "hugetlb-migrate" };
+		int pool = o.pool ? o.pool : 8;
+
+		rc = pipeline_parallel_check(&cfg, &q, o.nonly ? o.only : timed,
+					     o.nonly ? o.nonly : (int)PB_ARRAY_SIZE(timed),
+					     pool > 3 ? pool / 2 : 2, o.parallel);
+	} else {
+		rc = bench(&cfg, &o);
+	}
 	queue_free(&q);
 	config_free(&cfg);
 out:

@@ -50,6 +50,11 @@ check "4 runs stored, all ok" test "$(q "SELECT count(*) FROM runs WHERE outcome
 check "runs record the accelerator and why KVM was not used" \
 	test "$(q "SELECT count(*) FROM runs WHERE accel='tcg-icount' AND accel_reason LIKE 'auto: %' AND (accel_reason LIKE '%no usable /dev/kvm%' OR accel_reason LIKE '%no vmx/svm%' OR accel_reason LIKE '%probe boot under KVM printed nothing%')")" -eq 4
 check "every run has samples" test "$(q "SELECT count(*) FROM runs r WHERE (SELECT count(*) FROM samples s WHERE s.run_id=r.id) < 30")" -eq 0
+# qemu.parallel's auto under tcg-icount: one guest per host CPU (this
+# machine's memory allows that many 1 GiB guests)
+ncpu=$(nproc)
+check "guests side by side: $ncpu at once, said and recorded" \
+	test "$(grep -c "^perfbot: $ncpu guests\{0,1\} at once (auto: " "$work/run1.out"),$(q "SELECT guests_at_once FROM comparisons WHERE id=1")" = "1,$ncpu"
 kst_results() { # kst_results comparison -> "metric=without/with ..." of the selftests
 	q "SELECT group_concat(metric || '=' || w || '/' || x, ' ') FROM (SELECT s.metric,
 	   group_concat(DISTINCT CASE WHEN r.side='without' THEN s.value END) w,
@@ -127,6 +132,17 @@ check "calibrate: a THP fault counter is found deterministic" \
 	test "$(q "SELECT deterministic FROM noise WHERE metric='thp_fault_alloc_madvise'")" -eq 1
 check "calibrate: the false-alarm rate was measured over drawn A/A splits" \
 	grep -Eq "^false alarms: [0-9]+ of 200 A/A comparisons" "$work/cal.out"
+
+echo "e2e: guests side by side measure what one at a time does (the A/A check)"
+pb bench --parallel 2 --pool 4 --workload thp-anon > "$work/par.out" 2>&1
+rc=$?
+grep -v '^  build' "$work/par.out"
+check "bench --parallel 2: the A/A check passes (rc=$rc)" test "$rc" -eq 0
+check "bench --parallel 2: its second half booted 2 at once" \
+	grep -q "^perfbot: 2 guests at once (as the caller asked)" "$work/par.out"
+check "bench --parallel 2: some metric the same in every boot, and said so" \
+	grep -Eq "^perfbot: the A/A check of 2 guests at once passed: [1-9][0-9]* metric" "$work/par.out"
+check "bench --parallel: stores nothing" test "$(q "SELECT count(*) FROM comparisons")" -eq 3
 
 before=$(q "SELECT (SELECT count(*) FROM comparisons) || '/' || (SELECT count(*) FROM runs) || '/' || (SELECT count(*) FROM samples)")
 one_line_error() { # one_line_error "what" expected-rc pattern command...

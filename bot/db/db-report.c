@@ -67,6 +67,7 @@ static const struct db_column patch_page_cols[] = {
 	/* stored as NULLIF(?,0): 0 is none */
 	DB_COLUMN(R, noise_calibration, DB_INT64, "c.noise_calibration"),
 	DB_COLUMN(R, warmup, DB_INT, "c.warmup"),
+	DB_COLUMN(R, guests_at_once, DB_INT, "c.guests_at_once"),
 };
 static const struct db_column queue_patch_cols[] = { PATCH_COLUMNS };
 #undef PATCH_COLUMNS

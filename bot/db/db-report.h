@@ -29,6 +29,7 @@ struct patch_page_row {
 	double wall_seconds, gate_pct, alpha, beta; /* beta 0: before schema 6 */
 	double noise_factor;               /* before schema 6 (0 after) */
 	long long seed, noise_calibration; /* 0: none */
+	int guests_at_once;                /* 0: before schema 8 (one at a time) */
 };
 /* *found false if there is no comparison cid. Strings valid until close. */
 bool db_report_patch_page(struct db_cursor *c, sqlite3 *db, long long cid,

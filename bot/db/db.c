@@ -231,6 +231,17 @@ static bool upgrade_6_to_7(sqlite3 *db, pb_err *err)
 	return upgrade_add(db, 6, tables, cols, PB_ARRAY_SIZE(cols), err);
 }
 
+/* 7 to 8: guests booted side by side. A comparison records how many at
+ * most (rows before booted one at a time: NULL). */
+static bool upgrade_7_to_8(sqlite3 *db, pb_err *err)
+{
+	static const char *const cols[][2] = {
+		{ "comparisons", "guests_at_once INTEGER" },
+	};
+
+	return upgrade_add(db, 7, NULL, cols, PB_ARRAY_SIZE(cols), err);
+}
+
 /* How a perfbot database is recognised: its user_version is a schema
  * version perfbot has had (1 to DB_SCHEMA_VERSION; newer ones are refused
  * as a newer perfbot's) and it has every table that version has (tables of
@@ -509,6 +520,11 @@ static bool upgrade(sqlite3 *db, int *v, pb_err *err)
 	}
 	if (*v == 6) {
 		if (!upgrade_6_to_7(db, err))
+			return false;
+		*v = user_version(db);
+	}
+	if (*v == 7) {
+		if (!upgrade_7_to_8(db, err))
 			return false;
 		*v = user_version(db);
 	}
@@ -952,10 +968,10 @@ static bool store_all(sqlite3 *db, const struct comparison *cmp, const char *ver
 		 "kernel_with, accel, accel_reason, workloads, workload_choice, boots_per_kernel, "
 		 "iterations, status, started_at, finished_at, wall_seconds, perfbot_version, warmup, "
 		 "seed, gate_pct, alpha, beta, noise_calibration, verdict, behaviour, "
-		 "fa_splits, fa_flagged, fa_metric_tests, fa_metric_flags, series_id) "
+		 "fa_splits, fa_flagged, fa_metric_tests, fa_metric_flags, series_id, guests_at_once) "
 		 "VALUES (?,NULLIF(?,0),?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,NULLIF(?,0),?,?,"
-		 "NULLIF(?,0),?,?,?,NULLIF(?,0))",
-		 "sIssIIssssiisssdsiIdddIssiiiiI",
+		 "NULLIF(?,0),?,?,?,NULLIF(?,0),NULLIF(?,0))",
+		 "sIssIIssssiisssdsiIdddIssiiiiIi",
 		 bisect ? "bisect" : cmp->series ? "series" : calibration ? "calibration" : "patch", pid,
 		 calibration ? "same" : pair_method_name(cmp->plan->method), cmp->plan->detail,
 		 kid[0], kid[1], cmp->booted ? cmp->accel.name : NULL,
@@ -966,7 +982,8 @@ static bool store_all(sqlite3 *db, const struct comparison *cmp, const char *ver
 		 cmp->policy.beta, cmp->noise_calibration,
 		 cmp->findings.decided ? verdict_name(cmp->findings.verdict) : NULL,
 		 cmp->findings.decided ? verdict_name(cmp->findings.behaviour) : NULL,
-		 cmp->fa_splits, cmp->fa_flagged, cmp->fa_metric_tests, cmp->fa_metric_flags, sid);
+		 cmp->fa_splits, cmp->fa_flagged, cmp->fa_metric_tests, cmp->fa_metric_flags, sid,
+		 cmp->booted ? cmp->guests_at_once : 0);
 	str_free(&names);
 	return ok && store_runs(db, cmp, *cid, kid, err) && store_results(db, cmp, *cid, err);
 }

@@ -9,7 +9,7 @@
 
 #include "comparison.h"
 
-#define DB_SCHEMA_VERSION 7
+#define DB_SCHEMA_VERSION 8
 
 /* What a command does with the database: run, submit, nightly, calibrate
  * and perfbotd write; jobs and report only read. */

@@ -90,7 +90,8 @@ CREATE TABLE comparisons (
     fa_flagged      INTEGER,            -- calibration: splits with any metric flagged
     fa_metric_tests INTEGER,            -- calibration: metric tests over all splits
     fa_metric_flags INTEGER,            -- calibration: of those, flagged
-    series_id       INTEGER REFERENCES series(id) -- schema 7: a series comparison's
+    series_id       INTEGER REFERENCES series(id), -- schema 7: a series comparison's
+    guests_at_once  INTEGER             -- schema 8: guests booted at once, at most (NULL before: 1)
 );
 
 -- schema 7: perfbot bisect over a series comparison's prefixes

@@ -38,6 +38,7 @@ static const struct config_key {
 	{ "qemu", "numa_nodes", K_INT, offsetof(struct pb_config, numa_nodes), 1, 8 },
 	{ "qemu", "boot_timeout", K_INT, offsetof(struct pb_config, boot_timeout), 5, 86400 },
 	{ "qemu", "kvm_probe_timeout", K_INT, offsetof(struct pb_config, kvm_probe_timeout), 1, 600 },
+	{ "qemu", "parallel", K_INT, offsetof(struct pb_config, parallel), 0, 1024 },
 	{ "run", "boots", K_INT, offsetof(struct pb_config, boots), 1, 1000 },
 	{ "run", "iterations", K_INT, offsetof(struct pb_config, iterations), 1, 100000 },
 	{ "run", "warmup", K_INT, offsetof(struct pb_config, warmup), 0, 1000 },
@@ -351,6 +352,7 @@ static void set_defaults(struct pb_config *cfg)
 	cfg->numa_nodes = 2;
 	cfg->boot_timeout = 300;
 	cfg->kvm_probe_timeout = 15;
+	cfg->parallel = 0;
 	cfg->boots = CONFIG_DEFAULT_BOOTS;
 	cfg->iterations = CONFIG_DEFAULT_ITERATIONS;
 	cfg->warmup = CONFIG_DEFAULT_WARMUP;

@@ -35,6 +35,7 @@ struct pb_config {
 	int numa_nodes;      /* [qemu] numa_nodes */
 	int boot_timeout;    /* [qemu] boot_timeout, seconds */
 	int kvm_probe_timeout; /* [qemu] kvm_probe_timeout, seconds */
+	int parallel;        /* [qemu] parallel: guests at once; 0: auto (host CPUs under tcg-icount, else 1) */
 	int boots;           /* [run] boots per kernel */
 	int iterations;      /* [run] iterations per boot, warm-up not counted */
 	int warmup;          /* [run] warmup: iterations run first and left out of the statistics */

@@ -447,9 +447,10 @@ static void patch_head(pb_str *h, const struct patch_page_row *r, const char *nu
 	row_kv(h, "status", r->status);
 	row_kv(h, "workloads", r->workloads);
 	row_kv(h, "why these workloads", r->workload_choice);
-	sched = xasprintf("%d boots per kernel, %d iterations per boot, started %s, %.0f s, perfbot %s",
-			  r->boots_per_kernel, r->iterations, r->started_at, r->wall_seconds,
-			  r->perfbot_version);
+	sched = xasprintf("%d boots per kernel, %d iterations per boot, %d guest%s at once at most, "
+			  "started %s, %.0f s, perfbot %s", r->boots_per_kernel, r->iterations,
+			  r->guests_at_once > 1 ? r->guests_at_once : 1, r->guests_at_once > 1 ? "s" : "",
+			  r->started_at, r->wall_seconds, r->perfbot_version);
 	row_kv(h, "schedule", sched);
 	free(sched);
 	row_kv(h, "verdict (timing, worst metric)", r->verdict[0] ? r->verdict : "-");

@@ -116,12 +116,13 @@ void comparison_print(const struct comparison *cmp, FILE *out)
 	}
 	fprintf(out, "\nverdict: %s (timing, worst metric); %s (behaviour)\n", verdict_name(cmp->findings.verdict),
 		verdict_name(cmp->findings.behaviour));
-	fprintf(out, "how: %d+%d boots x %d iteration(s) (%d warm-up left out), accel %s; a t test on "
+	fprintf(out, "how: %d+%d boots x %d iteration(s) (%d warm-up left out), accel %s, %d at once; a t test on "
 		     "log boot medians at each look (%d to %d boots a side),\n"
 		     "     Holm over %d metrics, alpha %g spent over the looks (Pocock-type), beta %g mostly at the first; "
 		     "gate %g%%; noise: %s\n",
 		boots_run(cmp, SIDE_WITHOUT), boots_run(cmp, SIDE_WITH), cmp->obs.iterations,
-		cmp->policy.warmup, cmp->accel.name[0] ? cmp->accel.name : "-", cmp->policy.first_look,
+		cmp->policy.warmup, cmp->accel.name[0] ? cmp->accel.name : "-",
+		cmp->guests_at_once > 1 ? cmp->guests_at_once : 1, cmp->policy.first_look,
 		cmp->policy.last_look, tested_n, cmp->policy.alpha, cmp->policy.beta,
 		cmp->policy.gate_pct,
 		cmp->noise_calibration ? "a calibration's between-boot CV adds to the t test's variance and is its floor"

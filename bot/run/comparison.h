@@ -39,6 +39,7 @@ struct comparison {
 	struct verdict_policy policy;
 	struct noise_set noise;        /* from a calibration, or none */
 	long long noise_calibration;   /* the calibration's comparison id, 0 if none */
+	int guests_at_once;            /* booted side by side, at most (qemu.parallel as resolved) */
 	/* the boots, and what the statistics found in them */
 	struct observations obs;
 	struct findings findings;

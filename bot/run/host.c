@@ -3,8 +3,55 @@
  * workloads named on the command line, and a run's timestamp. */
 #include "host.h"
 
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
+
+/* MemAvailable of /proc/meminfo in MiB, or -1. */
+static long mem_available_mb(void)
+{
+	FILE *f = fopen("/proc/meminfo", "r");
+	char line[128];
+	long kb = -1;
+
+	if (!f)
+		return -1;
+	while (fgets(line, sizeof(line), f))
+		if (sscanf(line, "MemAvailable: %ld kB", &kb) == 1)
+			break;
+	fclose(f);
+	return kb < 0 ? -1 : kb / 1024;
+}
+
+int host_guests_at_once(const struct pb_config *cfg, const struct accel *a, char *why,
+			size_t whylen)
+{
+	long cpus = sysconf(_SC_NPROCESSORS_ONLN), mem = mem_available_mb(), by_mem;
+	int n;
+
+	if (cfg->parallel > 0) {
+		snprintf(why, whylen, "qemu.parallel %d", cfg->parallel);
+		return cfg->parallel;
+	}
+	if (strcmp(a->name, "tcg-icount")) {
+		snprintf(why, whylen, "auto: one at a time under %s, where guests side by side slow "
+				      "each other's clocks", a->name);
+		return 1;
+	}
+	n = cpus > 0 ? (int)cpus : 1;
+	/* a guest takes its memory and about a quarter more for QEMU */
+	by_mem = mem > 0 ? mem / (cfg->memory_mb + cfg->memory_mb / 4) : n;
+	if (by_mem < n) {
+		n = by_mem > 1 ? (int)by_mem : 1;
+		snprintf(why, whylen, "auto: %d of %ld host CPUs under tcg-icount, as %ld MiB of memory "
+				      "allow", n, cpus, mem);
+		return n;
+	}
+	snprintf(why, whylen, "auto: one per host CPU under tcg-icount, whose guest time counts "
+			      "instructions");
+	return n;
+}
 
 /* What a run needs on the machine, and the Debian package that brings it. */
 static const struct requirement {

@@ -4,6 +4,7 @@
 
 #include <fcntl.h>
 #include <gsl/gsl_rng.h>
+#include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
@@ -36,74 +37,166 @@ int measure_ok_boots(const struct comparison *cmp, enum side s)
 	return n;
 }
 
-static bool boot_one(const struct pb_config *cfg, struct comparison *cmp,
-		     const struct measure_plan *mp, enum side s, int shown_total, pb_err *err)
+static const char *side_label(const struct measure_plan *mp, enum side s)
 {
-	struct boot *bt = &cmp->obs.boots[cmp->obs.nboots];
-	char *prefix = xasprintf("%s/boot%02d-%s", mp->log_dir, cmp->obs.nboots + 1, side_name(s));
-	bool ok;
+	return mp->aa ? (s ? "side B" : "side A") : s ? "with    the fix" : "without the fix";
+}
 
-	fprintf(stderr, "perfbot: boot %d/%d  %s (%s, %s) ...", cmp->obs.nboots + 1, shown_total,
-		mp->aa ? (s ? "side B" : "side A") : s ? "with    the fix" : "without the fix",
-		mp->label[s], cmp->accel.name);
-	fflush(stderr);
-	bt->side = s;
+/* One boot of the schedule, on a thread of its own when guests run side by
+ * side: it writes only its own record and files. */
+struct boot_job {
+	const struct pb_config *cfg;
+	const struct comparison *cmp;
+	const struct measure_plan *mp;
+	enum side side;
+	int index;                      /* in the schedule */
+	char *prefix;
+	struct boot_record rec;
+	bool ok, started;
+	pb_err err;
+	pthread_t thread;
+};
+
+static void *boot_job_run(void *arg)
+{
+	struct boot_job *j = arg;
+	const struct measure_plan *mp = j->mp;
+
 	if (mp->boot)
-		ok = mp->boot(mp->boot_ctx, s, prefix, &bt->rec, err);
+		j->ok = mp->boot(mp->boot_ctx, j->side, j->prefix, &j->rec, &j->err);
 	else
-		ok = vm_boot(cfg, &cmp->accel, mp->guest, mp->kernel[s], mp->initrd, prefix, &bt->rec,
-			     err);
-	if (ok) {
-		cmp->obs.nboots++;
-		fprintf(stderr, " %s in %.1f s%s%s\n", boot_outcome_name(bt->rec.outcome),
-			bt->rec.wall_seconds, bt->rec.outcome != BOOT_OK && bt->rec.detail ? ": " : "",
-			bt->rec.outcome != BOOT_OK && bt->rec.detail ? bt->rec.detail : "");
-	} else {
-		fputc('\n', stderr);
+		j->ok = vm_boot(j->cfg, &j->cmp->accel, mp->guest, mp->kernel[j->side], mp->initrd,
+				j->prefix, &j->rec, &j->err);
+	return NULL;
+}
+
+/* A finished job's boot joins the observations, is said, and is journaled. */
+static bool boot_job_take(struct comparison *cmp, const struct measure_plan *mp,
+			  struct boot_job *j, bool said_start, int shown_total, pb_err *err)
+{
+	struct boot *bt;
+
+	if (!j->ok) {
+		if (said_start)
+			fputc('\n', stderr);
+		*err = j->err;
+		return false;
 	}
-	free(prefix);
+	cmp->obs.boots = xrealloc(cmp->obs.boots, sizeof(*cmp->obs.boots) * (size_t)(cmp->obs.nboots + 1));
+	bt = &cmp->obs.boots[cmp->obs.nboots++];
+	memset(bt, 0, sizeof(*bt));
+	bt->side = j->side;
+	bt->rec = j->rec;
+	memset(&j->rec, 0, sizeof(j->rec));
+	if (!said_start)
+		fprintf(stderr, "perfbot: boot %d/%d  %s:", j->index + 1, shown_total,
+			side_label(mp, j->side));
+	fprintf(stderr, " %s in %.1f s%s%s\n", boot_outcome_name(bt->rec.outcome), bt->rec.wall_seconds,
+		bt->rec.outcome != BOOT_OK && bt->rec.detail ? ": " : "",
+		bt->rec.outcome != BOOT_OK && bt->rec.detail ? bt->rec.detail : "");
+	return !mp->boot_done || mp->boot_done(mp->ctx, cmp, cmp->obs.nboots - 1, err);
+}
+
+/* Boots the jobs: one after the other, or all at once, each on a thread,
+ * taken in schedule order as they end (the journal's order). */
+static bool boot_jobs(struct comparison *cmp, const struct measure_plan *mp, struct boot_job *jobs,
+		      int n, int shown_total, pb_err *err)
+{
+	bool ok = true, together = n > 1;
+
+	for (int k = 0; k < n; k++) {
+		struct boot_job *j = &jobs[k];
+
+		fprintf(stderr, "perfbot: boot %d/%d  %s (%s, %s) %s", j->index + 1, shown_total,
+			side_label(mp, j->side), mp->label[j->side], cmp->accel.name,
+			together ? "started\n" : "...");
+		fflush(stderr);
+		if (!together) {
+			boot_job_run(j);
+			ok = ok && boot_job_take(cmp, mp, j, true, shown_total, err);
+			if (!ok)
+				return false;
+			continue;
+		}
+		j->started = pthread_create(&j->thread, NULL, boot_job_run, j) == 0;
+		if (!j->started) {
+			pb_seterr(err, "cannot start a thread for boot %d", j->index + 1);
+			ok = false;
+			break;
+		}
+	}
+	for (int k = 0; together && k < n; k++) {
+		if (!jobs[k].started)
+			continue;
+		pthread_join(jobs[k].thread, NULL);
+		ok = ok && boot_job_take(cmp, mp, &jobs[k], false, shown_total, err);
+	}
 	return ok;
 }
 
-/* One boot of each side, in an order the seeded generator picks: a drift of
- * the host (another job starting, thermal) lands on both sides alike. A
- * boot the journal already holds is taken as it is. */
-static bool round_of_boots(const struct pb_config *cfg, struct comparison *cmp,
-			   const struct measure_plan *mp, gsl_rng *order, int round, int shown_total,
-			   pb_err *err)
+static void boot_job_free(struct boot_job *j)
 {
-	enum side first = gsl_rng_uniform_int(order, 2) ? SIDE_WITH : SIDE_WITHOUT;
+	free(j->prefix);
+	boot_record_free(&j->rec);
+}
 
-	for (int k = 0; k < 2; k++) {
-		enum side s = k ? (enum side)!first : first;
-		int index = 2 * round + k;
+/* Rounds [first, first + nrounds): one boot of each side a round, in an
+ * order the seeded generator picks, so that a drift of the host (another
+ * job starting, thermal) lands on both sides alike. A boot the journal
+ * already holds is taken as it is. The others boot mp->parallel at a time
+ * at most: all of the rounds' boots at once when it allows. */
+static bool rounds_of_boots(const struct pb_config *cfg, struct comparison *cmp,
+			    const struct measure_plan *mp, gsl_rng *order, int first, int nrounds,
+			    int shown_total, pb_err *err)
+{
+	struct boot_job *jobs = xcalloc((size_t)(2 * nrounds), sizeof(*jobs));
+	int n = 0;
+	bool ok = true;
 
-		if (index < cmp->obs.nboots) {
-			const struct boot *bt = &cmp->obs.boots[index];
+	for (int r = first; r < first + nrounds; r++) {
+		enum side lead = gsl_rng_uniform_int(order, 2) ? SIDE_WITH : SIDE_WITHOUT;
 
-			if (bt->side != s) {
-				pb_seterr(err, "the journaled boot %d ran %s the fix, where seed %lu puts the "
-					       "kernel %s it", index + 1, side_name(bt->side), cmp->seed,
-					  side_name(s));
-				return false;
+		for (int k = 0; k < 2; k++) {
+			enum side s = k ? (enum side)!lead : lead;
+			int index = 2 * r + k;
+
+			if (index < cmp->obs.nboots) {
+				const struct boot *bt = &cmp->obs.boots[index];
+
+				if (bt->side != s) {
+					pb_seterr(err, "the journaled boot %d ran %s the fix, where seed %lu "
+						       "puts the kernel %s it", index + 1, side_name(bt->side),
+						  cmp->seed, side_name(s));
+					ok = false;
+					goto out;
+				}
+				fprintf(stderr, "perfbot: boot %d/%d  %s: %s in %.1f s, from the journal (not "
+						"booted again)\n", index + 1, shown_total, side_name(s),
+					boot_outcome_name(bt->rec.outcome), bt->rec.wall_seconds);
+				continue;
 			}
-			fprintf(stderr, "perfbot: boot %d/%d  %s: %s in %.1f s, from the journal (not booted "
-					"again)\n", index + 1, shown_total, side_name(s),
-				boot_outcome_name(bt->rec.outcome), bt->rec.wall_seconds);
-			continue;
+			jobs[n++] = (struct boot_job){ .cfg = cfg, .cmp = cmp, .mp = mp, .side = s, .index = index,
+						       .prefix = xasprintf("%s/boot%02d-%s", mp->log_dir, index + 1,
+									   side_name(s)) };
 		}
+	}
+	for (int k = 0; ok && k < n;) {
+		int at_once = mp->parallel > 1 ? mp->parallel : 1;
+
 		if (mp->stop && *mp->stop) {
 			cmp->interrupted = true;
-			return true;
+			break;
 		}
-		cmp->obs.boots = xrealloc(cmp->obs.boots, sizeof(*cmp->obs.boots) * (size_t)(cmp->obs.nboots + 1));
-		memset(cmp->obs.boots + cmp->obs.nboots, 0, sizeof(*cmp->obs.boots));
-		if (!boot_one(cfg, cmp, mp, s, shown_total, err))
-			return false;
-		if (mp->boot_done && !mp->boot_done(mp->ctx, cmp, cmp->obs.nboots - 1, err))
-			return false;
+		if (at_once > n - k)
+			at_once = n - k;
+		ok = boot_jobs(cmp, mp, jobs + k, at_once, shown_total, err);
+		k += at_once;
 	}
-	return true;
+out:
+	for (int k = 0; k < n; k++)
+		boot_job_free(&jobs[k]);
+	free(jobs);
+	return ok;
 }
 
 static double boot_seconds(const struct comparison *cmp)
@@ -153,8 +246,13 @@ bool measure_boots(const struct pb_config *cfg, struct comparison *cmp,
 	cmp->interrupted = false;
 	cmp->obs.rounds = true; /* boots 2r and 2r+1: round r, one of each kernel */
 	while (ok && !cmp->interrupted && rounds < mp->first_rounds) {
-		ok = round_of_boots(cfg, cmp, mp, order, rounds, 2 * mp->first_rounds, err);
-		rounds++;
+		/* as many whole rounds as can boot at once */
+		int n = mp->parallel > 2 ? mp->parallel / 2 : 1;
+
+		if (n > mp->first_rounds - rounds)
+			n = mp->first_rounds - rounds;
+		ok = rounds_of_boots(cfg, cmp, mp, order, rounds, n, 2 * mp->first_rounds, err);
+		rounds += n;
 		if (ok && !cmp->interrupted && rounds < mp->first_rounds && kernel_failed_for_good(cmp)) {
 			fprintf(stderr, "perfbot: a kernel failed under tcg-icount, where every boot of it "
 					"would fail alike: not booted again\n");
@@ -182,7 +280,7 @@ bool measure_boots(const struct pb_config *cfg, struct comparison *cmp,
 		if (!replay)
 			fprintf(stderr, "perfbot: %d metric(s) inconclusive after %d boots per kernel: one "
 					"more of each (at most %d)\n", open, rounds, mp->max_rounds);
-		ok = round_of_boots(cfg, cmp, mp, order, rounds, 2 * (rounds + 1), err);
+		ok = rounds_of_boots(cfg, cmp, mp, order, rounds, 1, 2 * (rounds + 1), err);
 		rounds++;
 		if (ok && !cmp->interrupted) {
 			cmp->boots_per_kernel = rounds;

@@ -18,6 +18,7 @@ struct measure_plan {
 	const char *kernel[2];        /* bzImage of each side */
 	const char *label[2];         /* shown on the terminal */
 	int first_rounds;             /* rounds before any verdict */
+	int parallel;                 /* guests booted at once, at most (0 or 1: one at a time) */
 	int max_rounds;               /* at most, when inconclusive */
 	double budget_seconds;        /* of boots; 0: no limit */
 	bool aa;                      /* one kernel on both sides: sides A and B, no "fix" */

@@ -183,9 +183,18 @@ static void print_noise_source(const struct pipeline *pl)
 
 bool stage_boots(struct pipeline *pl, struct comparison *cmp, struct measure_plan *mp)
 {
+	char why[160];
+
 	mp->guest = &pl->gp;
 	mp->initrd = pl->initrd;
 	mp->log_dir = pl->log_dir;
+	if (mp->parallel > 0)
+		snprintf(why, sizeof(why), "as the caller asked");
+	else
+		mp->parallel = host_guests_at_once(pl->cfg, &pl->accel, why, sizeof(why));
+	cmp->guests_at_once = mp->parallel;
+	printf("perfbot: %d guest%s at once (%s)\n", mp->parallel, mp->parallel == 1 ? "" : "s", why);
+	fflush(stdout);
 	return measure_boots(pl->cfg, cmp, mp, &pl->err);
 }
 
@@ -651,16 +660,20 @@ static int *calibration_findings(struct comparison *cmp, int split)
 	return flags;
 }
 
-/* Build the base, boot it per_side times a side: false only when perfbot
- * cannot go on. *flags: the A/A flags per metric, when it booted. */
-static bool calibrate_measure(struct pipeline *pl, struct comparison *cmp, int per_side,
-			      int **flags)
+/* Build the base, boot it per_side times a side, parallel guests at once
+ * (0: as qemu.parallel says), logs under reports/logs/<name>-<stamp>:
+ * false only when perfbot cannot go on.
+ * *flags: the A/A flags per metric, when it booted; *boots_wall, when not
+ * NULL: the seconds the boots took, start to end. */
+static bool calibrate_measure(struct pipeline *pl, struct comparison *cmp, const char *name,
+			      int per_side, int parallel, int **flags, double *boots_wall)
 {
 	const struct kernel_change *change[2] = { &pl->pair.without, &pl->pair.with };
 	struct measure_plan mp = {
 		.label = { "base", "base" },
-		.first_rounds = per_side, .max_rounds = per_side, .aa = true,
+		.first_rounds = per_side, .max_rounds = per_side, .aa = true, .parallel = parallel,
 	};
+	double t0;
 
 	if (!stage_build(pl, change, cmp->image, false))
 		return false;
@@ -673,14 +686,17 @@ static bool calibrate_measure(struct pipeline *pl, struct comparison *cmp, int p
 		comparison_policy(cmp, pl->cfg);
 		return true;
 	}
-	if (!stage_guests(pl, "calibrate", cmp->image[0].bzimage))
+	if (!stage_guests(pl, name, cmp->image[0].bzimage))
 		return false;
 	comparison_booted(cmp, pl);
 	comparison_policy(cmp, pl->cfg);
 	mp.kernel[0] = cmp->image[0].bzimage;
 	mp.kernel[1] = cmp->image[1].bzimage;
+	t0 = now_seconds();
 	if (!stage_boots(pl, cmp, &mp))
 		return false;
+	if (boots_wall)
+		*boots_wall = now_seconds() - t0;
 	cmp->status = measure_ok_boots(cmp, SIDE_WITHOUT) + measure_ok_boots(cmp, SIDE_WITH) >= 2
 			      ? STATUS_MEASURED
 			      : STATUS_BOOT_FAILED;
@@ -711,7 +727,8 @@ int pipeline_calibrate(const struct pb_config *cfg, const struct pb_queue *q, ch
 	for (int i = 0; i < pl.nchosen; i++)
 		printf(" %s", pl.chosen[i]->name);
 	printf("\n");
-	if (!calibrate_measure(&pl, &cmp, per_side, &flags) || !stage_store(&pl, &cmp))
+	if (!calibrate_measure(&pl, &cmp, "calibrate", per_side, 0, &flags, NULL) ||
+	    !stage_store(&pl, &cmp))
 		goto fail;
 	if (cmp.nmeasured_noise)
 		print_noise(&cmp, flags, cfg->boots, stdout);
@@ -730,6 +747,137 @@ out:
 	free(flags);
 	noise_free(cmp.measured_noise, cmp.nmeasured_noise);
 	comparison_free(&cmp);
+	pipeline_free(&pl);
+	return rc;
+}
+
+/* The boots of both halves of the A/A check as one comparison: those one
+ * at a time on the side without, those side by side on the side with. */
+static void parallel_check_obs(const struct comparison half[2], struct observations *obs)
+{
+	*obs = half[0].obs;
+	obs->rounds = false;
+	obs->boots = xcalloc((size_t)(half[0].obs.nboots + half[1].obs.nboots) + 1, sizeof(*obs->boots));
+	obs->nboots = 0;
+	for (int h = 0; h < 2; h++)
+		for (int b = 0; b < half[h].obs.nboots; b++) {
+			obs->boots[obs->nboots] = half[h].obs.boots[b]; /* shares the record */
+			obs->boots[obs->nboots++].side = h ? SIDE_WITH : SIDE_WITHOUT;
+		}
+}
+
+/* What the check found of one metric: NULL when it agrees. */
+static const char *parallel_check_metric(const struct metric_result *m, const struct noise_set *serial)
+{
+	const struct noise_floor *nf = NULL;
+
+	for (int i = 0; i < serial->n; i++)
+		if (!strcmp(serial->floor[i].workload, m->workload) &&
+		    !strcmp(serial->floor[i].metric, m->def->name))
+			nf = &serial->floor[i];
+	if (!m->n[0] || !m->n[1])
+		return m->n[0] || m->n[1] ? "reported on one side only" : NULL;
+	if (nf && nf->deterministic && nf->boots >= 2)
+		return m->values_differ ? "the same in every boot one at a time, different side by side"
+					: NULL;
+	if (m->def->kind != METRIC_TIME)
+		return NULL;
+	if (m->verdict == VERDICT_REGRESSION || m->verdict == VERDICT_IMPROVEMENT)
+		return "side by side differs from one at a time beyond its noise";
+	if (m->verdict == VERDICT_INCONCLUSIVE)
+		return "too few boots to tell (a larger --pool)";
+	return NULL;
+}
+
+int pipeline_parallel_check(const struct pb_config *cfg, const struct pb_queue *q, char **only,
+			    int nonly, int per_side, int guests)
+{
+	struct comparison half[2];
+	struct observations obs = { 0 };
+	struct findings f = { 0 };
+	struct verdict_policy vp;
+	struct noise_set serial = { 0 };
+	struct pipeline pl;
+	double wall[2] = { 0, 0 };
+	int *flags[2] = { NULL, NULL }, rc = PB_EXIT_ERROR, bad = 0, same = 0, quiet = 0, ok[2];
+	char *why = NULL;
+
+	memset(half, 0, sizeof(half));
+	pipeline_init(&pl, cfg);
+	if (!stage_workloads(&pl, NULL, 0, only, nonly, &why) || !stage_tree(&pl) ||
+	    !stage_selftests(&pl) || !stage_configure(&pl) || !stage_open_db(&pl, false, NULL) ||
+	    !stage_pair(&pl, NULL))
+		goto fail;
+	if (guests < 2) {
+		long cpus = sysconf(_SC_NPROCESSORS_ONLN);
+
+		guests = cpus > 1 ? (int)cpus : 2;
+	}
+	printf("perfbot: A/A check of guests side by side: the base kernel %s, %d boots one at a time, "
+	       "then %d with %d at once; workloads:", pl.tree.version, 2 * per_side, 2 * per_side, guests);
+	for (int i = 0; i < pl.nchosen; i++)
+		printf(" %s", pl.chosen[i]->name);
+	printf("\n");
+	for (int h = 0; h < 2; h++) {
+		comparison_from(&half[h], &pl, "calibration", q,
+				names_of(pl.chosen, pl.nchosen, "A/A check of guests side by side:"));
+		if (!calibrate_measure(&pl, &half[h], h ? "aa-side-by-side" : "aa-one-at-a-time", per_side,
+				       h ? guests : 1, &flags[h], &wall[h]))
+			goto fail;
+		ok[h] = measure_ok_boots(&half[h], SIDE_WITHOUT) + measure_ok_boots(&half[h], SIDE_WITH);
+		if (half[h].status != STATUS_MEASURED || ok[h] < half[h].obs.nboots) {
+			print_failures(&half[h], true);
+			cli_error("the A/A check needs every boot ok: %d of %d were (%s)", ok[h],
+				  half[h].obs.nboots, h ? "side by side" : "one at a time");
+			rc = PB_EXIT_KERNEL;
+			goto out;
+		}
+	}
+	parallel_check_obs(half, &obs);
+	serial = (struct noise_set){ half[0].measured_noise, half[0].nmeasured_noise };
+	vp = half[0].policy;
+	vp.first_look = vp.last_look = ok[0] < ok[1] ? ok[0] : ok[1];
+	compare_compute(&vp, &serial, &obs, &f);
+	printf("\n%-15s %-35s %13s %13s %9s  %s\n", "workload", "metric", "one at a time", "at once",
+	       "change", "verdict");
+	for (int i = 0; i < f.nresults; i++) {
+		const struct metric_result *m = &f.results[i];
+		const char *wrong = parallel_check_metric(m, &serial);
+
+		if (m->def->kind == METRIC_DIAGNOSTIC && !wrong)
+			continue;
+		bad += wrong != NULL;
+		same += !wrong && !m->values_differ;
+		quiet += !wrong && m->values_differ;
+		printf("%-15s %-35s %13.6g %13.6g %8.3f%%  %s%s%s\n", m->workload, m->def->name, m->median[0],
+		       m->median[1], isnan(m->change_pct) ? 0 : m->change_pct, verdict_name(m->verdict),
+		       wrong ? ": " : "", wrong ? wrong : "");
+	}
+	printf("\nboots: %d one at a time in %.0f s (%.1f s a boot), %d with %d at once in %.0f s "
+	       "(%.1f s a boot): %.2fx the boots per hour\n", ok[0], wall[0], wall[0] / ok[0], ok[1],
+	       guests, wall[1], wall[1] / ok[1], wall[1] > 0 ? (wall[0] / ok[0]) / (wall[1] / ok[1]) : 0);
+	if (bad) {
+		cli_error("the A/A check of %d guests at once failed: %d metric(s) differ from one at a "
+			  "time (above)", guests, bad);
+		rc = PB_EXIT_KERNEL;
+	} else {
+		printf("perfbot: the A/A check of %d guests at once passed: %d metric(s) the same in "
+		       "every boot, %d within their noise (accel %s)\n", guests, same, quiet,
+		       half[1].accel.name);
+		rc = PB_EXIT_OK;
+	}
+	goto out;
+fail:
+	cli_error("%s", pl.err.msg);
+out:
+	free(why);
+	free(obs.boots);
+	findings_free(&f);
+	for (int h = 0; h < 2; h++) {
+		free(flags[h]);
+		noise_free(half[h].measured_noise, half[h].nmeasured_noise);
+		comparison_free(&half[h]);
+	}
 	pipeline_free(&pl);
 	return rc;
 }

@@ -65,6 +65,16 @@ bool pipeline_check_run(const struct pb_config *cfg, const struct pb_patch *p, c
 int pipeline_calibrate(const struct pb_config *cfg, const struct pb_queue *q, char **only,
 		       int nonly, int per_side, struct pipeline_outcome *out);
 
+/* perfbot bench --parallel: the A/A check that guests side by side measure
+ * what one guest at a time does. The base kernel boots per_side times a
+ * side one at a time, then as often guests at once (under 2: one per host
+ * CPU); the two halves are compared as without and with. Every metric the
+ * same in every boot one at a time must be the same side by side, every
+ * time metric "no change". Prints the table and the boots per hour of
+ * each; returns the exit status (3 when the check fails or a boot did). */
+int pipeline_parallel_check(const struct pb_config *cfg, const struct pb_queue *q, char **only,
+			    int nonly, int per_side, int guests);
+
 /* Everything one pass of the stages holds. Zeroed by pipeline_init, freed
  * (whatever stage it got to) by pipeline_free. */
 struct pipeline {

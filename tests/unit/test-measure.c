@@ -5,7 +5,9 @@
 #include <gsl/gsl_randist.h>
 #include <gsl/gsl_rng.h>
 #include <math.h>
+#include <pthread.h>
 #include <stdlib.h>
+#include <time.h>
 
 #include "check.h"
 #include "fixture.h"
@@ -24,30 +26,46 @@ struct fake {
 	int stop_after;             /* raise *stop after this many boots (0: never) */
 	volatile sig_atomic_t *stop;
 	int done_calls;             /* boot_done, the journal's hook */
+	int hold_ms;                /* each boot lasts this long (0: returns at once) */
+	int active, max_active;     /* boots running at once, now and at most */
+	pthread_mutex_t lock;       /* guests side by side call fake_boot on threads */
 };
 
 static bool fake_boot(void *ctx, enum side s, const char *prefix, struct boot_record *br, pb_err *err)
 {
 	struct fake *fk = ctx;
-	double v = 100 * (1 + (fk->noise ? gsl_ran_gaussian(fk->r, fk->noise) : 0));
-	char *text = xasprintf(W "1 migrate_ms %.6f\n" W "1 pages_migrated 32\n", v);
+	enum boot_outcome outcome = fk->outcome[s];
+	double v;
+	char *text;
 	bool ok;
 
+	pthread_mutex_lock(&fk->lock);
+	v = 100 * (1 + (fk->noise ? gsl_ran_gaussian(fk->r, fk->noise) : 0));
+	if (++fk->active > fk->max_active)
+		fk->max_active = fk->active;
+	pthread_mutex_unlock(&fk->lock);
+	if (fk->hold_ms)
+		nanosleep(&(struct timespec){ 0, fk->hold_ms * 1000000L }, NULL);
+	text = xasprintf(W "1 migrate_ms %.6f\n" W "1 pages_migrated 32\n", v);
+
 	memset(br, 0, sizeof(*br));
-	br->outcome = fk->outcome[s];
-	br->detail = xstrdup(fk->outcome[s] == BOOT_OK ? "" : "Kernel panic - not syncing: fake");
+	br->outcome = outcome;
+	br->detail = xstrdup(outcome == BOOT_OK ? "" : "Kernel panic - not syncing: fake");
 	br->console_log = xasprintf("%s.console.log", prefix);
 	br->results_log = xasprintf("%s.results.log", prefix);
 	br->qemu_cmdline = xstrdup("qemu-system-x86_64 (fake)");
 	br->wall_seconds = fk->wall;
-	ok = fk->outcome[s] != BOOT_OK || results_parse(text, strlen(text), &br->results, err);
+	ok = outcome != BOOT_OK || results_parse(text, strlen(text), &br->results, err);
 	free(text);
+	pthread_mutex_lock(&fk->lock);
+	fk->active--;
 	if (fk->calls_total < 64)
 		fk->order[fk->calls_total] = s;
 	fk->calls[s]++;
 	fk->calls_total++;
 	if (fk->stop_after && fk->calls_total == fk->stop_after)
 		*fk->stop = 1;
+	pthread_mutex_unlock(&fk->lock);
 	return ok;
 }
 
@@ -74,6 +92,7 @@ static void setup(struct fixture *f, struct fake *fk, struct measure_plan *mp, c
 	f->cmp.seed = 4242;
 	snprintf(f->cmp.accel.name, sizeof(f->cmp.accel.name), "%s", accel);
 	memset(fk, 0, sizeof(*fk));
+	pthread_mutex_init(&fk->lock, NULL);
 	fk->r = gsl_rng_alloc(gsl_rng_mt19937);
 	gsl_rng_set(fk->r, 7);
 	fk->wall = 1;
@@ -212,6 +231,79 @@ static void test_journal_replay(void)
 	teardown(&f, &fk);
 }
 
+/* Guests side by side: the same schedule as one at a time (the seed's
+ * sides, boot by boot), as many at once as mp.parallel and the rounds
+ * allow, each journaled in schedule order. */
+static void test_parallel(void)
+{
+	struct pb_config cfg = { 0 };
+	struct measure_plan mp;
+	struct fixture f;
+	struct fake fk;
+	enum side serial[12];
+	int nserial;
+	pb_err err = { "" };
+
+	/* one at a time, with extra rounds (20% noise against 0.5%) */
+	setup(&f, &fk, &mp, "tcg-icount", 2, 6);
+	f.cmp.policy.gate_pct = 0.5;
+	f.cmp.policy.last_look = 6;
+	fk.noise = 0.2;
+	CHECK(measure_boots(&cfg, &f.cmp, &mp, &err));
+	CHECK_INT(fk.max_active, 1);
+	nserial = f.cmp.obs.nboots;
+	CHECK(nserial > 4 && nserial <= 12);
+	for (int b = 0; b < nserial && b < 12; b++)
+		serial[b] = f.cmp.obs.boots[b].side;
+	teardown(&f, &fk);
+
+	/* 4 at once: the first two rounds together, then the extra rounds'
+	 * two boots together; the same sides in the same order */
+	setup(&f, &fk, &mp, "tcg-icount", 2, 6);
+	f.cmp.policy.gate_pct = 0.5;
+	f.cmp.policy.last_look = 6;
+	fk.noise = 0.2;
+	fk.hold_ms = 30;
+	mp.parallel = 4;
+	mp.boot_done = fake_done;
+	mp.ctx = &fk;
+	CHECK(measure_boots(&cfg, &f.cmp, &mp, &err));
+	CHECK_INT(fk.max_active, 4);
+	CHECK_INT(fk.done_calls, f.cmp.obs.nboots);
+	CHECK(f.cmp.obs.nboots >= 4);
+	for (int b = 0; b < f.cmp.obs.nboots && b < nserial; b++)
+		CHECK_INT(f.cmp.obs.boots[b].side, serial[b]);
+	for (int r = 0; 2 * r + 1 < f.cmp.obs.nboots; r++)
+		CHECK(f.cmp.obs.boots[2 * r].side != f.cmp.obs.boots[2 * r + 1].side);
+	CHECK_INT(f.cmp.obs.nboots, 2 * f.cmp.boots_per_kernel);
+	teardown(&f, &fk);
+
+	/* 3 at once: whole rounds only, so two at a time */
+	setup(&f, &fk, &mp, "tcg-icount", 3, 3);
+	fk.hold_ms = 30;
+	mp.parallel = 3;
+	CHECK(measure_boots(&cfg, &f.cmp, &mp, &err));
+	CHECK_INT(fk.max_active, 2);
+	CHECK_INT(f.cmp.obs.nboots, 6);
+	teardown(&f, &fk);
+
+	/* SIGTERM during a batch: its boots end, no other starts */
+	{
+		volatile sig_atomic_t stop = 0;
+
+		setup(&f, &fk, &mp, "tcg-icount", 2, 4);
+		fk.hold_ms = 10;
+		fk.stop = &stop;
+		fk.stop_after = 1;
+		mp.stop = &stop;
+		mp.parallel = 2;
+		CHECK(measure_boots(&cfg, &f.cmp, &mp, &err));
+		CHECK(f.cmp.interrupted);
+		CHECK_INT(f.cmp.obs.nboots, 2);
+		teardown(&f, &fk);
+	}
+}
+
 /* SIGTERM: the boot in progress ends, no other starts, nothing decided. */
 static void test_stop(void)
 {
@@ -267,5 +359,6 @@ void test_measure(void)
 	test_budget();
 	test_journal_replay();
 	test_stop();
+	test_parallel();
 	test_failed_for_good();
 }
