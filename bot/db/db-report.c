@@ -160,6 +160,8 @@ static const struct db_column boot_cols[] = {
 	DB_COLUMN(R, wall_seconds, DB_REAL, "wall_seconds"),
 	DB_COLUMN(R, console_log, DB_TEXT, "console_log"),
 	DB_COLUMN(R, results_log, DB_TEXT, "results_log"),
+	{ "ran", "(SELECT coalesce(group_concat(workload, ', '), '') FROM (SELECT DISTINCT workload "
+		 "FROM samples s WHERE s.run_id=runs.id ORDER BY workload))", DB_TEXT, offsetof(R, ran) },
 };
 #undef R
 

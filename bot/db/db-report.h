@@ -61,6 +61,7 @@ bool db_report_samples(struct db_cursor *c, sqlite3 *db, long long cid, const ch
 struct boot_row {
 	int boot_index;
 	const char *side, *outcome, *detail, *console_log, *results_log;
+	const char *ran;     /* the workloads it has samples of, comma-separated ("" none) */
 	double wall_seconds;
 };
 bool db_report_boots(struct db_cursor *c, sqlite3 *db, long long cid, pb_err *err);

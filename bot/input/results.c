@@ -37,6 +37,16 @@ const struct workload_result *results_workload(const struct boot_results *r, con
 	return NULL;
 }
 
+bool results_ran(const struct boot_results *r, const char *name)
+{
+	if (results_workload(r, name))
+		return true;
+	for (int i = 0; i < r->nsamples; i++)
+		if (!strcmp(r->samples[i].workload, name))
+			return true;
+	return false;
+}
+
 /* "end <workload> <status>": a status no exit could give is -1. */
 static void end_line(struct workload_result *w, char **save)
 {

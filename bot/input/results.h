@@ -42,5 +42,8 @@ struct boot_results {
 bool results_parse(const char *text, size_t len, struct boot_results *r, pb_err *err);
 void results_free(struct boot_results *r);
 const struct workload_result *results_workload(const struct boot_results *r, const char *name);
+/* Whether the boot ran the workload: it reported it, or (a boot read back
+ * from the database, which keeps samples only) has a sample of it. */
+bool results_ran(const struct boot_results *r, const char *name);
 
 #endif

@@ -437,6 +437,14 @@ const struct metric_def *workload_metric(const struct workload *w, const char *n
 	return NULL;
 }
 
+bool workload_once_per_side(const struct workload *w)
+{
+	for (int i = 0; i < w->nmetrics; i++)
+		if (w->metrics[i].kind == METRIC_TIME)
+			return false;
+	return true;
+}
+
 /* Does any file of ps[] start with one of w's paths? */
 static bool covers_any(const struct workload *w, const struct pb_patch *const *ps, int np)
 {

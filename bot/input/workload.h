@@ -65,6 +65,9 @@ bool workload_load_file(const char *path, struct workload *w, pb_err *err);
 void workloads_free(struct workload_set *set);
 const struct workload *workload_find(const struct workload_set *set, const char *name);
 const struct metric_def *workload_metric(const struct workload *w, const char *name);
+/* A workload without a time metric (the kernel's selftests: pass or fail)
+ * says all it has to say in one ok boot of each kernel. */
+bool workload_once_per_side(const struct workload *w);
 /* The disk of w whose name is the len bytes at name, or NULL. */
 const struct disk_def *workload_disk(const struct workload *w, const char *name, size_t len);
 

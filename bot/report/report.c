@@ -480,8 +480,10 @@ static bool boots_table(sqlite3 *db, long long cid, const char *report_dir, pb_s
 
 	if (!db_report_boots(&c, db, cid, err))
 		return false;
-	str_add(h, "<h2>Boots</h2>\n<table><tr><th>#</th><th>kernel</th><th>outcome</th>"
-		   "<th>wall</th><th>logs</th><th>detail</th></tr>\n");
+	str_add(h, "<h2>Boots</h2>\n<p>A workload without a time metric (the kernel's selftests) runs "
+		   "in the first ok boot of each kernel only; <i>ran</i> says what each boot ran.</p>\n"
+		   "<table><tr><th>#</th><th>kernel</th><th>outcome</th>"
+		   "<th>wall</th><th>ran</th><th>logs</th><th>detail</th></tr>\n");
 	while (db_cursor_step(&c, &r)) {
 		char idx[16], wall[32];
 
@@ -492,6 +494,7 @@ static bool boots_table(sqlite3 *db, long long cid, const char *report_dir, pb_s
 		cell(h, "td", r.side, NULL);
 		cell(h, "td", r.outcome, strcmp(r.outcome, "ok") ? "bad" : NULL);
 		cell(h, "td", wall, "num");
+		cell(h, "td", r.ran, NULL);
 		str_add(h, "<td>");
 		log_link(h, r.console_log, report_dir, "console");
 		str_add(h, " ");

@@ -51,6 +51,8 @@ struct boot_job {
 	enum side side;
 	int index;                      /* in the schedule */
 	char *prefix;
+	struct guest_plan plan;         /* mp->guest less what this boot leaves out */
+	char *left_out;                 /* "a,b": those workloads' binaries, NULL: none */
 	struct boot_record rec;
 	bool ok, started;
 	pb_err err;
@@ -63,9 +65,10 @@ static void *boot_job_run(void *arg)
 	const struct measure_plan *mp = j->mp;
 
 	if (mp->boot)
-		j->ok = mp->boot(mp->boot_ctx, j->side, j->prefix, &j->rec, &j->err);
+		j->ok = mp->boot(mp->boot_ctx, j->side, mp->guest ? &j->plan : NULL, j->prefix, &j->rec,
+				 &j->err);
 	else
-		j->ok = vm_boot(j->cfg, &j->cmp->accel, mp->guest, mp->kernel[j->side], mp->initrd,
+		j->ok = vm_boot(j->cfg, &j->cmp->accel, &j->plan, mp->kernel[j->side], mp->initrd,
 				j->prefix, &j->rec, &j->err);
 	return NULL;
 }
@@ -107,8 +110,9 @@ static bool boot_jobs(struct comparison *cmp, const struct measure_plan *mp, str
 	for (int k = 0; k < n; k++) {
 		struct boot_job *j = &jobs[k];
 
-		fprintf(stderr, "perfbot: boot %d/%d  %s (%s, %s) %s", j->index + 1, shown_total,
+		fprintf(stderr, "perfbot: boot %d/%d  %s (%s, %s%s%s) %s", j->index + 1, shown_total,
 			side_label(mp, j->side), mp->label[j->side], cmp->accel.name,
+			j->left_out ? "; once per kernel, left out: " : "", j->left_out ? j->left_out : "",
 			together ? "started\n" : "...");
 		fflush(stderr);
 		if (!together) {
@@ -134,10 +138,56 @@ static bool boot_jobs(struct comparison *cmp, const struct measure_plan *mp, str
 	return ok;
 }
 
+/* Whether side s has an ok boot that ran w. */
+static bool side_ran(const struct comparison *cmp, enum side s, const struct workload *w)
+{
+	for (int b = 0; b < cmp->obs.nboots; b++) {
+		const struct boot *bt = &cmp->obs.boots[b];
+
+		if (bt->side == s && bt->rec.outcome == BOOT_OK && results_ran(&bt->rec.results, w->binary))
+			return true;
+	}
+	return false;
+}
+
+/* The job's plan: the guest's, less the once-per-side workloads its side
+ * has an ok boot of already (perfbot.skip= tells the guest's init). An A/A
+ * calibration runs them in every boot: it is what finds them flaky. */
+static void boot_job_plan(struct boot_job *j)
+{
+	const struct guest_plan *gp = j->mp->guest;
+	pb_str skip;
+
+	if (!gp)
+		return;
+	j->plan = *gp;
+	j->plan.workloads = xcalloc((size_t)gp->nworkloads + 1, sizeof(*j->plan.workloads));
+	j->plan.nworkloads = 0;
+	str_init(&skip);
+	for (int i = 0; i < gp->nworkloads; i++) {
+		const struct workload *w = gp->workloads[i];
+
+		if (!j->mp->aa && workload_once_per_side(w) && side_ran(j->cmp, j->side, w))
+			str_addf(&skip, "%s%s", skip.len ? "," : "", w->binary);
+		else
+			j->plan.workloads[j->plan.nworkloads++] = w;
+	}
+	if (skip.len) {
+		j->plan.kernel_cmdline = xasprintf("%s perfbot.skip=%s", gp->kernel_cmdline, skip.buf);
+		j->left_out = str_steal(&skip);
+	} else {
+		str_free(&skip);
+	}
+}
+
 static void boot_job_free(struct boot_job *j)
 {
 	free(j->prefix);
 	boot_record_free(&j->rec);
+	if (j->left_out)
+		free(j->plan.kernel_cmdline);
+	free(j->left_out);
+	free((void *)j->plan.workloads);
 }
 
 /* Rounds [first, first + nrounds): one boot of each side a round, in an
@@ -189,6 +239,9 @@ static bool rounds_of_boots(const struct pb_config *cfg, struct comparison *cmp,
 		}
 		if (at_once > n - k)
 			at_once = n - k;
+		/* planned as the batch starts: from the boots ended before it */
+		for (int b = k; b < k + at_once; b++)
+			boot_job_plan(&jobs[b]);
 		ok = boot_jobs(cmp, mp, jobs + k, at_once, shown_total, err);
 		k += at_once;
 	}

@@ -29,15 +29,18 @@ struct measure_plan {
 	void *ctx;
 	/* set (SIGTERM): no further boot starts, cmp->interrupted (NULL: none) */
 	volatile sig_atomic_t *stop;
-	/* boots one guest of side s into br (NULL: vm_boot of kernel[s]); the
-	 * unit tests' fake guests. False only when perfbot cannot go on. */
-	bool (*boot)(void *ctx, enum side s, const char *log_prefix, struct boot_record *br,
-		     pb_err *err);
+	/* boots one guest of side s with plan gp (guest's, less what this boot
+	 * leaves out; NULL when guest is) into br (NULL: vm_boot of kernel[s]);
+	 * the unit tests' fake guests. False only when perfbot cannot go on. */
+	bool (*boot)(void *ctx, enum side s, const struct guest_plan *gp, const char *log_prefix,
+		     struct boot_record *br, pb_err *err);
 	void *boot_ctx;
 };
 
 /* Boots, computing cmp's results after the first rounds and after each
- * extra one. Boots already in cmp (a resumed job's) count as the first ones
+ * extra one. A workload that runs once per side (workload_once_per_side)
+ * is left out of a boot whose side had an ok boot that ran it when the
+ * boot started: a side's boots run it until one of them is ok. Boots already in cmp (a resumed job's) count as the first ones
  * of the schedule and are not booted again; they must be in the order the
  * seed gives. False only when perfbot cannot go on (err set). */
 bool measure_boots(const struct pb_config *cfg, struct comparison *cmp,

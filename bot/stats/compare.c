@@ -123,6 +123,7 @@ struct side_samples {
 	double *boot_median;
 	int *boot;              /* each one's index in obs->boots (the rounds pair by it) */
 	int nboots, total;
+	int ran;                /* ok boots that ran the workload (a boot may leave one out) */
 };
 
 static void side_collect(const struct verdict_policy *vp, const struct observations *obs, int side,
@@ -141,6 +142,7 @@ static void side_collect(const struct verdict_policy *vp, const struct observati
 
 		if ((side >= 0 && (int)bt->side != side) || bt->rec.outcome != BOOT_OK)
 			continue;
+		ss->ran += results_ran(&bt->rec.results, wl->binary);
 		n = boot_samples(vp, bt, wl, def, &v);
 		if (!n) {
 			free(v);
@@ -523,6 +525,13 @@ static bool judge_untested(const struct inputs *in, struct metric_result *m,
 {
 	if (!m->n[0] && !m->n[1]) {
 		m->verdict = VERDICT_NO_DATA;
+		return true;
+	}
+	if (!w->ss[0].ran || !w->ss[1].ran) {
+		/* the workload ran in no ok boot of one side (its boots failed,
+		 * or left it out): nothing to compare, no change */
+		m->verdict = VERDICT_NO_DATA;
+		m->regime = "not run on one side";
 		return true;
 	}
 	if (!m->n[0] || !m->n[1]) {

@@ -287,8 +287,13 @@ bool initramfs_build(const struct guest_plan *gp, const char *init_script, const
 	str_init(&run);
 	rm_rf(stage);
 	ok = stage_skeleton(stage, init_script, err);
-	for (int i = 0; ok && i < gp->nworkloads; i++)
-		ok = stage_workload(gp, i, bin_dir, stage, &setup, &run, err);
+	/* the timed workloads first: what runs once per side (measure.c) must
+	 * not leave a boot that ran it in another state for them than one that
+	 * left it out */
+	for (int pass = 0; pass < 2; pass++)
+		for (int i = 0; ok && i < gp->nworkloads; i++)
+			if (workload_once_per_side(gp->workloads[i]) == (pass == 1))
+				ok = stage_workload(gp, i, bin_dir, stage, &setup, &run, err);
 	if (ok && gp->selftests_dir)
 		ok = stage_selftests(gp->selftests_dir, stage, err);
 	ok = ok && stage_plan(stage, &setup, &run, err) && cpio_write(stage, out, err);

@@ -186,6 +186,26 @@ static void test_diagnostic(void)
 	fixture_free(&f);
 }
 
+/* A workload that ran in no ok boot of one side (a boot left it out, or
+ * those that ran it failed) has no data there: not a behaviour change. One
+ * that ran but did not report a metric did change. */
+static void test_not_run(void)
+{
+	struct fixture f;
+
+	CHECK(fixture_init(&f, W "1 migrate_ms 10\n" W "1 pages_migrated 32\n",
+			   "PB1 sample kselftest-vm 0 khugepaged_result 0\n"));
+	CHECK_STR(verdict(&f.cmp, "migrate_ms"), "no data");
+	CHECK_STR(verdict(&f.cmp, "pages_migrated"), "no data");
+	CHECK_STR(result(&f.cmp, "pages_migrated")->regime, "not run on one side");
+	CHECK_STR(verdict_name(f.cmp.findings.behaviour), "same");
+	fixture_free(&f);
+	CHECK(fixture_init(&f, W "1 migrate_ms 10\n" W "1 pages_migrated 32\n",
+			   W "1 migrate_ms 10\n"));
+	CHECK_STR(verdict(&f.cmp, "pages_migrated"), "behaviour change");
+	fixture_free(&f);
+}
+
 /* The first look that decides sticks; a metric that is open at 2 boots and
  * decided later says at which look. */
 static void test_looks(void)
@@ -421,6 +441,7 @@ void test_compare(void)
 	test_verdict_names();
 	test_shapes();
 	test_diagnostic();
+	test_not_run();
 	test_looks();
 	test_round_pairing();
 	test_warmup();

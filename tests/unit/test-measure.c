@@ -27,26 +27,40 @@ struct fake {
 	volatile sig_atomic_t *stop;
 	int done_calls;             /* boot_done, the journal's hook */
 	int hold_ms;                /* each boot lasts this long (0: returns at once) */
+	int panic_first[2];         /* the first this many boots of a side panic */
+	bool ran_selftests[64];     /* by call: the plan had kselftest-vm */
+	bool said_skip[64];         /* by call: its command line said perfbot.skip=kselftest-vm */
 	int active, max_active;     /* boots running at once, now and at most */
 	pthread_mutex_t lock;       /* guests side by side call fake_boot on threads */
 };
 
-static bool fake_boot(void *ctx, enum side s, const char *prefix, struct boot_record *br, pb_err *err)
+static bool fake_boot(void *ctx, enum side s, const struct guest_plan *gp, const char *prefix,
+		      struct boot_record *br, pb_err *err)
 {
 	struct fake *fk = ctx;
 	enum boot_outcome outcome = fk->outcome[s];
+	bool selftests = false;
 	double v;
 	char *text;
 	bool ok;
 
+	for (int i = 0; gp && i < gp->nworkloads; i++)
+		selftests |= !strcmp(gp->workloads[i]->binary, "kselftest-vm");
 	pthread_mutex_lock(&fk->lock);
+	if (fk->calls[s] < fk->panic_first[s])
+		outcome = BOOT_PANIC;
+	if (fk->calls_total < 64) {
+		fk->ran_selftests[fk->calls_total] = selftests;
+		fk->said_skip[fk->calls_total] = gp && strstr(gp->kernel_cmdline, " perfbot.skip=kselftest-vm");
+	}
 	v = 100 * (1 + (fk->noise ? gsl_ran_gaussian(fk->r, fk->noise) : 0));
 	if (++fk->active > fk->max_active)
 		fk->max_active = fk->active;
 	pthread_mutex_unlock(&fk->lock);
 	if (fk->hold_ms)
 		nanosleep(&(struct timespec){ 0, fk->hold_ms * 1000000L }, NULL);
-	text = xasprintf(W "1 migrate_ms %.6f\n" W "1 pages_migrated 32\n", v);
+	text = xasprintf(W "1 migrate_ms %.6f\n" W "1 pages_migrated 32\n%s", v,
+			 selftests ? "PB1 sample kselftest-vm 0 khugepaged_result 0\n" : "");
 
 	memset(br, 0, sizeof(*br));
 	br->outcome = outcome;
@@ -204,7 +218,7 @@ static void test_journal_replay(void)
 
 		snprintf(prefix, sizeof(prefix), "/nonexistent/j%d", b);
 		f.cmp.obs.boots[b].side = order[b];
-		CHECK(fake_boot(&fresh, order[b], prefix, &f.cmp.obs.boots[b].rec, &err));
+		CHECK(fake_boot(&fresh, order[b], NULL, prefix, &f.cmp.obs.boots[b].rec, &err));
 		f.cmp.obs.nboots++;
 	}
 	mp.boot_done = fake_done;
@@ -223,7 +237,7 @@ static void test_journal_replay(void)
 	fresh.r = fk.r;
 	f.cmp.obs.boots = xcalloc(1, sizeof(*f.cmp.obs.boots));
 	f.cmp.obs.boots[0].side = (enum side)!order[0];
-	CHECK(fake_boot(&fresh, f.cmp.obs.boots[0].side, "/nonexistent/j", &f.cmp.obs.boots[0].rec, &err));
+	CHECK(fake_boot(&fresh, f.cmp.obs.boots[0].side, NULL, "/nonexistent/j", &f.cmp.obs.boots[0].rec, &err));
 	f.cmp.obs.nboots = 1;
 	CHECK(!measure_boots(&cfg, &f.cmp, &mp, &err));
 	CHECK_HAS(err.msg, "journaled boot 1");
@@ -304,6 +318,69 @@ static void test_parallel(void)
 	}
 }
 
+/* A workload without a time metric (kselftest-vm) runs in one ok boot a
+ * side: later boots leave it out, and tell the guest so; a side whose
+ * boot that ran it failed runs it again. */
+static void test_once_per_side(void)
+{
+	struct pb_config cfg = { 0 };
+	struct workload_set set;
+	struct measure_plan mp;
+	struct guest_plan gp = { 0 };
+	const struct workload *w[2];
+	struct fixture f;
+	struct fake fk;
+	pb_err err = { "" };
+
+	CHECK(workloads_load("workloads", &set, &err));
+	w[1] = workload_find(&set, "kselftest-vm");
+	CHECK(w[1] && workload_once_per_side(w[1]));
+	if (!w[1]) {
+		workloads_free(&set);
+		return;
+	}
+	gp.nworkloads = 2;
+	gp.workloads = w;
+	gp.kernel_cmdline = "console=ttyS0";
+
+	/* decided at the first look: boots 1 and 2 run it, 3 and 4 do not */
+	setup(&f, &fk, &mp, "tcg", 2, 4);
+	w[0] = f.chosen[0];
+	CHECK(!workload_once_per_side(w[0]));
+	mp.guest = &gp;
+	CHECK(measure_boots(&cfg, &f.cmp, &mp, &err));
+	CHECK_INT(f.cmp.obs.nboots, 4);
+	for (int b = 0; b < 4; b++) {
+		CHECK_INT(fk.ran_selftests[b], b < 2);
+		CHECK_INT(fk.said_skip[b], b >= 2);
+	}
+	teardown(&f, &fk);
+
+	/* an A/A calibration runs it in every boot: it finds it flaky or not */
+	setup(&f, &fk, &mp, "tcg", 2, 4);
+	w[0] = f.chosen[0];
+	mp.guest = &gp;
+	mp.aa = true;
+	CHECK(measure_boots(&cfg, &f.cmp, &mp, &err));
+	for (int b = 0; b < f.cmp.obs.nboots; b++)
+		CHECK(fk.ran_selftests[b] && !fk.said_skip[b]);
+	teardown(&f, &fk);
+
+	/* the first boot with the fix panics: the second, which ran after
+	 * it, runs it again; the second without does not */
+	setup(&f, &fk, &mp, "tcg", 2, 4);
+	w[0] = f.chosen[0];
+	mp.guest = &gp;
+	fk.panic_first[SIDE_WITH] = 1;
+	CHECK(measure_boots(&cfg, &f.cmp, &mp, &err));
+	CHECK_INT(f.cmp.obs.nboots, 4);
+	for (int b = 2; b < 4; b++)
+		CHECK_INT(fk.ran_selftests[b], f.cmp.obs.boots[b].side == SIDE_WITH);
+	teardown(&f, &fk);
+
+	workloads_free(&set);
+}
+
 /* SIGTERM: the boot in progress ends, no other starts, nothing decided. */
 static void test_stop(void)
 {
@@ -360,5 +437,6 @@ void test_measure(void)
 	test_journal_replay();
 	test_stop();
 	test_parallel();
+	test_once_per_side();
 	test_failed_for_good();
 }
