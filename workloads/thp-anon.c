@@ -261,6 +261,7 @@ int main(int argc, char **argv)
 			const int want = (int)(size / HPAGE);
 			struct collapse_trace tr;
 			double deadline;
+			long before;
 			int done = 0;
 
 			if (!(p = map_aligned(size, &res)))
@@ -268,27 +269,36 @@ int main(int argc, char **argv)
 			touch(p, size);
 			if (madvise(p, size, MADV_HUGEPAGE) != 0)
 				return pb_invalid("madvise(MADV_HUGEPAGE) failed: %s", strerror(errno));
-			if (!collapse_trace_open(&tr)) {
+			if (!collapse_trace_open(&tr) ||
+			    !trace_write(&tr, "trace_marker", "perfbot khugepaged start")) {
+				int e = errno;
+
 				collapse_trace_close(&tr);
-				return pb_invalid("cannot trace huge_memory:mm_collapse_huge_page in tracefs: %s",
-						  strerror(errno));
+				return pb_invalid("cannot trace huge_memory:mm_collapse_huge_page in tracefs "
+						  "(CONFIG_FTRACE): %s", strerror(e));
 			}
-			trace_write(&tr, "trace_marker", "perfbot khugepaged start");
+			/* what khugepaged's own timer collapsed before the mark */
+			before = pb_smaps_field(p, "AnonHugePages");
 			/* Scan without pauses only now: a khugepaged busy in the
 			 * background would steal the one vCPU from the fault timings. */
 			if (!pb_write_str(THP "khugepaged/scan_sleep_millisecs", "0")) {
+				int e = errno;
+
 				collapse_trace_close(&tr);
-				return pb_invalid("cannot tune khugepaged in sysfs: %s", strerror(errno));
+				return pb_invalid("cannot tune khugepaged in sysfs: %s", strerror(e));
 			}
-			/* want collapses, unless one was of another mapping: then more */
+			/* the collapses left to do, unless one was of another
+			 * mapping: then more */
 			deadline = pb_now_ms() + khugepaged_timeout_ms;
-			for (int n = want; !done && collapse_trace_wait(&tr, n, deadline); n++)
+			for (int n = want - (int)((before > 0 ? before : 0) / (HPAGE >> 10)); !done &&
+			     collapse_trace_wait(&tr, n, deadline); n++)
 				done = (kb = pb_smaps_field(p, "AnonHugePages")) >= (long)(size >> 10);
 			pb_write_str(THP "khugepaged/scan_sleep_millisecs", "10000");
 			collapse_trace_close(&tr);
 			if (!done)
 				kb = pb_smaps_field(p, "AnonHugePages");
-			if (done && tr.mark_s > 0) {
+			/* no collapse after the mark: nothing was timed */
+			if (done && tr.mark_s > 0 && tr.succeeded > 0) {
 				pb_sample(it, "khugepaged_ms", (tr.last_s - tr.mark_s) * 1e3);
 				total_khugepaged++;
 			}
