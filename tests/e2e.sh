@@ -72,7 +72,7 @@ together=$(( g > 3 ? 4 : 2 ))
 check "771: khugepaged, migration and hugepage-vmemmap gave a result in the first $together boots" \
 	test "$(q "SELECT count(*) FROM samples s JOIN runs r ON r.id=s.run_id WHERE r.comparison_id=1 AND r.boot_index<=$together AND workload='kselftest-vm' AND metric IN ('khugepaged_result','migration_result','hugepage_vmemmap_result') AND value IN (0,1,2)")" -eq $(( 3 * together ))
 check "771: the boots after them left the selftests out, and told the guest" \
-	test "$(q "SELECT count(*) FROM runs r WHERE r.comparison_id=1 AND r.boot_index>$together AND (qemu_cmdline NOT LIKE '% perfbot.skip=kselftest-vm%' OR EXISTS (SELECT 1 FROM samples s WHERE s.run_id=r.id AND s.workload='kselftest-vm')))")" -eq 0
+	test "$(q "SELECT count(*) FROM runs r WHERE r.comparison_id=1 AND r.boot_index>$together AND (qemu_cmdline NOT LIKE '% perfbot.skip=kselftest-vm%' OR EXISTS (SELECT 1 FROM samples s WHERE s.run_id=r.id AND s.workload='kselftest-vm'))")" -eq 0
 check "771: the selftests ran (not all skipped): hugepage-vmemmap passed on both kernels" \
 	test "$(q "SELECT count(DISTINCT r.side) FROM samples s JOIN runs r ON r.id=s.run_id WHERE r.comparison_id=1 AND metric='hugepage_vmemmap_result' AND value=0")" -eq 2
 check "771: every selftest result is in the table with its verdict" \
