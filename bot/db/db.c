@@ -232,11 +232,13 @@ static bool upgrade_6_to_7(sqlite3 *db, pb_err *err)
 }
 
 /* 7 to 8: guests booted side by side. A comparison records how many at
- * most (rows before booted one at a time: NULL). */
+ * most (rows before booted one at a time: NULL); a noise floor which
+ * version of its workload it measured (before: '', no run uses it). */
 static bool upgrade_7_to_8(sqlite3 *db, pb_err *err)
 {
 	static const char *const cols[][2] = {
 		{ "comparisons", "guests_at_once INTEGER" },
+		{ "noise", "workload_sha256 TEXT NOT NULL DEFAULT ''" },
 	};
 
 	return upgrade_add(db, 7, NULL, cols, PB_ARRAY_SIZE(cols), err);
@@ -911,9 +913,11 @@ static bool store_results(sqlite3 *db, const struct comparison *cmp, long long c
 
 		if (!db_run(db, NULL, err,
 			 "INSERT INTO noise (calibration_id, workload, metric, boots, between_cv_pct, "
-			 "within_cv_pct, deterministic, rounds, paired_cv_pct) VALUES (?,?,?,?,?,?,?,?,?)",
-			 "Issiddiid", cid, nf->workload, nf->metric, nf->boots, nf->between_cv_pct,
-			 nf->within_cv_pct, (int)nf->deterministic, nf->rounds, nf->paired_cv_pct))
+			 "within_cv_pct, deterministic, rounds, paired_cv_pct, workload_sha256) "
+			 "VALUES (?,?,?,?,?,?,?,?,?,?)",
+			 "Issiddiids", cid, nf->workload, nf->metric, nf->boots, nf->between_cv_pct,
+			 nf->within_cv_pct, (int)nf->deterministic, nf->rounds, nf->paired_cv_pct,
+			 nf->sha256))
 			return false;
 	}
 	return true;
@@ -1034,7 +1038,7 @@ static const struct db_column comparison_id_cols[] = {
 
 /* A calibration's noise floor of one metric, as the cursor reads it. */
 struct noise_row {
-	const char *workload, *metric;
+	const char *workload, *metric, *workload_sha256;
 	int boots, deterministic, rounds;
 	double between_cv_pct, within_cv_pct, paired_cv_pct;
 };
@@ -1048,6 +1052,7 @@ static const struct db_column noise_cols[] = {
 	DB_COLUMN(R, deterministic, DB_INT, "deterministic"),
 	DB_COLUMN(R, rounds, DB_INT, "rounds"),
 	DB_COLUMN(R, paired_cv_pct, DB_REAL_OR_NAN, "paired_cv_pct"),
+	DB_COLUMN(R, workload_sha256, DB_TEXT, "workload_sha256"),
 };
 #undef R
 
@@ -1094,6 +1099,7 @@ bool db_load_noise(sqlite3 *db, const char *accel, const char *config_sha256, in
 		nf->deterministic = r.deterministic != 0;
 		nf->rounds = r.rounds;
 		nf->paired_cv_pct = r.paired_cv_pct;
+		snprintf(nf->sha256, sizeof(nf->sha256), "%s", r.workload_sha256);
 	}
 	db_cursor_close(&c, NULL);
 	return true;

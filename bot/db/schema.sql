@@ -194,6 +194,7 @@ CREATE TABLE noise (
     deterministic  INTEGER NOT NULL,    -- every boot gave the same values
     rounds         INTEGER,             -- schema 6: complete A/A rounds
     paired_cv_pct  REAL,                -- schema 6: sd of a round's B - A / sqrt 2 (what pairing leaves)
+    workload_sha256 TEXT NOT NULL DEFAULT '', -- schema 8: the workload's ini, binary and guest init ('' before)
     PRIMARY KEY (calibration_id, workload, metric)
 );
 

@@ -162,11 +162,51 @@ bool stage_guests(struct pipeline *pl, const char *name, const char *probe_kerne
 	return true;
 }
 
+/* The chosen workload whose binary is name, or NULL. */
+static const struct workload *chosen_binary(const struct pipeline *pl, const char *name)
+{
+	for (int i = 0; i < pl->nchosen; i++)
+		if (!strcmp(pl->chosen[i]->binary, name))
+			return pl->chosen[i];
+	return NULL;
+}
+
+/* The newest calibration's noise floors of the workloads as they are now:
+ * a floor another version of a workload measured (another ini, binary or
+ * guest init) is no prior for this one, and would be a wrong floor. */
 bool stage_noise(struct pipeline *pl)
 {
-	return db_load_noise(pl->db, pl->accel.name, pl->kc.sha256, pl->cfg->iterations,
-			     pl->cfg->warmup, &pl->noise, &pl->nnoise, &pl->noise_calibration,
-			     &pl->err);
+	int kept = 0;
+	pb_str stale;
+
+	if (!db_load_noise(pl->db, pl->accel.name, pl->kc.sha256, pl->cfg->iterations,
+			   pl->cfg->warmup, &pl->noise, &pl->nnoise, &pl->noise_calibration, &pl->err))
+		return false;
+	str_init(&stale);
+	for (int i = 0; i < pl->nnoise; i++) {
+		struct noise_floor *nf = &pl->noise[i];
+		const struct workload *w = chosen_binary(pl, nf->workload);
+		char now[65] = "";
+
+		if (w)
+			guest_workload_fingerprint(pl->cfg, w, now);
+		if (!w || (now[0] && !strcmp(now, nf->sha256))) {
+			pl->noise[kept++] = *nf;
+			continue;
+		}
+		if (!strstr(stale.buf, nf->workload))
+			str_addf(&stale, "%s%s", stale.len ? ", " : "", nf->workload);
+		free(nf->workload);
+		free(nf->metric);
+	}
+	pl->nnoise = kept;
+	if (stale.len)
+		printf("perfbot: calibration %lld measured another version of %s (its ini, binary or the "
+		       "guest's init): not its noise floor\n", pl->noise_calibration, stale.buf);
+	if (!kept)
+		pl->noise_calibration = 0;
+	str_free(&stale);
+	return true;
 }
 
 /* Where a run's noise floor comes from, said once its boots are known. */
@@ -701,6 +741,12 @@ static bool calibrate_measure(struct pipeline *pl, struct comparison *cmp, const
 			      ? STATUS_MEASURED
 			      : STATUS_BOOT_FAILED;
 	*flags = calibration_findings(cmp, pl->cfg->boots);
+	for (int i = 0; i < cmp->nmeasured_noise; i++) {
+		const struct workload *w = chosen_binary(pl, cmp->measured_noise[i].workload);
+
+		if (w)
+			guest_workload_fingerprint(pl->cfg, w, cmp->measured_noise[i].sha256);
+	}
 	return true;
 }
 

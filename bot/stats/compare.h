@@ -46,6 +46,7 @@ struct noise_floor {
 	 * round share, which the paired test cancels (0 rounds: not known) */
 	int rounds;             /* complete rounds */
 	double paired_cv_pct;   /* sd of a round's B - A (log) / sqrt 2, in percent */
+	char sha256[65];        /* the workload's fingerprint (guest_workload_fingerprint), "" unknown */
 };
 
 struct metric_result {

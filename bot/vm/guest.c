@@ -339,6 +339,31 @@ static char *workload_bin_dir(void)
 	return bin;
 }
 
+void guest_workload_fingerprint(const struct pb_config *cfg, const struct workload *w,
+				char hex[65])
+{
+	char *bin_dir = workload_bin_dir(), *bin = xasprintf("%s/%s", bin_dir, w->binary);
+	char *ini = xasprintf("%s/%s.ini", cfg->workloads_dir, w->name);
+	char *init = xasprintf("%s/init", cfg->workloads_dir);
+	char part[3][65];
+	const char *paths[3] = { ini, bin, init };
+	bool ok = true;
+
+	for (int i = 0; i < 3; i++)
+		ok = ok && sha256_file(paths[i], part[i], NULL);
+	hex[0] = '\0';
+	if (ok) {
+		char *all = xasprintf("ini %s\nbinary %s\ninit %s\n", part[0], part[1], part[2]);
+
+		sha256_buf(all, strlen(all), hex);
+		free(all);
+	}
+	free(bin_dir);
+	free(bin);
+	free(ini);
+	free(init);
+}
+
 /* Log dir, initramfs and accelerator, the same for run, calibrate and bench. */
 bool host_guest_prepare(const struct pb_config *cfg, const struct guest_plan *gp,
 			const char *probe_kernel, const char *log_dir, char **initrd,

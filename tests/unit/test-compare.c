@@ -71,7 +71,7 @@ static void test_shapes(void)
 	CHECK_STR(verdict(&f.cmp, "pages_migrated"), "same");
 	{
 		/* with a calibration that measured 0.01% between boots: the t test */
-		struct noise_floor nf = { "hugetlb-migrate", "migrate_ms", 8, 0.01, 0.01, false, 0, NAN };
+		struct noise_floor nf = { "hugetlb-migrate", "migrate_ms", 8, 0.01, 0.01, false, 0, NAN, "" };
 
 		f.cmp.noise.floor = &nf;
 		f.cmp.noise.n = 1;
@@ -250,7 +250,7 @@ static void test_round_pairing(void)
 	const char *t[8];
 	enum side s[8];
 	char buf[8][96];
-	struct noise_floor nf = { "hugetlb-migrate", "migrate_ms", 8, 10, 0.01, false, 4, 0.1 };
+	struct noise_floor nf = { "hugetlb-migrate", "migrate_ms", 8, 10, 0.01, false, 4, 0.1, "" };
 
 	for (int b = 0; b < 8; b++) {
 		/* +5% with the fix, and +-0.05% of its own */

@@ -496,6 +496,7 @@ void test_db(void)
 		CHECK(nnf == 2); /* migrate_ms, pages_migrated: the metrics with samples */
 		f.cmp.patch = NULL;
 		f.cmp.kind = "calibration";
+		snprintf(nf[0].sha256, sizeof(nf[0].sha256), "%s", "f1n9e2");
 		f.cmp.measured_noise = nf;
 		f.cmp.nmeasured_noise = nnf;
 		f.cmp.fa_splits = 3;
@@ -507,6 +508,8 @@ void test_db(void)
 				    &got, &ngot, &which, &err));
 		CHECK(which == cal && ngot == 2);
 		CHECK(ngot == 2 && !strcmp(got[0].workload, "hugetlb-migrate") && got[0].boots == 4);
+		/* which version of the workload it measured comes back with it */
+		CHECK(ngot == 2 && !strcmp(got[0].sha256, "f1n9e2") && !got[1].sha256[0]);
 		noise_free(got, ngot);
 		CHECK(db_load_noise(db, "kvm", NULL, f.cmp.obs.iterations, f.cmp.policy.warmup, &got,
 				    &ngot, &which, &err));
