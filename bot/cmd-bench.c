@@ -593,7 +593,10 @@ int cmd_bench(int argc, char **argv)
 		rc = PB_EXIT_ERROR;
 		goto out;
 	}
-	if (o.parallel >= 0) {
+	if (o.parallel == 1) {
+		cli_error("--parallel takes 0 (one guest per host CPU) or 2 or more: 1 is one at a time");
+		rc = PB_EXIT_USAGE;
+	} else if (o.parallel >= 0) {
 		static char *timed[] = { "thp-anon", "thp-file-ro", "hugetlb-migrate" };
 		int pool = o.pool ? o.pool : 8;
 

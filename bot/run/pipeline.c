@@ -895,9 +895,14 @@ int pipeline_parallel_check(const struct pb_config *cfg, const struct pb_queue *
 		bad += wrong != NULL;
 		same += !wrong && !m->values_differ;
 		quiet += !wrong && m->values_differ;
-		printf("%-15s %-35s %13.6g %13.6g %8.3f%%  %s%s%s\n", m->workload, m->def->name, m->median[0],
+		char resolves[48] = "";
+
+		/* a noisy time's "no change" is only as fine as what it resolves */
+		if (m->verdict == VERDICT_NO_CHANGE && m->threshold_pct > vp.gate_pct)
+			snprintf(resolves, sizeof(resolves), " > %.1f%%", m->threshold_pct);
+		printf("%-15s %-35s %13.6g %13.6g %8.3f%%  %s%s%s%s\n", m->workload, m->def->name, m->median[0],
 		       m->median[1], isnan(m->change_pct) ? 0 : m->change_pct, verdict_name(m->verdict),
-		       wrong ? ": " : "", wrong ? wrong : "");
+		       resolves, wrong ? ": " : "", wrong ? wrong : "");
 	}
 	printf("\nboots: %d one at a time in %.0f s (%.1f s a boot), %d with %d at once in %.0f s "
 	       "(%.1f s a boot): %.2fx the boots per hour\n", ok[0], wall[0], wall[0] / ok[0], ok[1],
