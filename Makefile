@@ -25,7 +25,7 @@ WORKLOADS := $(patsubst workloads/%.c,$(BUILD)/workloads/%,$(wildcard workloads/
 
 PATCH ?= 771
 
-.PHONY: all setup run test unit bad-input fuzz fuzz-smoke e2e e2e-series bench bench-stats fresh-test clean FORCE
+.PHONY: all setup run test unit bad-input fuzz fuzz-smoke e2e e2e-series bench bench-throughput bench-stats fresh-test clean FORCE
 all: $(BUILD)/perfbot $(BUILD)/perfbotd $(BUILD)/perfbotd.service $(WORKLOADS)
 
 $(BUILD)/obj $(BUILD)/asan $(BUILD)/workloads:
@@ -128,6 +128,12 @@ fresh-test:
 # about 25 minutes on 2 cores with the defaults; BENCH='--pool 4' is quicker.
 bench: setup all
 	$(BUILD)/perfbot bench $(BENCH)
+
+# Throughput (prints figures): the bundled queue's mm patches one guest at
+# a time and side by side, with the kernels cached, then a nightly; about
+# 20 minutes on 2 cores warm (PERFBOT_BENCH_CACHE: the cache dir to use).
+bench-throughput: setup all
+	tests/bench-throughput.sh
 
 # False alarms, power, coverage of the verdict rules on synthetic boots
 # (seconds; BENCH_TRIALS per cell).
