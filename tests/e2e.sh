@@ -491,12 +491,13 @@ check "an early-boot panic: the run says why it booted no more" grep -q "not boo
 check "an early-boot panic: the comparison is boot-failed" test "$(q "SELECT status FROM comparisons WHERE id=$c996")" = "boot-failed"
 check "no kernel is marked built that is not" test "$(marked_built_without_image)" -eq 0
 
-# QEMU killed in the middle of a boot: a qemu-error result
+# QEMU killed in the middle of a boot: a qemu-error result. The round's
+# two guests run side by side: the newest QEMU alone is killed.
 "$perfbot" run "${pbargs[@]}" --patch 771 --workload hugetlb-migrate "${one_boot[@]}" > "$work/q.out" 2>&1 &
 pid=$!
 wait_for 300 qemu_of 771
 sleep 1
-pkill -KILL -f "[q]emu-system.*$reports/logs/771-"
+pkill -KILL -n -f "[q]emu-system.*$reports/logs/771-"
 wait "$pid"
 rc=$?
 cq=$(q "SELECT max(id) FROM comparisons")

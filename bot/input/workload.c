@@ -182,6 +182,15 @@ static bool wl_fallback(struct wl_parse *ps, const struct wl_key *k, const char 
 	return true;
 }
 
+static bool wl_parallel(struct wl_parse *ps, const struct wl_key *k, const char *value)
+{
+	(void)k;
+	if (strcmp(value, "yes") && strcmp(value, "no"))
+		return wl_fail(ps, "parallel: '%.20s' is not yes or no", value);
+	ps->w->side_by_side = !strcmp(value, "yes");
+	return true;
+}
+
 static bool wl_paths(struct wl_parse *ps, const struct wl_key *k, const char *value)
 {
 	(void)k;
@@ -205,6 +214,7 @@ static const struct wl_key workload_keys[] = {
 	{ "selftests", wl_selftests, 0 },
 	{ "host_package", wl_string, offsetof(struct workload, host_package) },
 	{ "fallback", wl_fallback, 0 },
+	{ "parallel", wl_parallel, 0 },
 	{ "paths", wl_paths, 0 },
 };
 
@@ -337,6 +347,7 @@ bool workload_load_file(const char *path, struct workload *w, pb_err *err)
 	base = base ? base + 1 : path;
 	w->name = xstrndup(base, strlen(base) - (ends_with(base, ".ini") ? 4 : 0));
 	w->numa_nodes = 1;
+	w->side_by_side = true;
 	line = ini_parse(path, wl_handler, &ps);
 	if (line != 0) {
 		pb_seterr(err, "%s:%d: %s", path, line < 0 ? 0 : line,

@@ -46,6 +46,7 @@ struct workload {
 	char **paths;           /* patch path prefixes this workload covers */
 	int npaths;
 	bool fallback;          /* runs for an mm patch that no workload's paths cover */
+	bool side_by_side;      /* parallel = yes (the default): its guests may boot beside others */
 	char **host_binaries;   /* host programs copied into the guest with their libraries */
 	int nhost_binaries;
 	char *host_package;     /* the Debian package that brings them */

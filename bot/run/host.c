@@ -24,8 +24,8 @@ static long mem_available_mb(void)
 	return kb < 0 ? -1 : kb / 1024;
 }
 
-int host_guests_at_once(const struct pb_config *cfg, const struct accel *a, char *why,
-			size_t whylen)
+int host_guests_at_once(const struct pb_config *cfg, const struct accel *a,
+			const struct guest_plan *gp, char *why, size_t whylen)
 {
 	long cpus = sysconf(_SC_NPROCESSORS_ONLN), mem = mem_available_mb(), by_mem;
 	int n;
@@ -39,6 +39,13 @@ int host_guests_at_once(const struct pb_config *cfg, const struct accel *a, char
 				      "each other's clocks", a->name);
 		return 1;
 	}
+	for (int i = 0; gp && i < gp->nworkloads; i++)
+		if (!gp->workloads[i]->side_by_side) {
+			snprintf(why, whylen, "auto: one at a time, as %s says (parallel = no: its times "
+					      "wait on a disk, whose time follows the host's clock)",
+				 gp->workloads[i]->name);
+			return 1;
+		}
 	n = cpus > 0 ? (int)cpus : 1;
 	/* a guest takes its memory and about a quarter more for QEMU */
 	by_mem = mem > 0 ? mem / (cfg->memory_mb + cfg->memory_mb / 4) : n;

@@ -18,11 +18,12 @@ bool host_check_requirements(const struct workload *const *w, int n, pb_err *err
 bool host_workloads_named(const struct workload_set *set, char **names, int n,
 			  const struct workload **out, pb_err *err);
 
-/* How many guests boot at once, at most, and why (qemu.parallel, or its
- * auto: one per host CPU under tcg-icount, within the memory available;
- * one under kvm and plain tcg, whose guests' clocks feel each other). */
-int host_guests_at_once(const struct pb_config *cfg, const struct accel *a, char *why,
-			size_t whylen);
+/* How many guests of plan gp boot at once, at most, and why (qemu.parallel,
+ * or its auto: one per host CPU under tcg-icount, within the memory
+ * available; one under kvm and plain tcg, whose guests' clocks feel each
+ * other, and for a workload that says parallel = no). */
+int host_guests_at_once(const struct pb_config *cfg, const struct accel *a,
+			const struct guest_plan *gp, char *why, size_t whylen);
 
 /* "20261203T101500Z": for log directories. */
 char *host_timestamp(void);

@@ -231,7 +231,7 @@ bool stage_boots(struct pipeline *pl, struct comparison *cmp, struct measure_pla
 	if (mp->parallel > 0)
 		snprintf(why, sizeof(why), "as the caller asked");
 	else
-		mp->parallel = host_guests_at_once(pl->cfg, &pl->accel, why, sizeof(why));
+		mp->parallel = host_guests_at_once(pl->cfg, &pl->accel, &pl->gp, why, sizeof(why));
 	cmp->guests_at_once = mp->parallel;
 	printf("perfbot: %d guest%s at once (%s)\n", mp->parallel, mp->parallel == 1 ? "" : "s", why);
 	fflush(stdout);

@@ -108,6 +108,8 @@ void test_workload(void)
 		return;
 	CHECK_STR(w->binary, "hugetlb-migrate");
 	CHECK_INT(w->numa_nodes, 2);
+	/* zswap's times wait on its swap disk: one guest at a time */
+	CHECK(w->side_by_side && workload_find(&set, "zswap") && !workload_find(&set, "zswap")->side_by_side);
 	CHECK_INT(w->nsteps, 0);
 	CHECK_HAS(w->kernel_cmdline, "hugetlb_free_vmemmap=on");
 	CHECK(workload_metric(w, "anon_vmemmap_on_migrate_ms")->kind == METRIC_TIME);
