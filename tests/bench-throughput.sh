@@ -47,7 +47,7 @@ show_pass() {
 	local name=$1 title=$2
 	printf '\n%s\n' "$title"
 	printf '  %-6s %-4s %8s %6s %8s  %s\n' patch exit "wall s" boots "boot s" "verdict/behaviour"
-	awk -F'\t' '{ printf "  %-6s %-4s %8.1f %6d %8.1f  %s%s\n", $1, $2, $3, $4, $5, $6, $7 > 0 ? " (built " $7 " kernel(s))" : "" }' "$work/$name.tsv"
+	awk -F'\t' '{ printf "  %-6s %-4s %8.1f %6d %8.1f  %s%s\n", $1, $2, $3, $4, $5, $6, ($7 > 0 ? " (built " $7 " kernel(s))" : "") }' "$work/$name.tsv"
 	awk -F'\t' -v n="$npatches" '{ w += $3; b += $4; s += $5 }
 		END { printf "  %d patches in %.0f s: %.1f s a patch, %.1f patches an hour; %.1f boots and %.0f boot-seconds a verdict\n",
 			n, w, w / n, 3600 * n / w, b / n, s / n }' "$work/$name.tsv"
