@@ -173,21 +173,12 @@ static bool wl_selftests(struct wl_parse *ps, const struct wl_key *k, const char
 	return true;
 }
 
-static bool wl_fallback(struct wl_parse *ps, const struct wl_key *k, const char *value)
+/* fallback, parallel: a yes or no into the bool at k->offset. */
+static bool wl_yes_no(struct wl_parse *ps, const struct wl_key *k, const char *value)
 {
-	(void)k;
 	if (strcmp(value, "yes") && strcmp(value, "no"))
-		return wl_fail(ps, "fallback: '%.20s' is not yes or no", value);
-	ps->w->fallback = !strcmp(value, "yes");
-	return true;
-}
-
-static bool wl_parallel(struct wl_parse *ps, const struct wl_key *k, const char *value)
-{
-	(void)k;
-	if (strcmp(value, "yes") && strcmp(value, "no"))
-		return wl_fail(ps, "parallel: '%.20s' is not yes or no", value);
-	ps->w->side_by_side = !strcmp(value, "yes");
+		return wl_fail(ps, "%s: '%.20s' is not yes or no", k->name, value);
+	*(bool *)((char *)ps->w + k->offset) = !strcmp(value, "yes");
 	return true;
 }
 
@@ -213,8 +204,8 @@ static const struct wl_key workload_keys[] = {
 	{ "perf_events", wl_perf_events, 0 },
 	{ "selftests", wl_selftests, 0 },
 	{ "host_package", wl_string, offsetof(struct workload, host_package) },
-	{ "fallback", wl_fallback, 0 },
-	{ "parallel", wl_parallel, 0 },
+	{ "fallback", wl_yes_no, offsetof(struct workload, fallback) },
+	{ "parallel", wl_yes_no, offsetof(struct workload, side_by_side) },
 	{ "paths", wl_paths, 0 },
 };
 
