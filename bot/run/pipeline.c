@@ -162,13 +162,20 @@ bool stage_guests(struct pipeline *pl, const char *name, const char *probe_kerne
 	return true;
 }
 
-/* The chosen workload whose binary is name, or NULL. */
-static const struct workload *chosen_binary(const struct pipeline *pl, const char *name)
+/* The index in pl->chosen of the workload whose binary is name, or -1. */
+static int chosen_binary(const struct pipeline *pl, const char *name)
 {
 	for (int i = 0; i < pl->nchosen; i++)
 		if (!strcmp(pl->chosen[i]->binary, name))
-			return pl->chosen[i];
-	return NULL;
+			return i;
+	return -1;
+}
+
+/* Each chosen workload's fingerprint, once: a noise floor has one per metric. */
+static void chosen_fingerprints(const struct pipeline *pl, char (*fp)[65])
+{
+	for (int i = 0; i < pl->nchosen; i++)
+		guest_workload_fingerprint(pl->cfg, pl->chosen[i], fp[i]);
 }
 
 /* The newest calibration's noise floors of the workloads as they are now:
@@ -176,21 +183,20 @@ static const struct workload *chosen_binary(const struct pipeline *pl, const cha
  * guest init) is no prior for this one, and would be a wrong floor. */
 bool stage_noise(struct pipeline *pl)
 {
+	char fp[CLI_MAX_WORKLOADS][65];
 	int kept = 0;
 	pb_str stale;
 
 	if (!db_load_noise(pl->db, pl->accel.name, pl->kc.sha256, pl->cfg->iterations,
 			   pl->cfg->warmup, &pl->noise, &pl->nnoise, &pl->noise_calibration, &pl->err))
 		return false;
+	chosen_fingerprints(pl, fp);
 	str_init(&stale);
 	for (int i = 0; i < pl->nnoise; i++) {
 		struct noise_floor *nf = &pl->noise[i];
-		const struct workload *w = chosen_binary(pl, nf->workload);
-		char now[65] = "";
+		int w = chosen_binary(pl, nf->workload);
 
-		if (w)
-			guest_workload_fingerprint(pl->cfg, w, now);
-		if (!w || (now[0] && !strcmp(now, nf->sha256))) {
+		if (w < 0 || (fp[w][0] && !strcmp(fp[w], nf->sha256))) {
 			pl->noise[kept++] = *nf;
 			continue;
 		}
@@ -713,6 +719,7 @@ static bool calibrate_measure(struct pipeline *pl, struct comparison *cmp, const
 		.label = { "base", "base" },
 		.first_rounds = per_side, .max_rounds = per_side, .aa = true, .parallel = parallel,
 	};
+	char fp[CLI_MAX_WORKLOADS][65];
 	double t0;
 
 	if (!stage_build(pl, change, cmp->image, false))
@@ -741,11 +748,12 @@ static bool calibrate_measure(struct pipeline *pl, struct comparison *cmp, const
 			      ? STATUS_MEASURED
 			      : STATUS_BOOT_FAILED;
 	*flags = calibration_findings(cmp, pl->cfg->boots);
+	chosen_fingerprints(pl, fp);
 	for (int i = 0; i < cmp->nmeasured_noise; i++) {
-		const struct workload *w = chosen_binary(pl, cmp->measured_noise[i].workload);
+		int w = chosen_binary(pl, cmp->measured_noise[i].workload);
 
-		if (w)
-			guest_workload_fingerprint(pl->cfg, w, cmp->measured_noise[i].sha256);
+		if (w >= 0)
+			memcpy(cmp->measured_noise[i].sha256, fp[w], sizeof(fp[w]));
 	}
 	return true;
 }
