@@ -2,9 +2,9 @@
  * each in a child process (a job that crashes is a failed job, not a dead
  * daemon). A job's boots are journaled as they complete; a job that was
  * running when perfbotd died is resumed after its last completed boot.
- * SIGTERM: stop after the current boot (the job stays queued, resumed by the
- * next perfbotd); SIGHUP: re-read config.ini before the next job. Logs to
- * stderr with --foreground, to syslog otherwise (or with --syslog). */
+ * SIGTERM: stop once the boots under way end (the job stays queued, resumed
+ * by the next perfbotd); SIGHUP: re-read config.ini before the next job.
+ * Logs to stderr with --foreground, to syslog otherwise (or with --syslog). */
 #include <errno.h>
 #include <signal.h>
 #include <stdarg.h>
@@ -73,7 +73,7 @@ static void handle(int sig, void (*fn)(int))
 
 static const struct pb_usage usage = {
 	"perfbotd", "[options]",
-	"signals: SIGTERM stops after the current boot (the job resumes on the next start),\n"
+	"signals: SIGTERM stops once the boots under way end (the job resumes on the next start),\n"
 	"         SIGHUP re-reads config.ini before the next job.\n"
 	"exit status: 0 stopped, 1 cannot start (bad config, another perfbotd, database)\n",
 };
@@ -212,7 +212,7 @@ static void run_job(sqlite3 *db, struct pb_config *cfg, struct job *j)
 			hup_said = true;
 		}
 		if (stop_requested && !forwarded) {
-			say(LOG_NOTICE, "job %lld: stopping after the current boot (SIGTERM)", j->id);
+			say(LOG_NOTICE, "job %lld: stopping once the boots under way end (SIGTERM)", j->id);
 			kill(child, SIGTERM);
 			forwarded = true;
 		}

@@ -42,7 +42,7 @@ struct run_request {
 	/* bisect: only this metric's verdict asks for more boots (NULL: all) */
 	const char *focus_workload, *focus_metric;
 	/* perfbotd's: its job (boots journaled, resumed; done with the store),
-	 * and the flag that stops it after the current boot. 0/NULL: none. */
+	 * and the flag that stops it once the boots under way end. 0/NULL: none. */
 	long long job_id;
 	volatile sig_atomic_t *stop;
 };
