@@ -318,11 +318,12 @@ struct rounds {
 
 /* The run's boots never claim less noise than its A/A calibration showed.
  * They may agree more closely by chance, and do so often when a metric is
- * lumpy: under tcg-icount a boot's timings all land on one of two levels,
- * ~0.3-1.2% apart, so a spell of boots on one level reads as no noise at
- * all, and a split of the levels between the sides as a change (a
- * comment-only patch got "improvement" that way). The calibration, with
- * more boots, has seen both levels. */
+ * lumpy: when a boot's timings all land on one of a few levels (under
+ * tcg-icount KASLR did that, ~0.3-1.2% apart, until guests got nokaslr), a
+ * spell of boots on one level reads as no noise at all, and a split of the
+ * levels between the sides as a change (a comment-only patch got
+ * "improvement" that way). The calibration, with more boots, has seen the
+ * levels. */
 static void noise_floor_apply(struct look *l, const struct prior *pr)
 {
 	double se_floor = sqrt(pr->var * (2.0 / l->boots));

@@ -12,6 +12,19 @@
 
 #define BUSYBOX "/bin/busybox"
 
+/* panic=-1 with -no-reboot turns a panic into QEMU exiting, never a hang
+ * (CONFIG_PANIC_TIMEOUT=-1 does it before panic= is parsed); earlyprintk
+ * shows what the kernel printed before the serial console came up.
+ * nokaslr: KASLR draws the kernel's place from RDTSC, which under -icount
+ * follows how long the firmware idled in host time, and each placement
+ * costs a fixed number of instructions more or less: every thp-anon
+ * timing of a boot sat on one of two levels ~0.35-1.1% apart (KASLR's
+ * luck), which split between the sides reads as a change. Without it
+ * thp-anon's between-boot CV fell from 0.17-0.58% to 0.001-0.02%. */
+static const char guest_base_cmdline[] =
+	"console=ttyS0 earlyprintk=serial,ttyS0,115200 panic=-1 oops=panic quiet nokaslr "
+	"rdinit=/init";
+
 static bool cmdline_has(const char *cmdline, const char *word)
 {
 	size_t n = strlen(word);
@@ -32,11 +45,7 @@ bool guest_plan_init(struct guest_plan *gp, const struct pb_config *cfg,
 	gp->nworkloads = n;
 	gp->numa_nodes = cfg->numa_nodes;
 	str_init(&cmd);
-	/* panic=-1 with -no-reboot turns a panic into QEMU exiting, never a hang
-	 * (CONFIG_PANIC_TIMEOUT=-1 does it before panic= is parsed); earlyprintk
-	 * shows what the kernel printed before the serial console came up. */
-	str_add(&cmd, "console=ttyS0 earlyprintk=serial,ttyS0,115200 panic=-1 oops=panic quiet "
-		      "rdinit=/init");
+	str_add(&cmd, guest_base_cmdline);
 	for (int i = 0; i < n; i++) {
 		char *copy = xstrdup(w[i]->kernel_cmdline), *tok, *save = NULL;
 
@@ -353,7 +362,8 @@ void guest_workload_fingerprint(const struct pb_config *cfg, const struct worklo
 		ok = ok && sha256_file(paths[i], part[i], NULL);
 	hex[0] = '\0';
 	if (ok) {
-		char *all = xasprintf("ini %s\nbinary %s\ninit %s\n", part[0], part[1], part[2]);
+		char *all = xasprintf("ini %s\nbinary %s\ninit %s\ncmdline %s\n", part[0], part[1],
+				      part[2], guest_base_cmdline);
 
 		sha256_buf(all, strlen(all), hex);
 		free(all);
