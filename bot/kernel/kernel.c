@@ -206,6 +206,12 @@ bool kernel_build(const struct pb_config *cfg, struct kernel_tree *t,
 		return true;
 	}
 	lock = tree_lock(t);
+	/* built meanwhile by the perfbot (or the build beside boots) it waited for */
+	if (image_cached(&b, img)) {
+		tree_unlock(lock);
+		build_paths_free(&b);
+		return true;
+	}
 	remove_debris(cfg, t);
 	rm_rf(b.tmp);
 	ok = mkdir_p(b.tmp, err) && mkdir_p(b.objdir, err) && tree_reset(t, err) &&
