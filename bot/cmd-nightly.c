@@ -12,6 +12,7 @@
 #include "db.h"
 #include "kernel.h"
 #include "pipeline.h"
+#include "prebuild.h"
 #include "queue.h"
 #include "report.h"
 #include "workload.h"
@@ -34,6 +35,44 @@ struct tally {
 	int run, skipped, regressions, behaviour, failures, mails;
 	pb_str lines;
 };
+
+/* Whether patch p of the queue runs tonight: mm, and not measured before
+ * (every mm patch with --all). */
+static bool runs_tonight(const struct pipeline *pl, const struct pb_queue *q,
+			 const struct pb_patch *p, bool all)
+{
+	return p->is_mm && (all || !measured_before(pl->db, q, p, &pl->tree, &pl->kc));
+}
+
+/* While patch i boots, the next patch that runs tonight builds beside it. */
+struct overlap {
+	const struct pb_config *cfg;
+	const struct pb_queue *q;
+	const struct pipeline *pl;
+	bool all, said;
+	int i;
+	struct prebuild build;
+};
+
+static void overlap_boots_begin(void *ctx, const struct comparison *cmp)
+{
+	struct overlap *o = ctx;
+	const struct pb_patch *next = NULL;
+
+	if (strcmp(cmp->accel.name, "tcg-icount")) {
+		if (!o->said)
+			printf("perfbot nightly: under %s no build runs beside a boot (it would slow "
+			       "the guests' clocks)\n", cmp->accel.name);
+		o->said = true;
+		return;
+	}
+	for (int j = o->i + 1; j < o->q->npatches && !next; j++)
+		if (runs_tonight(o->pl, o->q, &o->q->patches[j], o->all))
+			next = &o->q->patches[j];
+	if (next && prebuild_start(&o->build, o->cfg, next))
+		printf("perfbot nightly: %03d's kernels build beside %03d's boots, at idle priority "
+		       "(log %s)\n", next->number, o->q->patches[o->i].number, o->build.log);
+}
 
 /* what may quote the patch (why it is not mm) and the job: made visible(),
  * so each note is one line, in the log and in the nightly's summary. */
@@ -75,10 +114,11 @@ static int queue_workloads(const struct workload_set *set, const struct pb_queue
 
 /* One patch of the queue: skipped (not mm, or measured before), or run. */
 static void nightly_patch(const struct pb_config *cfg, const struct pb_queue *q,
-			  const struct pipeline *pl, const struct pb_patch *p, bool all, struct tally *t)
+			  const struct pipeline *pl, const struct pb_patch *p, bool all, struct tally *t,
+			  struct overlap *o)
 {
 	struct pipeline_outcome out;
-	struct run_request rq = { .number = p->number };
+	struct run_request rq = { .number = p->number, .boots_begin = overlap_boots_begin, .ctx = o };
 	long long before;
 	int prc;
 
@@ -189,8 +229,13 @@ static int nightly(const struct pb_config *cfg, const struct pb_queue *q, bool a
 			t.failures++;
 		calibration = out.comparison;
 	}
-	for (int i = 0; i < q->npatches; i++)
-		nightly_patch(cfg, q, &pl, &q->patches[i], all, &t);
+	{
+		struct overlap o = { .cfg = cfg, .q = q, .pl = &pl, .all = all };
+
+		for (o.i = 0; o.i < q->npatches; o.i++)
+			nightly_patch(cfg, q, &pl, &q->patches[o.i], all, &t, &o);
+		prebuild_finish(&o.build);
+	}
 	if (!report_write_all(pl.db, q, cfg->report_dir, &pages, &pl.err) ||
 	    !store_summary(pl.db, q, &pl, &t, started, calibration, &nid, &pl.err))
 		goto fail;

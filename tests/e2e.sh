@@ -320,22 +320,29 @@ sed 's/^/  browser: /' "$work/browser.out"
 check "report: headless Chromium renders index, patch and trend pages with every image (screenshots in $shots)" \
 	test "$rc" -eq 0
 
-echo "e2e: nightly on a small queue (771 and 188)"
+# 995 (the comment-only patch of the next case, whose kernel is not built
+# yet) builds beside 771's boots
+echo "e2e: nightly on a small queue (771, 995 and 188)"
 mkdir -p "$work/small"
 cp $(grep -l -e ' 771/800\]' -e ' 188/800\]' "$top"/queue/stable-5.13/*.patch) "$work/small/"
+cp "$top"/tests/data/comment-only/*.patch "$work/small/"
 nightly() { pb nightly --queue "$work/small" --report-dir "$work/nightly" -c calibrate.boots=2 "$@"; }
 before_n=$(q "SELECT count(*) FROM comparisons")
 nightly > "$work/n1.out" 2>&1
 rc=$?
 grep '^perfbot nightly' "$work/n1.out"
 check "nightly: exit 0 (rc=$rc)" test "$rc" -eq 0
-check "nightly: 771 measured, 188 skipped with the reason" \
-	bash -c "grep -q '^perfbot nightly: 771 measured: ' '$work/n1.out' && grep -q '^perfbot nightly: 188 skipped: not an mm patch' '$work/n1.out'"
-check "nightly: a comparison and a calibration of 771's workloads (hugetlb-migrate, the vm selftests)" \
-	test "$(( $(q "SELECT count(*) FROM comparisons") - before_n ))/$(q "SELECT workloads FROM comparisons WHERE kind='calibration' ORDER BY id DESC LIMIT 1")" = "2/hugetlb-migrate kselftest-vm"
+check "nightly: 771 and 995 measured, 188 skipped with the reason" \
+	bash -c "grep -q '^perfbot nightly: 771 measured: ' '$work/n1.out' && grep -q '^perfbot nightly: 995 measured: ' '$work/n1.out' && grep -q '^perfbot nightly: 188 skipped: not an mm patch' '$work/n1.out'"
+check "nightly: two comparisons and a calibration of their workloads" \
+	test "$(( $(q "SELECT count(*) FROM comparisons") - before_n ))/$(q "SELECT workloads FROM comparisons WHERE kind='calibration' ORDER BY id DESC LIMIT 1")" = "3/hugetlb-migrate kselftest-vm thp-anon thp-file-ro"
 check "nightly: its summary is stored" \
-	test "$(q "SELECT patches_run || '/' || patches_skipped || '/' || (calibration_id IS NOT NULL) FROM nightly")" = "1/1/1"
-check "nightly: it wrote the report of its queue" grep -q "2 patches: 1 measured, 1 skipped" "$work/nightly/index.html"
+	test "$(q "SELECT patches_run || '/' || patches_skipped || '/' || (calibration_id IS NOT NULL) FROM nightly")" = "2/1/1"
+check "nightly: it wrote the report of its queue" grep -q "3 patches: 2 measured, 1 skipped" "$work/nightly/index.html"
+check "nightly: 995's kernels built beside 771's boots, at idle priority" \
+	bash -c "grep -q \"^perfbot nightly: 995's kernels build beside 771's boots, at idle priority (log $work/nightly/logs/prebuild-995.log)\" '$work/n1.out' && grep -q '^perfbot: built base+patch kernel' '$work/nightly/logs/prebuild-995.log'"
+check "nightly: 995's run found them built" \
+	bash -c "sed -n '/^perfbot: patch 995\//,\$p' '$work/n1.out' | grep -Eq '^perfbot: with +the fix: base\+patch .*\(cached\)'"
 check "nightly: 771 changed behaviour: its answer is written, and parses" \
 	bash -c "grep -q '^perfbot nightly: 771 mail $work/nightly/mail/patch-771.eml' '$work/n1.out' && python3 tests/check-mail.py '$work/nightly/mail/patch-771.eml'"
 before_n=$(q "SELECT count(*) FROM comparisons")

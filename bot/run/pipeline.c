@@ -430,6 +430,31 @@ static bool run_prepare(struct pipeline *pl, const struct pb_patch *p, const str
 	return stage_configure(pl);
 }
 
+bool pipeline_build_patch(const struct pb_config *cfg, const struct pb_patch *p)
+{
+	struct run_request rq = { .number = p->number };
+	struct kernel_image img[2];
+	struct pipeline pl;
+	char *why = NULL;
+	bool ok;
+
+	memset(img, 0, sizeof(img));
+	pipeline_init(&pl, cfg);
+	ok = run_prepare(&pl, p, &rq, &why);
+	if (ok) {
+		const struct kernel_change *change[2] = { &pl.pair.without, &pl.pair.with };
+
+		ok = stage_build(&pl, change, img, true);
+	}
+	if (!ok)
+		fprintf(stderr, "perfbot: %s\n", pl.err.msg);
+	for (int s = 0; s < 2; s++)
+		kernel_image_free(&img[s]);
+	free(why);
+	pipeline_free(&pl);
+	return ok;
+}
+
 /* Build, boot, decide: false only when perfbot cannot go on. */
 static bool run_measure(struct pipeline *pl, struct comparison *cmp, const struct run_request *rq,
 			const char *name)
@@ -455,6 +480,8 @@ static bool run_measure(struct pipeline *pl, struct comparison *cmp, const struc
 	if (!stage_guests(pl, name, cmp->image[1].bzimage))
 		return false;
 	comparison_booted(cmp, pl);
+	if (rq->boots_begin)
+		rq->boots_begin(rq->ctx, cmp);
 	if (!stage_noise(pl) || (rq->job_id && !journal_resume(pl, cmp, rq->job_id)))
 		return false;
 	print_noise_source(pl);

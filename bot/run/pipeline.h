@@ -45,6 +45,10 @@ struct run_request {
 	 * and the flag that stops it once the boots under way end. 0/NULL: none. */
 	long long job_id;
 	volatile sig_atomic_t *stop;
+	/* nightly's: called once the kernels are built and the accelerator
+	 * chosen, before the first boot (NULL: none) */
+	void (*boots_begin)(void *ctx, const struct comparison *cmp);
+	void *ctx;
 };
 
 /* perfbot run --patch N; returns the exit status (PB_EXIT_*). out may be NULL. */
@@ -60,6 +64,11 @@ int pipeline_run_series(const struct pb_config *cfg, const struct pb_queue *q,
  * packages and parameters, the kernel source), for perfbot submit. */
 bool pipeline_check_run(const struct pb_config *cfg, const struct pb_patch *p, char **only,
 			int nonly, pb_err *err);
+
+/* The stages of run --patch up to its kernels, built or found cached, and
+ * no further: nothing stored, no guest. For builds beside boots
+ * (prebuild.h); false, with the error printed, when it could not. */
+bool pipeline_build_patch(const struct pb_config *cfg, const struct pb_patch *p);
 
 /* perfbot calibrate; returns the exit status. out may be NULL. */
 int pipeline_calibrate(const struct pb_config *cfg, const struct pb_queue *q, char **only,
