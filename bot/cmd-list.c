@@ -128,6 +128,9 @@ int cmd_list(int argc, char **argv)
 			       q.replies, q.replies == 1 ? "y" : "ies", q.no_diff);
 			free(desc);
 		}
+		if (q.numbered_by_place)
+			printf("numbered 1 to %d by their place in the %s: not every Subject carries "
+			       "[PATCH N/M]\n", q.npatches, q.mbox ? "mbox" : "series");
 		free(dir);
 	}
 	queue_free(&q);

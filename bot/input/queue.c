@@ -96,14 +96,28 @@ static bool is_hex40(const char *s)
  *    a cover letter, a pull request or a request for comments, not a patch
  *    of the queue (the check was a prefix test, so [PATCHES passed);
  *  - two N/M groups ([PATCH 1/2 3/4]): the patch's place in the series is
- *    ambiguous (the last one silently won). */
-static bool parse_subject(const char *subj, struct pb_patch *p, pb_err *err, const char *name)
+ *    ambiguous (the last one silently won).
+ * With unnumbered, a subject without N/M, or with no bracket at all
+ * (stable-queue's files are format-patch output of upstream commits:
+ * "Subject: mm: fix ..."), is number 0: its place in the queue numbers it. */
+static bool parse_subject(const char *subj, struct pb_patch *p, bool unnumbered, pb_err *err,
+			  const char *name)
 {
 	const char *open = strchr(subj, '['), *close;
 	char inner[256], *tok, *save = NULL;
 
 	p->number = p->total = 0;
 	p->series = xstrdup("");
+	if (unnumbered && (!open || strspn(subj, " \t") != (size_t)(open - subj))) {
+		const char *t = subj + strspn(subj, " \t");
+
+		if (!*t) {
+			pb_seterr(err, "%s: the Subject is empty", name);
+			return false;
+		}
+		p->subject = xstrdup(t);
+		return true;
+	}
 	if (!open || !(close = strchr(open, ']')) || (size_t)(close - open) >= sizeof(inner)) {
 		pb_seterr(err, "%s: Subject has no [PATCH ...] prefix", name);
 		return false;
@@ -140,7 +154,7 @@ static bool parse_subject(const char *subj, struct pb_patch *p, pb_err *err, con
 			p->series = xstrdup(tok);
 		}
 	}
-	if (!p->number) {
+	if (!p->number && !unnumbered) {
 		pb_seterr(err, "%s: Subject has no series number N/M", name);
 		return false;
 	}
@@ -344,6 +358,7 @@ struct patch_parse {
 	struct pb_patch *p;
 	const char *name;         /* the file's, for messages */
 	pb_err *err;
+	bool unnumbered;          /* a Subject without N/M is number 0 (parse_subject) */
 	char *next;               /* the line after this one (a --- needs its +++) */
 	bool in_headers;          /* before the blank line that ends the mail's headers */
 	int in_field;             /* the mail_fields entry the last header was, or -1 */
@@ -810,7 +825,7 @@ static bool patch_complete(struct patch_parse *ps)
 		pb_seterr(ps->err, "%s: no Subject: header", ps->name);
 		return false;
 	}
-	if (!parse_subject(ps->field[MAIL_SUBJECT].buf, p, ps->err, ps->name))
+	if (!parse_subject(ps->field[MAIL_SUBJECT].buf, p, ps->unnumbered, ps->err, ps->name))
 		return false;
 	if (!p->nfiles) {
 		pb_seterr(ps->err, "%s: no diff in the file", ps->name);
@@ -838,11 +853,12 @@ static void classify_mm(struct pb_patch *p)
 	p->mm_reason = str_steal(&why);
 }
 
-bool patch_parse_buffer(const char *name, const char *text, size_t len, struct pb_patch *p,
-			pb_err *err)
+static bool parse_buffer(const char *name, const char *text, size_t len, struct pb_patch *p,
+			 bool unnumbered, pb_err *err)
 {
-	struct patch_parse ps = { .p = p, .name = name, .err = err, .in_headers = true,
-				  .in_body_from_window = true, .cur = -1, .in_field = -1 };
+	struct patch_parse ps = { .p = p, .name = name, .err = err, .unnumbered = unnumbered,
+				  .in_headers = true, .in_body_from_window = true, .cur = -1,
+				  .in_field = -1 };
 	char *copy, *line;
 	char hex[65];
 	bool ok = false;
@@ -891,6 +907,12 @@ out:
 	if (!ok)
 		patch_free(p);
 	return ok;
+}
+
+bool patch_parse_buffer(const char *name, const char *text, size_t len, struct pb_patch *p,
+			pb_err *err)
+{
+	return parse_buffer(name, text, len, p, false, err);
 }
 
 static const char *file_kind(mode_t m)
@@ -975,7 +997,7 @@ static char *read_patch_bytes(const char *path, size_t *len, pb_err *err)
 	return read_regular(path, PATCH_MAX_BYTES, "patch file", len, err);
 }
 
-bool patch_parse_file(const char *path, struct pb_patch *p, pb_err *err)
+static bool parse_file(const char *path, struct pb_patch *p, bool unnumbered, pb_err *err)
 {
 	size_t len;
 	char *text = read_patch_bytes(path, &len, err);
@@ -987,12 +1009,35 @@ bool patch_parse_file(const char *path, struct pb_patch *p, pb_err *err)
 	{
 		const char *base = strrchr(path, '/');
 
-		ok = patch_parse_buffer(base ? base + 1 : path, text, len, p, err);
+		ok = parse_buffer(base ? base + 1 : path, text, len, p, unnumbered, err);
 	}
 	free(text);
 	if (ok)
 		p->file = abs_path_from(NULL, path);
 	return ok;
+}
+
+bool patch_parse_file(const char *path, struct pb_patch *p, pb_err *err)
+{
+	return parse_file(path, p, false, err);
+}
+
+/* A queue whose patches are not all numbered by their Subjects (a quilt
+ * series of format-patch files, a one-patch mbox) is numbered by their
+ * place in it, every patch alike: numbers from two sources could clash. */
+static void number_by_place(struct pb_queue *q)
+{
+	bool all = true;
+
+	for (int i = 0; i < q->npatches; i++)
+		all &= q->patches[i].number > 0;
+	if (all)
+		return;
+	for (int i = 0; i < q->npatches; i++) {
+		q->patches[i].number = i + 1;
+		q->patches[i].total = q->npatches;
+	}
+	q->numbered_by_place = true;
 }
 
 void patch_free(struct pb_patch *p)
@@ -1304,7 +1349,7 @@ static bool queue_load_mbox(const char *path, const char *spool, struct pb_queue
 		}
 		free(subj);
 		name = xasprintf("%s, mail %d", base, i + 1);
-		parsed = patch_parse_buffer(name, msg, mlen, p, err);
+		parsed = parse_buffer(name, msg, mlen, p, true, err);
 		free(name);
 		if (!parsed)
 			goto out;
@@ -1316,7 +1361,7 @@ static bool queue_load_mbox(const char *path, const char *spool, struct pb_queue
 		memcpy(p->mail, msg, mlen);
 		p->mail_len = mlen;
 		j = index_of[p->number] - 1;
-		if (j >= 0) {
+		if (p->number > 0 && j >= 0) {
 			pb_seterr(err, "queue %s: mails %s and %s both carry patch number %d", path,
 				  q->patches[j].message_id[0] ? q->patches[j].message_id : "(no id)",
 				  p->message_id[0] ? p->message_id : "(no id)", p->number);
@@ -1330,7 +1375,9 @@ static bool queue_load_mbox(const char *path, const char *spool, struct pb_queue
 			  q->no_diff);
 		goto out;
 	}
-	/* a thread is saved in arrival order, which need not be the series' */
+	/* a thread is saved in arrival order, which need not be the series';
+	 * unnumbered mails (git format-patch --stdout of one commit) keep it */
+	number_by_place(q);
 	qsort(q->patches, (size_t)q->npatches, sizeof(*q->patches), by_number);
 	ok = true;
 out:
@@ -1430,14 +1477,14 @@ bool queue_load(const char *dir, const char *spool, struct pb_queue *q, pb_err *
 	for (int i = 0; i < nnames && ok; i++) {
 		char *path = xasprintf("%s/%s", dir, names[i]);
 
-		ok = patch_parse_file(path, &q->patches[q->npatches], err);
+		ok = parse_file(path, &q->patches[q->npatches], q->quilt, err);
 		free(path);
 		if (!ok)
 			break;
 		{
 			int num = q->patches[q->npatches].number, j = index_of[num] - 1;
 
-			if (j >= 0) {
+			if (num > 0 && j >= 0) {
 				pb_seterr(err, "queue %s: %s and %s both carry patch number %d", dir,
 					  strrchr(q->patches[j].file, '/') + 1, names[i], num);
 				ok = false;
@@ -1447,8 +1494,10 @@ bool queue_load(const char *dir, const char *spool, struct pb_queue *q, pb_err *
 		q->npatches++;
 	}
 	free(index_of);
-	if (ok && q->quilt)
+	if (ok && q->quilt) {
 		q->not_in_series = files_not_in(dir, suffixes, names, nnames);
+		number_by_place(q);
+	}
 	names_free(names, nnames);
 	if (ok && q->npatches == 0) {
 		pb_seterr(err, "queue %s: no *.patch files", dir);

@@ -47,6 +47,8 @@ struct pb_queue {
 	int no_diff;         /* mails of an mbox without a diff (not the cover), skipped */
 	bool quilt;          /* dir has a quilt series file: its patches, its order */
 	int not_in_series;   /* patch files of a quilt dir its series leaves out */
+	/* not every Subject had N/M (quilt, mbox): numbered 1..n by place */
+	bool numbered_by_place;
 	struct pb_patch *patches;  /* in series order (quilt), else by number */
 	int npatches;
 };

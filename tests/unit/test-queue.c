@@ -446,6 +446,77 @@ static void quilt_series(void)
 	free(dir);
 }
 
+/* stable-queue's own files are format-patch output of the upstream commits,
+ * with no [PATCH N/M]: a series of them, and a one-patch mbox, are numbered
+ * by their place; a plain directory of them cannot be, and says so. */
+static void unnumbered_queues(void)
+{
+	static const char *const subject[] = { "mm: fix the first", "[PATCH] mm: fix the second",
+					       "[PATCH v2 6.1] mm: fix the third" };
+	char *dir = test_tmpdir(), *spool = xasprintf("%s/spool", dir), *f[3], *series, *mbox;
+	struct pb_queue q;
+	pb_err err = { "" };
+
+	for (int i = 0; i < 3; i++) {
+		char *name = xasprintf("p%d.patch", i), *text;
+
+		text = xasprintf("From: A <a@b>\nSubject: %s\n\nbody\n---\n--- a/mm/x.c\n+++ "
+				 "b/mm/x.c\n@@ -1 +1 @@\n-a\n+b%d\n", subject[i], i);
+		f[i] = test_write(dir, name, text);
+		free(text);
+		free(name);
+	}
+	CHECK(!queue_load(dir, NULL, &q, &err));
+	CHECK_HAS(err.msg, "Subject has no");
+	series = test_write(dir, "series", "p2.patch\np0.patch\np1.patch\n");
+	err.msg[0] = '\0';
+	CHECK(queue_load(dir, NULL, &q, &err));
+	CHECK(q.quilt && q.numbered_by_place && q.npatches == 3);
+	if (q.npatches == 3) {
+		CHECK(q.patches[0].number == 1 && q.patches[1].number == 2 &&
+		      q.patches[2].number == 3 && q.patches[0].total == 3);
+		CHECK_STR(q.patches[0].subject, "mm: fix the third");
+		CHECK_STR(q.patches[1].subject, "mm: fix the first");
+		CHECK_STR(q.patches[2].subject, "mm: fix the second");
+		CHECK(queue_find(&q, 2) == &q.patches[1]);
+	}
+	queue_free(&q);
+	/* one numbered patch among them: still by place, all alike */
+	free(numbered(dir, "p0.patch", 7));
+	CHECK(queue_load(dir, NULL, &q, &err));
+	CHECK(q.numbered_by_place && q.npatches == 3 && q.patches[1].number == 2);
+	queue_free(&q);
+	/* git format-patch --stdout of one commit */
+	mbox = test_write(dir, "one.mbox",
+			  "From 1234567890123456789012345678901234567890 Mon Sep 17 00:00:00 2001\n"
+			  "From: A <a@b>\nSubject: [PATCH] mm: one fix\n\nbody\n---\n--- a/mm/x.c\n"
+			  "+++ b/mm/x.c\n@@ -1 +1 @@\n-a\n+b\n");
+	CHECK(queue_load(mbox, spool, &q, &err));
+	CHECK(q.mbox && q.numbered_by_place && q.npatches == 1);
+	if (q.npatches == 1) {
+		CHECK(q.patches[0].number == 1 && q.patches[0].total == 1);
+		CHECK_STR(q.patches[0].subject, "mm: one fix");
+	}
+	queue_free(&q);
+	/* an empty Subject is still refused */
+	free(test_write(dir, "p1.patch", "From: A <a@b>\nSubject:  \n\nbody\n---\n--- a/mm/x.c\n"
+					 "+++ b/mm/x.c\n@@ -1 +1 @@\n-a\n+b\n"));
+	CHECK(!queue_load(dir, NULL, &q, &err));
+	CHECK_HAS(err.msg, "p1.patch");
+	unlink(mbox);
+	unlink(series);
+	for (int i = 0; i < 3; i++) {
+		unlink(f[i]);
+		free(f[i]);
+	}
+	rmdir(spool);
+	rmdir(dir);
+	free(mbox);
+	free(series);
+	free(spool);
+	free(dir);
+}
+
 /* dir and the files in it */
 static void rm_tree_files(const char *dir)
 {
@@ -730,6 +801,7 @@ void test_queue(void)
 	mm_paths();
 	duplicate_numbers();
 	quilt_series();
+	unnumbered_queues();
 	mbox_thread();
 	scale();
 }
