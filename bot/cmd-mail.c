@@ -34,8 +34,6 @@ static struct mail_cover queue_cover(const struct pb_queue *q)
 {
 	return (struct mail_cover){
 		.from = q->cover_from ? q->cover_from : "",
-		.series = q->npatches ? q->patches[0].series : "",
-		.total = q->npatches ? q->patches[0].total : 0,
 	};
 }
 

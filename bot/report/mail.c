@@ -508,22 +508,6 @@ static char *patch_subject(const struct patch_page_row *r)
 	return subject_of(r->series, r->number, r->total, r->subject);
 }
 
-/* What answers the cover letter is called: "Re: " and its subject, the
- * prefix rebuilt from the queue's ("[PATCH 5.13 000/800] 5.13.2-rc1
- * review"); perfbot's own where the series had no cover letter. */
-static char *cover_subject(const struct mail_cover *c, const struct patch_page_row *s)
-{
-	char *subject, *re;
-
-	if (!s->series_description[0])
-		return xasprintf("perfbot: series %s", s->series_name);
-	subject = c->total > 0 ? subject_of(c->series, 0, c->total, s->series_description)
-			       : xstrdup(s->series_description);
-	re = xasprintf("Re: %s", subject);
-	free(subject);
-	return re;
-}
-
 /* The headers of a reply to reply_to (left out where it is not a
  * Message-ID a reply may name). The Message-ID is <perfbot-tag-hash>, the
  * hash of idtext, what makes the message the same: written again, the
@@ -667,6 +651,51 @@ static char *summary(const struct patch_page_row *r, const struct mail_metric *t
 		s = xasprintf("perfbot could not decide whether %s changed %s", name, where);
 	free(name);
 	return s;
+}
+
+/* s with every word longer than max bytes cut to its first max - 3 and
+ * "...": a header folds only between words, and one of a metric's long
+ * names would not fit its 78 columns (the body names it whole). Taken. */
+static char *cut_long_words(char *s, size_t max)
+{
+	pb_str out;
+	const char *p = s;
+
+	str_init(&out);
+	while (*p) {
+		size_t sp = strspn(p, " "), w;
+
+		str_addf(&out, "%.*s", (int)sp, p);
+		p += sp;
+		w = strcspn(p, " ");
+		if (w > max)
+			str_addf(&out, "%.*s...", (int)(max - 3), p);
+		else
+			str_addf(&out, "%.*s", (int)w, p);
+		p += w;
+	}
+	free(s);
+	return str_steal(&out);
+}
+
+/* The Subject: the body's first line, LKP's way ("perfbot noticed a
+ * +4.8% regression of thp-anon.fault_ms on [PATCH 6.1 3/9] mm: ...", "perfbot
+ * found no regression in 23 mm patches of 6.1.120-rc1"). The reply threads
+ * under what it answers by In-Reply-To and References, not by "Re:". */
+static char *headline(const struct patch_page_row *r, const struct mail_metrics *m,
+		      const char *what, const char *on, const char *none)
+{
+	int nchanged;
+	const struct mail_metric **changed = changed_metrics(m, &nchanged);
+	char *where = xasprintf("%s %s", on, none);
+	char *line = summary(r, nchanged ? changed[0] : NULL, what, where, none);
+	size_t n = strlen(line);
+
+	if (n && line[n - 1] == ':')
+		line[n - 1] = '\0';
+	free(changed);
+	free(where);
+	return cut_long_words(line, 60);
 }
 
 /* "key:" and its value, wrapped under a 10-column hanging indent. */
@@ -928,7 +957,7 @@ bool mail_patch_message(const struct mail_patch_input *in, pb_str *out, pb_err *
 		return false;
 	}
 	v = patch_subject(r);
-	subject = xasprintf("Re: %s", v);
+	subject = headline(r, in->metrics, v, "on", v);
 	free(v);
 	tag = xasprintf("%03d-c%lld", r->number, in->comparison_id);
 	/* the same comparison's mail has the same id, whenever it is written */
@@ -978,11 +1007,11 @@ bool mail_series_message(const struct mail_series_input *in, pb_str *out, pb_err
 
 	if (!recipients(in->from, in->cover.from, NULL, NULL, in->list_cc, &rc, err))
 		return false;
-	subject = cover_subject(&in->cover, r);
+	none = xasprintf("%d %spatch%s of %s", n, mm ? "mm " : "", n == 1 ? "" : "es", r->series_name);
+	subject = headline(r, in->metrics, r->series_name, "in", none);
 	tag = xasprintf("series-%s-c%lld", r->series_name, in->comparison_id);
 	idtext = xasprintf("perfbot mail\nseries\n%lld\n%s", in->comparison_id, r->started_at);
 	headers(out, &rc, subject, tag, idtext, r->series_cover_message_id, in->date);
-	none = xasprintf("%d %spatch%s of %s", n, mm ? "mm " : "", n == 1 ? "" : "es", r->series_name);
 	where = xasprintf("in %s:", none);
 	str_init(&lines);
 	series_line(&lines, r);
@@ -1094,22 +1123,37 @@ static void steps_table(pb_str *out, const struct mail_steps *s)
 	}
 }
 
+/* What a bisect found, naming the culprit as patch ("this patch" in the
+ * body, its subject in the Subject); colon: the body's line goes on. A
+ * culprit not confirmed is never named as one. */
+static char *bisect_headline(const struct mail_bisect_input *in, const char *patch, bool colon)
+{
+	const struct bisect_row *b = in->bisect;
+	const struct patch_page_row *s = in->series, *c = in->culprit;
+	bool confirmed = c && !strcmp(b->status, "confirmed");
+	char *change = bisect_change(b, in->series_metrics), *v;
+	const char *end = colon ? ":" : "";
+
+	v = confirmed ? xasprintf("perfbot bisected %s in %s to %s%s", change, s->series_name, patch,
+				  end)
+	    : c	      ? xasprintf("perfbot could not confirm that %s caused %s in %s%s", patch, change,
+			s->series_name, end)
+		      : xasprintf("perfbot could not confirm which patch caused %s in %s%s", change,
+				  s->series_name, end);
+	free(change);
+	return v;
+}
+
 /* The body answering a bisect's culprit: what it found, the patch, the
  * log, what confirmed means, how to reproduce it, the series' page. */
 static void bisect_body(pb_str *out, const struct mail_bisect_input *in)
 {
 	const struct bisect_row *b = in->bisect;
 	const struct patch_page_row *s = in->series, *c = in->culprit;
-	bool confirmed = c && !strcmp(b->status, "confirmed");
-	char *change = bisect_change(b, in->series_metrics), *v, *opt[1];
+	char *v, *opt[1];
 	int nopt = 0;
 
-	/* a culprit not confirmed is never named as one */
-	v = confirmed ? xasprintf("perfbot bisected %s in %s to this patch:", change, s->series_name)
-	    : c	      ? xasprintf("perfbot could not confirm that this patch caused %s in %s:", change,
-			s->series_name)
-		      : xasprintf("perfbot could not confirm which patch caused %s in %s:", change,
-				  s->series_name);
+	v = bisect_headline(in, "this patch", true);
 	mail_wrap(out, "", "", v);
 	free(v);
 	str_add(out, "\n");
@@ -1147,7 +1191,6 @@ static void bisect_body(pb_str *out, const struct mail_bisect_input *in)
 		      b->id, b->series_comparison, b->finished_at);
 	signature(out, v);
 	free(v);
-	free(change);
 }
 
 bool mail_bisect_message(const struct mail_bisect_input *in, pb_str *out, pb_err *err)
@@ -1162,14 +1205,10 @@ bool mail_bisect_message(const struct mail_bisect_input *in, pb_str *out, pb_err
 	free(who);
 	if (!ok)
 		return false;
-	/* the culprit's own review mail; the cover letter without one */
-	if (c) {
-		v = patch_subject(c);
-		subject = xasprintf("Re: %s", v);
-		free(v);
-	} else {
-		subject = cover_subject(&in->cover, s);
-	}
+	/* answers the culprit's own review mail; the cover letter without one */
+	v = c ? patch_subject(c) : NULL;
+	subject = cut_long_words(bisect_headline(in, v ? v : "", false), 60);
+	free(v);
 	tag = xasprintf("bisect-%lld", b->id);
 	idtext = xasprintf("perfbot mail\nbisect\n%lld\n%lld\n%s", b->id, b->series_comparison,
 			   b->finished_at);

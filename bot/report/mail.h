@@ -84,8 +84,6 @@ bool mail_patch_message(const struct mail_patch_input *in, pb_str *out, pb_err *
 /* The cover letter of the queue measured, as the queue has it. */
 struct mail_cover {
 	const char *from;   /* its sender, the reply's To; "": unknown, [mail] cc is the To */
-	const char *series; /* "5.13" of [PATCH 5.13 000/800]: its subject's prefix, rebuilt */
-	int total;          /* 800; 0: unknown, the subject is the description alone */
 };
 
 /* What the mail answering the -rc as a whole is made of. */
