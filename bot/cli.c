@@ -150,7 +150,7 @@ static void unique_workloads(char **names, int *n)
 int cli_patch_args(int argc, char **argv, struct cli *c, struct patch_args *a,
 		   const struct pb_usage *u, bool series_ok)
 {
-	struct pb_option opts[8];
+	struct pb_option opts[9];
 	int rc, k = 0;
 
 	opts[k++] = (struct pb_option)OPT_CLI_PATCH(
@@ -163,6 +163,10 @@ int cli_patch_args(int argc, char **argv, struct cli *c, struct patch_args *a,
 			"already, with its mm patches taken out)");
 		opts[k++] = (struct pb_option)OPT_BOOL(
 			0, "mm-only", &a->mm_only, "with --series: apply only the mm patches");
+		opts[k++] = (struct pb_option)OPT_BOOL(
+			0, "no-bisect", &a->no_bisect,
+			"with --series: do not bisect a regression, behaviour change or\n"
+			"failed kernel it finds (perfbot bisect does it later)");
 	}
 	opts[k++] = (struct pb_option)OPT_CLI_WORKLOADS(
 		a->only, &a->nonly,
@@ -182,8 +186,8 @@ int cli_patch_args(int argc, char **argv, struct cli *c, struct patch_args *a,
 		cli_error("%s: --series runs the whole queue: it takes no --patch", argv[0]);
 		return PB_EXIT_USAGE;
 	}
-	if (a->mm_only && !a->series) {
-		cli_error("%s: --mm-only goes with --series", argv[0]);
+	if ((a->mm_only || a->no_bisect) && !a->series) {
+		cli_error("%s: --%s goes with --series", argv[0], a->mm_only ? "mm-only" : "no-bisect");
 		return PB_EXIT_USAGE;
 	}
 	if (a->series && a->force) {

@@ -78,6 +78,7 @@ struct patch_args {
 	int nonly;
 	bool force;
 	bool series, mm_only;   /* run --series [--mm-only] (series_ok) */
+	bool no_bisect;         /* run --series --no-bisect: what it finds is not bisected */
 };
 /* Parses them (and the common options, into c); PB_OPT_GO_ON, else the
  * exit status to return (the error or the usage printed). */

@@ -4,15 +4,43 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "bisect.h"
 #include "cli.h"
 #include "pipeline.h"
 #include "queue.h"
 
 static const struct pb_usage usage = {
-	"perfbot run", "--patch N [options]\n   or: perfbot run --series [--mm-only] [options]",
+	"perfbot run", "--patch N [options]\n   or: perfbot run --series [--mm-only] [--no-bisect] [options]",
 	"exit status: 0 measured (or nothing to measure), 1 bad input or environment,\n"
 	"             2 bad usage, 3 a kernel failed to build or boot (stored as a result)\n",
 };
+
+/* A series run that found a regression, a behaviour change or a kernel
+ * that failed is bisected to the patch that did it, as the -rc's answer
+ * needs; an improvement is not. The series' exit status stands unless the
+ * bisect could not go on. */
+static int run_series(const struct pb_config *cfg, const struct pb_queue *q,
+		      const struct run_request *rq, bool bisect)
+{
+	struct pipeline_outcome out;
+	int rc = pipeline_run_series(cfg, q, rq, &out), brc;
+	const char *what = out.status != STATUS_MEASURED ? status_name(out.status)
+			   : out.decided && out.verdict == VERDICT_REGRESSION ? "a regression"
+			   : out.behaviour_change ? "a behaviour change" : NULL;
+
+	if (rc == PB_EXIT_ERROR || rc == PB_EXIT_STOPPED || !out.comparison || !what)
+		return rc;
+	if (!bisect) {
+		printf("perfbot: the series showed %s: perfbot bisect --comparison %lld finds the "
+		       "patch\n", what, out.comparison);
+		return rc;
+	}
+	printf("perfbot: the series showed %s: bisecting comparison %lld (--no-bisect: not)\n",
+	       what, out.comparison);
+	fflush(stdout);
+	brc = pipeline_bisect(cfg, q, &(struct bisect_request){ .series_cid = out.comparison });
+	return brc == PB_EXIT_ERROR ? brc : rc;
+}
 
 int cmd_run(int argc, char **argv)
 {
@@ -29,7 +57,7 @@ int cmd_run(int argc, char **argv)
 					  .force = a.force, .series = a.series,
 					  .mm_only = a.mm_only };
 
-		rc = a.series ? pipeline_run_series(&cfg, &q, &rq, NULL)
+		rc = a.series ? run_series(&cfg, &q, &rq, !a.no_bisect)
 			      : pipeline_run_patch(&cfg, &q, &rq, NULL);
 		queue_free(&q);
 		config_free(&cfg);
