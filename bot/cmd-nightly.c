@@ -234,7 +234,7 @@ static int nightly(const struct pb_config *cfg, const struct pb_queue *q, bool a
 
 		for (o.i = 0; o.i < q->npatches; o.i++)
 			nightly_patch(cfg, q, &pl, &q->patches[o.i], all, &t, &o);
-		prebuild_finish(&o.build);
+		prebuild_finish(&o.build, NULL);
 	}
 	if (!report_write_all(pl.db, q, cfg->report_dir, &pages, &pl.err) ||
 	    !store_summary(pl.db, q, &pl, &t, started, calibration, &nid, &pl.err))

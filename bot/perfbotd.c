@@ -21,6 +21,7 @@
 #include "db.h"
 #include "jobdb.h"
 #include "pipeline.h"
+#include "prebuild.h"
 #include "queue.h"
 
 /* A crash that kills perfbotd with it (the OOM killer, a host reboot) is
@@ -113,6 +114,50 @@ static char *result_line(sqlite3 *db, long long job)
 	return line;
 }
 
+/* The job's boots begin: under tcg-icount the next queued job's kernels
+ * build beside them (prebuild.h), if it runs with perfbotd's own settings
+ * (another's overrides could make other kernels). */
+struct next_job {
+	const struct pb_config *cfg;
+	long long id;             /* this job's */
+	struct prebuild build;
+	struct pb_queue q;        /* the next job's, while it builds */
+	bool loaded;
+};
+
+static void next_job_build(void *ctx, const struct comparison *cmp)
+{
+	struct next_job *nj = ctx;
+	struct job *jobs = NULL;
+	const struct pb_patch *p = NULL;
+	sqlite3 *db = NULL;
+	int n = 0;
+	pb_err err;
+
+	if (strcmp(cmp->accel.name, "tcg-icount") || !db_open_readonly(nj->cfg->db_path, &db, &err))
+		return;
+	if (jobdb_list(db, &jobs, &n, &err))
+		for (int i = 0; i < n && !p; i++) {
+			char *spool;
+
+			if (jobs[i].state != JOB_QUEUED || jobs[i].id == nj->id ||
+			    (jobs[i].overrides && jobs[i].overrides[0]))
+				continue;
+			spool = config_queue_spool(nj->cfg);
+			nj->loaded = queue_load(jobs[i].queue, spool, &nj->q, &err);
+			free(spool);
+			if (!nj->loaded)
+				break;
+			p = queue_find(&nj->q, jobs[i].patch);
+			if (p && prebuild_start(&nj->build, nj->cfg, p))
+				printf("perfbot: job %lld's kernels (patch %03d) build beside these boots, "
+				       "at idle priority (log %s)\n", jobs[i].id, p->number,
+				       nj->build.log);
+		}
+	jobs_free(jobs, n);
+	db_close(db);
+}
+
 /* In the child: the job as perfbot run would do it, its output in its log. */
 static void __attribute__((noreturn)) job_child(struct pb_config *cfg, const struct job *j,
 						pid_t parent)
@@ -164,11 +209,17 @@ static void __attribute__((noreturn)) job_child(struct pb_config *cfg, const str
 	if (!loaded) {
 		cli_error("%s", err.msg);
 	} else {
+		struct next_job nj = { .cfg = cfg, .id = j->id };
 		struct run_request rq = { .number = j->patch, .only = only, .nonly = nonly,
-					  .force = j->force, .job_id = j->id, .stop = &stop_requested };
+					  .force = j->force, .job_id = j->id, .stop = &stop_requested,
+					  .boots_begin = next_job_build, .ctx = &nj };
 
 		rc = pipeline_run_patch(cfg, &q, &rq, NULL);
 		queue_free(&q);
+		/* the build dies with this process: let it end, unless stopping */
+		prebuild_finish(&nj.build, &stop_requested);
+		if (nj.loaded)
+			queue_free(&nj.q);
 	}
 	fflush(stdout);
 	fflush(stderr);

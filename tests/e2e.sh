@@ -622,6 +622,8 @@ check "restarted perfbotd: exit 0 once the queue is empty (rc=$rc)" test "$rc" -
 check "restart: job $j1 queued again as an orphan" grep -q "1 job(s) were running when the last perfbotd stopped" "$work/d2.log"
 check "restart: job $j1 resumed after its $journaled journaled boot(s)" \
 	grep -q "job $j1 resumes after its last completed boot: $journaled boot(s) journaled" "$reports/logs/job-$j1.log"
+check "job $j1: the next job's kernels built beside its boots" \
+	grep -q "^perfbot: job $j2's kernels (patch 765) build beside these boots, at idle priority" "$reports/logs/job-$j1.log"
 check "both jobs done, exit 0, each with its comparison" \
 	test "$(q "SELECT count(*) FROM jobs WHERE id IN ($j1,$j2) AND state='done' AND exit_status=0 AND comparison_id IS NOT NULL")" -eq 2
 check "two new comparisons, no more" test $(( $(q "SELECT count(*) FROM comparisons") - comparisons_before )) -eq 2

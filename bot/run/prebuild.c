@@ -61,7 +61,7 @@ bool prebuild_start(struct prebuild *pb, const struct pb_config *cfg, const stru
 	pid_t parent = getpid(), pid;
 	pb_err err;
 
-	prebuild_finish(pb);
+	prebuild_finish(pb, NULL);
 	if (!mkdir_p(dir, &err)) {
 		free(dir);
 		return false;
@@ -83,15 +83,27 @@ bool prebuild_start(struct prebuild *pb, const struct pb_config *cfg, const stru
 	return true;
 }
 
-void prebuild_finish(struct prebuild *pb)
+void prebuild_cancel(struct prebuild *pb)
+{
+	if (pb->pid > 0) {
+		kill(pb->pid, SIGKILL);
+		pb->cancelled = true;
+	}
+}
+
+void prebuild_finish(struct prebuild *pb, volatile sig_atomic_t *stop)
 {
 	int st = 0;
-	pid_t w;
+	pid_t w = 0;
 
 	if (pb->pid > 0) {
-		while ((w = waitpid(pb->pid, &st, 0)) < 0 && errno == EINTR)
-			;
-		if (w == pb->pid && !(WIFEXITED(st) && WEXITSTATUS(st) == 0))
+		/* polled: a stop must not wait for a build's end */
+		while ((w = waitpid(pb->pid, &st, WNOHANG)) == 0 || (w < 0 && errno == EINTR)) {
+			if (stop && *stop && !pb->cancelled)
+				prebuild_cancel(pb);
+			usleep(100 * 1000);
+		}
+		if (w == pb->pid && !pb->cancelled && !(WIFEXITED(st) && WEXITSTATUS(st) == 0))
 			fprintf(stderr, "perfbot: building %03d's kernels in the background failed "
 					"(log %s): its run builds them\n", pb->number, pb->log);
 	}

@@ -9,6 +9,7 @@
 #ifndef PERFBOT_PREBUILD_H
 #define PERFBOT_PREBUILD_H
 
+#include <signal.h>
 #include <stdbool.h>
 #include <sys/types.h>
 
@@ -19,6 +20,7 @@ struct prebuild {
 	pid_t pid;              /* 0: none running */
 	int number;             /* its patch */
 	double started;
+	bool cancelled;         /* prebuild_cancel killed it */
 	char *log;              /* what it printed */
 };
 
@@ -26,8 +28,13 @@ struct prebuild {
  * waited for first). False, with nothing started, when fork fails. */
 bool prebuild_start(struct prebuild *pb, const struct pb_config *cfg, const struct pb_patch *p);
 
+/* Stops the prebuild, if any (SIGKILL: its build's debris is the next
+ * build's to clear, as after any killed perfbot); prebuild_finish reaps it. */
+void prebuild_cancel(struct prebuild *pb);
+
 /* Waits for the prebuild, if any, and says how it ended when it failed
- * (the patch's own run then builds, and reports, what it could not). */
-void prebuild_finish(struct prebuild *pb);
+ * (the patch's own run then builds, and reports, what it could not).
+ * Once *stop is set (NULL: never) it is cancelled instead. */
+void prebuild_finish(struct prebuild *pb, volatile sig_atomic_t *stop);
 
 #endif
