@@ -38,7 +38,8 @@ int cmd_calibrate(int argc, char **argv)
 		rc = PB_EXIT_ERROR;
 		goto out;
 	}
-	rc = pipeline_calibrate(&cfg, &q, only, nonly, per_side ? per_side : cfg.calibrate_boots, NULL);
+	rc = pipeline_calibrate(&cfg, &q, only, nonly, per_side ? per_side : cfg.calibrate_boots, false,
+				NULL);
 	queue_free(&q);
 	config_free(&cfg);
 out:

@@ -18,7 +18,7 @@
 #include "workload.h"
 
 static const struct pb_usage usage = {
-	"perfbot nightly", "[--all] [options]",
+	"perfbot nightly", "[--all] [--no-calibrate | --recalibrate] [options]",
 	"exit status: 0 done (regressions are in the report, not the status), 1 perfbot could\n"
 	"             not go on (another perfbot holds the lock, bad config, ...)\n",
 };
@@ -199,7 +199,8 @@ static bool store_summary(sqlite3 *db, const struct pb_queue *q, const struct pi
 
 /* The plan: the lock from start to end, the base tree and config the
  * patches are judged on, a calibration, every patch, the report. */
-static int nightly(const struct pb_config *cfg, const struct pb_queue *q, bool all, bool calibrate)
+static int nightly(const struct pb_config *cfg, const struct pb_queue *q, bool all, bool calibrate,
+		   bool recalibrate)
 {
 	struct pipeline pl;
 	struct tally t = { 0 };
@@ -220,12 +221,15 @@ static int nightly(const struct pb_config *cfg, const struct pb_queue *q, bool a
 		free(dir);
 		free(version);
 	}
-	/* the calibration first: tonight's runs then use tonight's noise floor */
+	/* the calibration first: tonight's runs then use tonight's noise floor,
+	 * which is last night's when nothing it measured has changed (the
+	 * same base kernel, accelerator, config and workloads) */
 	nnames = queue_workloads(&pl.wset, q, names, CLI_MAX_WORKLOADS);
 	if (calibrate && nnames) {
 		struct pipeline_outcome out;
 
-		if (pipeline_calibrate(cfg, q, names, nnames, cfg->calibrate_boots, &out) != PB_EXIT_OK)
+		if (pipeline_calibrate(cfg, q, names, nnames, cfg->calibrate_boots, !recalibrate,
+				       &out) != PB_EXIT_OK)
 			t.failures++;
 		calibration = out.comparison;
 	}
@@ -260,11 +264,13 @@ int cmd_nightly(int argc, char **argv)
 	struct cli c = { 0 };
 	struct pb_config cfg;
 	struct pb_queue q;
-	bool all = false, no_calibrate = false;
+	bool all = false, no_calibrate = false, recalibrate = false;
 	int rc;
 	const struct pb_option opts[] = {
 		OPT_BOOL('a', "all", &all, "run every mm patch, measured before or not"),
 		OPT_BOOL(0, "no-calibrate", &no_calibrate, "skip the A/A calibration"),
+		OPT_BOOL(0, "recalibrate", &recalibrate,
+			 "calibrate even when the stored calibration still holds"),
 		OPT_CLI_COMMON(&c),
 		OPT_END(),
 	};
@@ -276,7 +282,14 @@ int cmd_nightly(int argc, char **argv)
 		rc = PB_EXIT_ERROR;
 		goto out;
 	}
-	rc = nightly(&cfg, &q, all, !no_calibrate);
+	if (recalibrate && no_calibrate) {
+		cli_error("nightly: --recalibrate and --no-calibrate contradict each other");
+		rc = PB_EXIT_USAGE;
+		queue_free(&q);
+		config_free(&cfg);
+		goto out;
+	}
+	rc = nightly(&cfg, &q, all, !no_calibrate, recalibrate);
 	queue_free(&q);
 	config_free(&cfg);
 out:

@@ -346,9 +346,11 @@ check "nightly: 995's run found them built" \
 check "nightly: 771 changed behaviour: its answer is written, and parses" \
 	bash -c "grep -q '^perfbot nightly: 771 mail $work/nightly/mail/patch-771.eml' '$work/n1.out' && python3 tests/check-mail.py '$work/nightly/mail/patch-771.eml'"
 before_n=$(q "SELECT count(*) FROM comparisons")
-nightly --no-calibrate > "$work/n2.out" 2>&1
+nightly > "$work/n2.out" 2>&1
 rc=$?
 check "nightly again: exit 0 (rc=$rc)" test "$rc" -eq 0
+check "nightly again: last night's calibration still holds, not run again" \
+	grep -q "^perfbot: calibration $(q "SELECT calibration_id FROM nightly ORDER BY id LIMIT 1") still holds" "$work/n2.out"
 check "nightly again: skips what was already measured" \
 	grep -q "^perfbot nightly: 771 skipped: already measured for this base, config and perfbot" "$work/n2.out"
 check "nightly again: measured nothing" \

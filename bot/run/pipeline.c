@@ -738,8 +738,48 @@ static int *calibration_findings(struct comparison *cmp, int split)
  * false only when perfbot cannot go on.
  * *flags: the A/A flags per metric, when it booted; *boots_wall, when not
  * NULL: the seconds the boots took, start to end. */
+/* A calibration of these very inputs is stored: the newest for this
+ * accelerator, config, iterations and warm-up, of the same base kernel,
+ * measured, with per_side boots a side or more, holding a noise floor of
+ * the current version of every workload. Its id, or 0. */
+static long long calibration_current(struct pipeline *pl, const struct comparison *cmp,
+				     int per_side)
+{
+	struct noise_floor *noise = NULL;
+	char fp[CLI_MAX_WORKLOADS][65], *sql;
+	long long cid = 0;
+	int n = 0;
+	bool ok;
+
+	if (!db_load_noise(pl->db, cmp->accel.name, pl->kc.sha256, pl->cfg->iterations,
+			   pl->cfg->warmup, &noise, &n, &cid, &pl->err) || !cid) {
+		noise_free(noise, n);
+		return 0;
+	}
+	/* the key is perfbot's own hex: nothing to quote */
+	sql = xasprintf("SELECT count(*) FROM comparisons c JOIN kernels k ON k.id = c.kernel_without "
+			"WHERE c.id = ?1 AND c.status = 'measured' AND c.boots_per_kernel >= %d AND "
+			"k.key = '%s'", per_side, cmp->image[0].key);
+	ok = db_count(pl->db, sql, cid) == 1;
+	free(sql);
+	chosen_fingerprints(pl, fp);
+	for (int w = 0; ok && w < pl->nchosen; w++) {
+		bool found = false;
+
+		for (int i = 0; i < n && !found; i++)
+			found = chosen_binary(pl, noise[i].workload) == w && fp[w][0] &&
+				!strcmp(fp[w], noise[i].sha256);
+		ok = found;
+	}
+	noise_free(noise, n);
+	return ok ? cid : 0;
+}
+
+/* With reuse (and *reused), a calibration that still holds
+ * (calibration_current) is taken instead of booting again. */
 static bool calibrate_measure(struct pipeline *pl, struct comparison *cmp, const char *name,
-			      int per_side, int parallel, int **flags, double *boots_wall)
+			      int per_side, int parallel, int **flags, double *boots_wall,
+			      long long *reused)
 {
 	const struct kernel_change *change[2] = { &pl->pair.without, &pl->pair.with };
 	struct measure_plan mp = {
@@ -764,6 +804,8 @@ static bool calibrate_measure(struct pipeline *pl, struct comparison *cmp, const
 		return false;
 	comparison_booted(cmp, pl);
 	comparison_policy(cmp, pl->cfg);
+	if (reused && (*reused = calibration_current(pl, cmp, per_side)))
+		return true;
 	mp.kernel[0] = cmp->image[0].bzimage;
 	mp.kernel[1] = cmp->image[1].bzimage;
 	t0 = now_seconds();
@@ -786,10 +828,11 @@ static bool calibrate_measure(struct pipeline *pl, struct comparison *cmp, const
 }
 
 int pipeline_calibrate(const struct pb_config *cfg, const struct pb_queue *q, char **only,
-		       int nonly, int per_side, struct pipeline_outcome *out)
+		       int nonly, int per_side, bool reuse, struct pipeline_outcome *out)
 {
 	struct comparison cmp = { 0 };
 	struct pipeline pl;
+	long long reused = 0;
 	int *flags = NULL, rc = PB_EXIT_ERROR;
 	char *why = NULL;
 
@@ -808,8 +851,21 @@ int pipeline_calibrate(const struct pb_config *cfg, const struct pb_queue *q, ch
 	for (int i = 0; i < pl.nchosen; i++)
 		printf(" %s", pl.chosen[i]->name);
 	printf("\n");
-	if (!calibrate_measure(&pl, &cmp, "calibrate", per_side, 0, &flags, NULL) ||
-	    !stage_store(&pl, &cmp))
+	if (!calibrate_measure(&pl, &cmp, "calibrate", per_side, 0, &flags, NULL,
+			       reuse ? &reused : NULL))
+		goto fail;
+	if (reused) {
+		printf("perfbot: calibration %lld still holds (the same base kernel, accelerator %s, "
+		       "config, iterations and version of every workload, %d boots a side or more): "
+		       "not calibrating again\n", reused, cmp.accel.name, per_side);
+		if (out) {
+			out->comparison = reused;
+			out->status = STATUS_MEASURED;
+		}
+		rc = PB_EXIT_OK;
+		goto out;
+	}
+	if (!stage_store(&pl, &cmp))
 		goto fail;
 	if (cmp.nmeasured_noise)
 		print_noise(&cmp, flags, cfg->boots, stdout);
@@ -903,7 +959,7 @@ int pipeline_parallel_check(const struct pb_config *cfg, const struct pb_queue *
 		comparison_from(&half[h], &pl, "calibration", q,
 				names_of(pl.chosen, pl.nchosen, "A/A check of guests side by side:"));
 		if (!calibrate_measure(&pl, &half[h], h ? "aa-side-by-side" : "aa-one-at-a-time", per_side,
-				       h ? guests : 1, &flags[h], &wall[h]))
+				       h ? guests : 1, &flags[h], &wall[h], NULL))
 			goto fail;
 		ok[h] = measure_ok_boots(&half[h], SIDE_WITHOUT) + measure_ok_boots(&half[h], SIDE_WITH);
 		if (half[h].status != STATUS_MEASURED || ok[h] < half[h].obs.nboots) {

@@ -70,9 +70,12 @@ bool pipeline_check_run(const struct pb_config *cfg, const struct pb_patch *p, c
  * (prebuild.h); false, with the error printed, when it could not. */
 bool pipeline_build_patch(const struct pb_config *cfg, const struct pb_patch *p);
 
-/* perfbot calibrate; returns the exit status. out may be NULL. */
+/* perfbot calibrate; returns the exit status. out may be NULL. With
+ * reuse, a stored calibration of the same base kernel, accelerator, config,
+ * iterations and workload versions, of per_side boots or more, is taken
+ * (out names it) instead of booting again. */
 int pipeline_calibrate(const struct pb_config *cfg, const struct pb_queue *q, char **only,
-		       int nonly, int per_side, struct pipeline_outcome *out);
+		       int nonly, int per_side, bool reuse, struct pipeline_outcome *out);
 
 /* perfbot bench --parallel: the A/A check that guests side by side measure
  * what one guest at a time does. The base kernel boots per_side times a
