@@ -24,7 +24,8 @@ static int run_series(const struct pb_config *cfg, const struct pb_queue *q,
 {
 	struct pipeline_outcome out;
 	int rc = pipeline_run_series(cfg, q, rq, &out), brc;
-	const char *what = out.status != STATUS_MEASURED ? status_name(out.status)
+	const char *what = out.status == STATUS_BUILD_FAILED  ? "a kernel that failed to build"
+			   : out.status == STATUS_BOOT_FAILED ? "a kernel that failed to boot"
 			   : out.decided && out.verdict == VERDICT_REGRESSION ? "a regression"
 			   : out.behaviour_change ? "a behaviour change" : NULL;
 

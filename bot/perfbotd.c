@@ -143,6 +143,8 @@ static void next_job_build(void *ctx, const struct comparison *cmp)
 			if (jobs[i].state != JOB_QUEUED || jobs[i].id == nj->id ||
 			    (jobs[i].overrides && jobs[i].overrides[0]))
 				continue;
+			if (nj->loaded)
+				queue_free(&nj->q);
 			spool = config_queue_spool(nj->cfg);
 			nj->loaded = queue_load(jobs[i].queue, spool, &nj->q, &err);
 			free(spool);
