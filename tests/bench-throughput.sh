@@ -2,8 +2,10 @@
 # make bench-throughput: what perfbot gets through on this machine. Each mm
 # patch of the bundled queue (031 765 771 772) is run with its kernels
 # cached, one guest at a time (qemu.parallel=1) and then side by side
-# (qemu.parallel=0: one per host CPU under tcg-icount); then perfbot nightly
-# runs over the queue, its A/A calibration included. Kernels missing from
+# (qemu.parallel=0: one per host CPU under tcg-icount); then where a boot's
+# seconds go (tests/boot-cost.py); then perfbot nightly runs over the queue,
+# its A/A calibration included, and again the next night, when that
+# calibration still holds (--all: every patch again). Kernels missing from
 # the cache are built by the first pass, which is then printed as the cold
 # figures and run again warm. It prints figures; it passes or fails nothing.
 #
@@ -75,6 +77,10 @@ awk -F'\t' -v n="$npatches" -v g="${g:-1}" '{ s += $5; w += $3 } END {
 	other = (w - s / g) / n
 	printf "16 cores, from these boots: %.0f boot-seconds a verdict, so about %.0f verdicts an hour with 16 guests at once from the boots alone; the rest of a patch (pairing, initramfs, statistics, report: about %.0f s here) comes on top, about %.0f patches an hour in all\n",
 		s / n, 3600 * 16 / (s / n), other, 3600 / (other + s / n / 16) }' "$work/parallel.tsv"
+# where a boot's seconds go: perfbot's own boot of thp-anon, booted again
+# alone with its serial lines stamped as they arrive
+printf '\nwhere a boot'"'"'s wall seconds go (tests/boot-cost.py: a thp-anon boot of the base kernel, again, one at a time):\n'
+python3 "$top/tests/boot-cost.py" "$perfbot" "$cache" 3
 if [ "${BENCH_NIGHTLY:-1}" != 0 ]; then
 	echo "bench-throughput: perfbot nightly over the queue" >&2
 	start=$(date +%s)
@@ -83,4 +89,14 @@ if [ "${BENCH_NIGHTLY:-1}" != 0 ]; then
 	printf '\nperfbot nightly over the queue (its calibration included), side by side: %d s (exit %d); %s\n' \
 		"$(( $(date +%s) - start ))" "$rc" \
 		"$(sqlite3 "$work/nightly.db" "SELECT count(*) || ' comparisons, ' || (SELECT count(*) FROM runs) || ' boots' FROM comparisons")"
+	# the next night: the same base, workloads and perfbot, so the
+	# calibration still holds; --all measures every patch again
+	before=$(sqlite3 "$work/nightly.db" "SELECT count(*) FROM runs")
+	start=$(date +%s)
+	pb nightly nightly --all > "$work/nightly2.out" 2>&1
+	rc=$?
+	printf 'perfbot nightly --all the next night (the calibration holds: %s): %d s (exit %d); %d boots\n' \
+		"$(grep -c '^perfbot: calibration [0-9]* still holds' "$work/nightly2.out") of 1" \
+		"$(( $(date +%s) - start ))" "$rc" \
+		"$(( $(sqlite3 "$work/nightly.db" "SELECT count(*) FROM runs") - before ))"
 fi

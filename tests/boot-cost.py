@@ -1,22 +1,25 @@
 #!/usr/bin/env python3
-"""Where a boot's seconds go: boots stored in a results.db are booted again
-with their own QEMU command line, their two serial ports read through FIFOs
-and every line stamped with the host's clock as it arrives. Prints, per
-boot, the wall seconds of each phase:
+"""Where a boot's seconds go. A boot of thp-anon on the base kernel is
+made by perfbot itself (perfbot calibrate --per-side 2, whose initramfs
+is kept by a hard link as it appears), then booted again with the QEMU
+command line perfbot stored, its two serial ports read through FIFOs and
+every line stamped with the host's clock as it arrives. Prints, per boot,
+the wall seconds of each phase:
 
   qemu+firmware  QEMU's start to the first byte the kernel's decompressor
                  prints (QEMU itself, SeaBIOS, loading -kernel and -initrd)
   decompress     to "Linux version": the bzImage unpacking itself
   kernel init    to init's "PB1 boot" line: the kernel's start up to /init
   init setup     to the first "PB1 begin": the guest's init before a workload
-  workloads      to "PB1 done": every workload, perf stat included
+  workloads      to "PB1 done": the workload, perf stat included
   power-off      to QEMU's exit
 
-Usage: tests/boot-cost.py DB [RUNS]   (RUNS: how many stored boots, the
-first of each comparison first; default 3). Boots whose disk images or
-initramfs are gone are left out. Run it with nothing else booting: the
+Usage: tests/boot-cost.py PERFBOT CACHE_DIR [BOOTS [WORKLOAD]]  (default 3
+boots of thp-anon; a workload with a disk cannot be booted again: its
+images go with perfbot's boot). Run it with nothing else booting: the
 phases are wall-clock times. It prints figures; it passes or fails nothing.
 """
+import glob
 import os
 import sqlite3
 import subprocess
@@ -114,36 +117,60 @@ def phases(stamps, end):
     return out
 
 
+def stored_boot(perfbot, cache, workload, tmp):
+    """perfbot's own boot of workload: its QEMU argv, the initramfs kept."""
+    db, reports = os.path.join(tmp, "results.db"), os.path.join(tmp, "reports")
+    keep = os.path.join(tmp, "initramfs.cpio")
+    proc = subprocess.Popen([perfbot, "calibrate", "--workload", workload, "--per-side", "2",
+                             "--cache-dir", cache, "--db", db, "--report-dir", reports],
+                            stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    while proc.poll() is None and not os.path.exists(keep):
+        for d in glob.glob(os.path.join(reports, "logs", "*", "initramfs.cpio")):
+            try:
+                os.link(d, keep)
+            except OSError:
+                pass
+        time.sleep(0.05)
+    proc.wait()
+    if not os.path.exists(keep) or not os.path.exists(db):
+        return None
+    row = sqlite3.connect(db).execute(
+        "SELECT qemu_cmdline FROM runs WHERE outcome = 'ok' ORDER BY id LIMIT 1").fetchone()
+    if not row:
+        return None
+    argv = qemu_argv(row[0])
+    argv[argv.index("-initrd") + 1] = keep
+    return argv
+
+
 def main():
-    if len(sys.argv) < 2:
+    if len(sys.argv) < 3:
         sys.exit(__doc__)
-    db = sqlite3.connect(sys.argv[1])
-    want = int(sys.argv[2]) if len(sys.argv) > 2 else 3
-    rows = db.execute(
-        "SELECT r.id, c.workloads, r.qemu_cmdline, r.wall_seconds FROM runs r "
-        "JOIN comparisons c ON c.id = r.comparison_id WHERE r.outcome = 'ok' "
-        "ORDER BY r.boot_index <> 1, r.id").fetchall()
-    print("%-6s %-34s %7s" % ("run", "workloads", "stored") +
-          "".join(" %13s" % p for p in PHASES) + " %7s" % "total")
-    done = 0
+    perfbot, cache = sys.argv[1], sys.argv[2]
+    want = int(sys.argv[3]) if len(sys.argv) > 3 else 3
+    workload = sys.argv[4] if len(sys.argv) > 4 else "thp-anon"
     with tempfile.TemporaryDirectory() as tmp:
-        for rid, workloads, cmdline, stored in rows:
-            argv = qemu_argv(cmdline)
-            if not all(os.path.exists(f) for f in files_of(argv)):
-                continue
+        argv = stored_boot(perfbot, cache, workload, tmp)
+        if argv is None or not all(os.path.exists(f) for f in files_of(argv)):
+            print("boot-cost: perfbot made no boot of %s to boot again" % workload)
+            return
+        print("%-4s %-10s" % ("boot", "workload") + "".join(" %13s" % p for p in PHASES) +
+              " %7s" % "total")
+        sums = [0.0] * len(PHASES)
+        done = 0
+        for i in range(want):
             stamps, end = boot_once(argv, tmp)
             ph = phases(stamps, end)
             if ph is None:
-                print("%-6d %-34s %7.1f  (a phase's line was missing: not counted)" %
-                      (rid, workloads[:34], stored))
+                print("%-4d %-10s  (a phase's line was missing: not counted)" % (i + 1, workload))
                 continue
-            print("%-6d %-34s %7.1f" % (rid, workloads[:34], stored) +
-                  "".join(" %13.2f" % p for p in ph) + " %7.1f" % end)
+            print("%-4d %-10s" % (i + 1, workload) + "".join(" %13.2f" % p for p in ph) +
+                  " %7.1f" % end)
+            sums = [a + b for a, b in zip(sums, ph)]
             done += 1
-            if done >= want:
-                break
-    if not done:
-        print("boot-cost: no stored boot whose files are all still there")
+        if done:
+            total = sum(sums)
+            print("%-15s" % "share" + "".join(" %12.0f%%" % (100 * x / total) for x in sums))
 
 
 if __name__ == "__main__":
