@@ -49,21 +49,19 @@ struct overlap {
 	const struct pb_config *cfg;
 	const struct pb_queue *q;
 	const struct pipeline *pl;
-	bool all, said;
+	bool all;
 	int i;
 	struct prebuild build;
 };
 
-static void overlap_boots_begin(void *ctx, const struct comparison *cmp)
+static void overlap_boots_begin(void *ctx, const struct comparison *cmp, const char *why_not)
 {
 	struct overlap *o = ctx;
 	const struct pb_patch *next = NULL;
 
-	if (strcmp(cmp->accel.name, "tcg-icount")) {
-		if (!o->said)
-			printf("perfbot nightly: under %s no build runs beside a boot (it would slow "
-			       "the guests' clocks)\n", cmp->accel.name);
-		o->said = true;
+	if (why_not) {
+		printf("perfbot nightly: no build beside %03d's boots under %s: %s\n",
+		       o->q->patches[o->i].number, cmp->accel.name, why_not);
 		return;
 	}
 	for (int j = o->i + 1; j < o->q->npatches && !next; j++)

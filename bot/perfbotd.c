@@ -120,12 +120,13 @@ static char *result_line(sqlite3 *db, long long job)
 struct next_job {
 	const struct pb_config *cfg;
 	long long id;             /* this job's */
+	bool own_settings;        /* this job's overrides are in cfg */
 	struct prebuild build;
 	struct pb_queue q;        /* the next job's, while it builds */
 	bool loaded;
 };
 
-static void next_job_build(void *ctx, const struct comparison *cmp)
+static void next_job_build(void *ctx, const struct comparison *cmp, const char *why_not)
 {
 	struct next_job *nj = ctx;
 	struct job *jobs = NULL;
@@ -134,7 +135,9 @@ static void next_job_build(void *ctx, const struct comparison *cmp)
 	int n = 0;
 	pb_err err;
 
-	if (strcmp(cmp->accel.name, "tcg-icount") || !db_open_readonly(nj->cfg->db_path, &db, &err))
+	(void)cmp;
+	/* nj->cfg is perfbotd's only when this job has no overrides of its own */
+	if (why_not || nj->own_settings || !db_open_readonly(nj->cfg->db_path, &db, &err))
 		return;
 	if (jobdb_list(db, &jobs, &n, &err))
 		for (int i = 0; i < n && !p; i++) {
@@ -151,7 +154,9 @@ static void next_job_build(void *ctx, const struct comparison *cmp)
 			if (!nj->loaded)
 				break;
 			p = queue_find(&nj->q, jobs[i].patch);
-			if (p && prebuild_start(&nj->build, nj->cfg, p))
+			if (p && !p->is_mm && !jobs[i].force)
+				p = NULL; /* its run measures nothing */
+			else if (p && prebuild_start(&nj->build, nj->cfg, p))
 				printf("perfbot: job %lld's kernels (patch %03d) build beside these boots, "
 				       "at idle priority (log %s)\n", jobs[i].id, p->number,
 				       nj->build.log);
@@ -211,7 +216,8 @@ static void __attribute__((noreturn)) job_child(struct pb_config *cfg, const str
 	if (!loaded) {
 		cli_error("%s", err.msg);
 	} else {
-		struct next_job nj = { .cfg = cfg, .id = j->id };
+		struct next_job nj = { .cfg = cfg, .id = j->id,
+				       .own_settings = j->overrides && j->overrides[0] };
 		struct run_request rq = { .number = j->patch, .only = only, .nonly = nonly,
 					  .force = j->force, .job_id = j->id, .stop = &stop_requested,
 					  .boots_begin = next_job_build, .ctx = &nj };

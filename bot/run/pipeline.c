@@ -430,6 +430,19 @@ static bool run_prepare(struct pipeline *pl, const struct pb_patch *p, const str
 	return stage_configure(pl);
 }
 
+/* Why no build may run beside these boots (prebuild.h), or NULL: under
+ * kvm and plain tcg a build slows the guests' clocks; a workload that
+ * says parallel = no waits on a disk, whose time follows the host's. */
+static const char *builds_beside_why_not(const struct pipeline *pl)
+{
+	if (strcmp(pl->accel.name, "tcg-icount"))
+		return "a build beside the guests would slow their clocks";
+	for (int i = 0; i < pl->nchosen; i++)
+		if (!pl->chosen[i]->side_by_side)
+			return "a workload's times wait on a disk (parallel = no)";
+	return NULL;
+}
+
 bool pipeline_build_patch(const struct pb_config *cfg, const struct pb_patch *p)
 {
 	struct run_request rq = { .number = p->number };
@@ -481,7 +494,7 @@ static bool run_measure(struct pipeline *pl, struct comparison *cmp, const struc
 		return false;
 	comparison_booted(cmp, pl);
 	if (rq->boots_begin)
-		rq->boots_begin(rq->ctx, cmp);
+		rq->boots_begin(rq->ctx, cmp, builds_beside_why_not(pl));
 	if (!stage_noise(pl) || (rq->job_id && !journal_resume(pl, cmp, rq->job_id)))
 		return false;
 	print_noise_source(pl);

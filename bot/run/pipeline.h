@@ -45,9 +45,10 @@ struct run_request {
 	 * and the flag that stops it once the boots under way end. 0/NULL: none. */
 	long long job_id;
 	volatile sig_atomic_t *stop;
-	/* nightly's: called once the kernels are built and the accelerator
-	 * chosen, before the first boot (NULL: none) */
-	void (*boots_begin)(void *ctx, const struct comparison *cmp);
+	/* nightly's and perfbotd's: called once the kernels are built and the
+	 * accelerator chosen, before the first boot (NULL: none); why_not says
+	 * why no build may run beside these boots, NULL when one may */
+	void (*boots_begin)(void *ctx, const struct comparison *cmp, const char *why_not);
 	void *ctx;
 };
 

@@ -79,7 +79,6 @@ bool prebuild_start(struct prebuild *pb, const struct pb_config *cfg, const stru
 		child_run(cfg, p, pb->log, parent);
 	pb->pid = pid;
 	pb->number = p->number;
-	pb->started = now_seconds();
 	return true;
 }
 

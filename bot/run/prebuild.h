@@ -5,7 +5,8 @@
  * beside a guest slows its wall clock, never what it measures; under kvm
  * and plain tcg no build runs beside a boot. The kernel tree's lock orders
  * the child's builds and the parent's: a kernel the child is still
- * building is waited for, then found in the cache, never built twice. */
+ * building is waited for, then found in the cache, not built again (one
+ * that failed to build is: failures are not cached, its run reports it). */
 #ifndef PERFBOT_PREBUILD_H
 #define PERFBOT_PREBUILD_H
 
@@ -19,13 +20,13 @@
 struct prebuild {
 	pid_t pid;              /* 0: none running */
 	int number;             /* its patch */
-	double started;
 	bool cancelled;         /* prebuild_cancel killed it */
 	char *log;              /* what it printed */
 };
 
 /* Starts building p's kernels in the background (a previous prebuild is
- * waited for first). False, with nothing started, when fork fails. */
+ * waited for first). False, with nothing started, when the log directory
+ * cannot be made or fork fails. */
 bool prebuild_start(struct prebuild *pb, const struct pb_config *cfg, const struct pb_patch *p);
 
 /* Stops the prebuild, if any (SIGKILL: its build's debris is the next
