@@ -1022,22 +1022,58 @@ bool patch_parse_file(const char *path, struct pb_patch *p, pb_err *err)
 	return parse_file(path, p, false, err);
 }
 
-/* A queue whose patches are not all numbered by their Subjects (a quilt
- * series of format-patch files, a one-patch mbox) is numbered by their
- * place in it, every patch alike: numbers from two sources could clash. */
-static void number_by_place(struct pb_queue *q)
+/* A queue whose patches are not all numbered by their Subjects is
+ * numbered by their place in it, every patch alike (numbers from two
+ * sources could clash). A quilt series' place is its series file's; an
+ * mbox's is only its arrival order, which need not be the series', so
+ * there every mail or none must be numbered (a one-commit format-patch
+ * --stdout has none): a lone unnumbered mail among numbered ones (a
+ * forwarded fix, say) is refused, not allowed to renumber the thread. */
+static bool number_by_place(struct pb_queue *q, const char *where, pb_err *err)
 {
-	bool all = true;
+	int numbered = 0, first_bare = -1;
 
 	for (int i = 0; i < q->npatches; i++)
-		all &= q->patches[i].number > 0;
-	if (all)
-		return;
+		if (q->patches[i].number > 0)
+			numbered++;
+		else if (first_bare < 0)
+			first_bare = i;
+	if (first_bare < 0)
+		return true;
+	if (q->mbox && numbered) {
+		pb_seterr(err, "queue %s: the mail '%.60s' has no [PATCH N/M] where %d others have one",
+			  where, q->patches[first_bare].subject, numbered);
+		return false;
+	}
 	for (int i = 0; i < q->npatches; i++) {
 		q->patches[i].number = i + 1;
 		q->patches[i].total = q->npatches;
 	}
 	q->numbered_by_place = true;
+	return true;
+}
+
+/* Two patch files of a directory with one number: which is "run --patch N"?
+ * Checked once the numbers are final (a series numbered by place has none
+ * of its Subjects' left). */
+static bool numbers_unique(const struct pb_queue *q, const char *where, pb_err *err)
+{
+	int *index_of = xcalloc(PATCH_MAX_NUMBER + 1, sizeof(int));
+	bool ok = true;
+
+	for (int i = 0; i < q->npatches && ok; i++) {
+		int num = q->patches[i].number, j = index_of[num] - 1;
+
+		if (j >= 0) {
+			pb_seterr(err, "queue %s: %s and %s both carry patch number %d", where,
+				  strrchr(q->patches[j].file, '/') + 1,
+				  strrchr(q->patches[i].file, '/') + 1, num);
+			ok = false;
+		}
+		index_of[num] = i + 1;
+	}
+	free(index_of);
+	return ok;
 }
 
 void patch_free(struct pb_patch *p)
@@ -1377,7 +1413,8 @@ static bool queue_load_mbox(const char *path, const char *spool, struct pb_queue
 	}
 	/* a thread is saved in arrival order, which need not be the series';
 	 * unnumbered mails (git format-patch --stdout of one commit) keep it */
-	number_by_place(q);
+	if (!number_by_place(q, path, err))
+		goto out;
 	qsort(q->patches, (size_t)q->npatches, sizeof(*q->patches), by_number);
 	ok = true;
 out:
@@ -1442,7 +1479,6 @@ bool queue_load(const char *dir, const char *spool, struct pb_queue *q, pb_err *
 	int nnames;
 	char **names;
 	bool ok = true;
-	int *index_of; /* index + 1 of the patch of each number (1..100000) */
 
 	memset(q, 0, sizeof(*q));
 	/* what the queue is, by what is there: a file is an mbox */
@@ -1473,31 +1509,19 @@ bool queue_load(const char *dir, const char *spool, struct pb_queue *q, pb_err *
 	free(series);
 	q->dir = xstrdup(dir);
 	q->patches = xcalloc((size_t)(nnames ? nnames : 1), sizeof(struct pb_patch));
-	index_of = xcalloc(PATCH_MAX_NUMBER + 1, sizeof(int));
 	for (int i = 0; i < nnames && ok; i++) {
 		char *path = xasprintf("%s/%s", dir, names[i]);
 
 		ok = parse_file(path, &q->patches[q->npatches], q->quilt, err);
 		free(path);
-		if (!ok)
-			break;
-		{
-			int num = q->patches[q->npatches].number, j = index_of[num] - 1;
-
-			if (num > 0 && j >= 0) {
-				pb_seterr(err, "queue %s: %s and %s both carry patch number %d", dir,
-					  strrchr(q->patches[j].file, '/') + 1, names[i], num);
-				ok = false;
-			}
-			index_of[num] = q->npatches + 1;
-		}
-		q->npatches++;
+		if (ok)
+			q->npatches++;
 	}
-	free(index_of);
 	if (ok && q->quilt) {
 		q->not_in_series = files_not_in(dir, suffixes, names, nnames);
-		number_by_place(q);
+		ok = number_by_place(q, dir, err);
 	}
+	ok = ok && numbers_unique(q, dir, err);
 	names_free(names, nnames);
 	if (ok && q->npatches == 0) {
 		pb_seterr(err, "queue %s: no *.patch files", dir);

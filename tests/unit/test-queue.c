@@ -498,11 +498,25 @@ static void unnumbered_queues(void)
 		CHECK_STR(q.patches[0].subject, "mm: one fix");
 	}
 	queue_free(&q);
+	/* one numbered mail among unnumbered ones: an mbox's order is its
+	 * arrival's, so it is refused rather than renumbered */
+	free(mbox);
+	mbox = test_write(dir, "one.mbox",
+			  "From 1234567890123456789012345678901234567890 Mon Sep 17 00:00:00 2001\n"
+			  "From: A <a@b>\nSubject: [PATCH 1/2] mm: one fix\n\nbody\n---\n--- a/mm/x.c\n"
+			  "+++ b/mm/x.c\n@@ -1 +1 @@\n-a\n+b\n\n"
+			  "From 1234567890123456789012345678901234567890 Mon Sep 17 00:00:00 2001\n"
+			  "From: B <b@b>\nSubject: Fwd: mm: a fix\n\nbody\n---\n--- a/mm/y.c\n"
+			  "+++ b/mm/y.c\n@@ -1 +1 @@\n-a\n+b\n");
+	CHECK(!queue_load(mbox, spool, &q, &err));
+	CHECK_HAS(err.msg, "the mail 'Fwd: mm: a fix' has no [PATCH N/M] where 1 others have one");
 	/* an empty Subject is still refused */
-	free(test_write(dir, "p1.patch", "From: A <a@b>\nSubject:  \n\nbody\n---\n--- a/mm/x.c\n"
+	free(test_write(dir, "p1.patch", "From: A <a@b>\nSubject:  x\n\nbody\n---\n--- a/mm/x.c\n"
 					 "+++ b/mm/x.c\n@@ -1 +1 @@\n-a\n+b\n"));
+	free(test_write(dir, "p1.patch", "From: A <a@b>\nSubject: [PATCH] \n\nbody\n---\n"
+					 "--- a/mm/x.c\n+++ b/mm/x.c\n@@ -1 +1 @@\n-a\n+b\n"));
 	CHECK(!queue_load(dir, NULL, &q, &err));
-	CHECK_HAS(err.msg, "p1.patch");
+	CHECK_HAS(err.msg, "p1.patch: Subject is empty after its [PATCH] prefix");
 	unlink(mbox);
 	unlink(series);
 	for (int i = 0; i < 3; i++) {
