@@ -746,11 +746,6 @@ static int *calibration_findings(struct comparison *cmp, int split)
 	return flags;
 }
 
-/* Build the base, boot it per_side times a side, parallel guests at once
- * (0: as qemu.parallel says), logs under reports/logs/<name>-<stamp>:
- * false only when perfbot cannot go on.
- * *flags: the A/A flags per metric, when it booted; *boots_wall, when not
- * NULL: the seconds the boots took, start to end. */
 /* A calibration of these very inputs is stored: the newest for this
  * accelerator, config, iterations and warm-up, of the same base kernel,
  * measured, with per_side boots a side or more, holding a noise floor of
@@ -769,12 +764,13 @@ static long long calibration_current(struct pipeline *pl, const struct compariso
 		noise_free(noise, n);
 		return 0;
 	}
-	/* the key is perfbot's own hex: nothing to quote */
-	sql = xasprintf("SELECT count(*) FROM comparisons c JOIN kernels k ON k.id = c.kernel_without "
-			"WHERE c.id = ?1 AND c.status = 'measured' AND c.boots_per_kernel >= %d AND "
-			"k.key = '%s'", per_side, cmp->image[0].key);
-	ok = db_count(pl->db, sql, cid) == 1;
-	free(sql);
+	/* and by this perfbot: another may boot its guests otherwise */
+	sql = sqlite3_mprintf("SELECT count(*) FROM comparisons c JOIN kernels k ON "
+			      "k.id = c.kernel_without WHERE c.id = ?1 AND c.status = 'measured' AND "
+			      "c.boots_per_kernel >= %d AND k.key = %Q AND c.perfbot_version = %Q",
+			      per_side, cmp->image[0].key, perfbot_version);
+	ok = sql && db_count(pl->db, sql, cid) == 1;
+	sqlite3_free(sql);
 	chosen_fingerprints(pl, fp);
 	for (int w = 0; ok && w < pl->nchosen; w++) {
 		bool found = false;
@@ -788,8 +784,13 @@ static long long calibration_current(struct pipeline *pl, const struct compariso
 	return ok ? cid : 0;
 }
 
-/* With reuse (and *reused), a calibration that still holds
- * (calibration_current) is taken instead of booting again. */
+/* Build the base, boot it per_side times a side, parallel guests at once
+ * (0: as qemu.parallel says), logs under reports/logs/<name>-<stamp>:
+ * false only when perfbot cannot go on.
+ * *flags: the A/A flags per metric, when it booted; *boots_wall, when not
+ * NULL: the seconds the boots took, start to end. With reused, a calibration
+ * that still holds (calibration_current) is taken instead of booting
+ * again: *reused is its id. */
 static bool calibrate_measure(struct pipeline *pl, struct comparison *cmp, const char *name,
 			      int per_side, int parallel, int **flags, double *boots_wall,
 			      long long *reused)
