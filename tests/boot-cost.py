@@ -81,13 +81,18 @@ def boot_once(argv, tmp):
     t0 = time.monotonic()
     proc = subprocess.Popen(argv, stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL,
                             stderr=subprocess.DEVNULL)
-    threads = [threading.Thread(target=reader, args=(fifos[k], stamps[k], t0)) for k in range(2)]
+    threads = [threading.Thread(target=reader, args=(fifos[k], stamps[k], t0), daemon=True)
+               for k in range(2)]
     for t in threads:
         t.start()
-    proc.wait(timeout=600)
+    try:
+        proc.wait(timeout=600)
+    except subprocess.TimeoutExpired:
+        proc.kill()
+        proc.wait()
     end = time.monotonic() - t0
     for t in threads:
-        t.join()
+        t.join(timeout=5)  # a FIFO QEMU never opened leaves its reader blocked
     return stamps, end
 
 

@@ -668,9 +668,13 @@ static char *cut_long_words(char *s, size_t max)
 		str_addf(&out, "%.*s", (int)sp, p);
 		p += sp;
 		w = strcspn(p, " ");
-		if (w > max)
-			str_addf(&out, "%.*s...", (int)(max - 3), p);
-		else
+		if (w > max) {
+			size_t cut = max - 3;
+
+			while (cut > 0 && ((unsigned char)p[cut] & 0xc0) == 0x80)
+				cut--; /* never inside a UTF-8 character */
+			str_addf(&out, "%.*s...", (int)cut, p);
+		} else
 			str_addf(&out, "%.*s", (int)w, p);
 		p += w;
 	}

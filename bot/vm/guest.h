@@ -34,8 +34,9 @@ bool guest_plan_init(struct guest_plan *gp, const struct pb_config *cfg,
 void guest_plan_free(struct guest_plan *gp);
 
 /* What a workload measures with, as a SHA-256: its .ini, its binary, the
- * guest's init and perfbot's part of the kernel command line. A noise floor is a prior only for the version it measured
- * ("" when a file cannot be read). */
+ * guest's init and perfbot's part of the kernel command line. A noise
+ * floor is a prior only for the version it measured ("" when a file
+ * cannot be read). */
 void guest_workload_fingerprint(const struct pb_config *cfg, const struct workload *w,
 				char hex[65]);
 
