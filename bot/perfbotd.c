@@ -115,12 +115,13 @@ static char *result_line(sqlite3 *db, long long job)
 }
 
 /* The job's boots begin: under tcg-icount the next queued job's kernels
- * build beside them (prebuild.h), if it runs with perfbotd's own settings
- * (another's overrides could make other kernels). */
+ * build beside them (prebuild.h), if it runs with this job's settings
+ * (cfg carries this job's overrides; other overrides could make other
+ * kernels). */
 struct next_job {
 	const struct pb_config *cfg;
 	long long id;             /* this job's */
-	bool own_settings;        /* this job's overrides are in cfg */
+	const char *overrides;    /* this job's, which cfg carries ("": none) */
 	struct prebuild build;
 	struct pb_queue q;        /* the next job's, while it builds */
 	bool loaded;
@@ -136,15 +137,16 @@ static void next_job_build(void *ctx, const struct comparison *cmp, const char *
 	pb_err err;
 
 	(void)cmp;
-	/* nj->cfg is perfbotd's only when this job has no overrides of its own */
-	if (why_not || nj->own_settings || !db_open_readonly(nj->cfg->db_path, &db, &err))
+	if (why_not || !db_open_readonly(nj->cfg->db_path, &db, &err))
 		return;
 	if (jobdb_list(db, &jobs, &n, &err))
 		for (int i = 0; i < n && !p; i++) {
 			char *spool;
 
 			if (jobs[i].state != JOB_QUEUED || jobs[i].id == nj->id ||
-			    (jobs[i].overrides && jobs[i].overrides[0]))
+			    /* cfg carries this job's overrides: the next one's config
+			     * is cfg only when its overrides are the same */
+			    strcmp(jobs[i].overrides ? jobs[i].overrides : "", nj->overrides))
 				continue;
 			if (nj->loaded)
 				queue_free(&nj->q);
@@ -217,7 +219,7 @@ static void __attribute__((noreturn)) job_child(struct pb_config *cfg, const str
 		cli_error("%s", err.msg);
 	} else {
 		struct next_job nj = { .cfg = cfg, .id = j->id,
-				       .own_settings = j->overrides && j->overrides[0] };
+				       .overrides = j->overrides ? j->overrides : "" };
 		struct run_request rq = { .number = j->patch, .only = only, .nonly = nonly,
 					  .force = j->force, .job_id = j->id, .stop = &stop_requested,
 					  .boots_begin = next_job_build, .ctx = &nj };
