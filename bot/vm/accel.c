@@ -53,6 +53,10 @@ bool accel_choose(const struct pb_config *cfg, const char *kernel, const char *s
 {
 	bool flags = cpu_has_virt_flags();
 	bool dev = access("/dev/kvm", R_OK | W_OK) == 0;
+	/* there, but not ours: the kvm group gives a user access to it */
+	const char *no_dev = path_exists("/dev/kvm") ? "/dev/kvm is not accessible to this user "
+						       "(not in the kvm group?)"
+						     : "no /dev/kvm";
 	double secs = 0;
 
 	memset(a, 0, sizeof(*a));
@@ -67,7 +71,7 @@ bool accel_choose(const struct pb_config *cfg, const char *kernel, const char *s
 		return true;
 	case ACCEL_KVM:
 		if (!dev) {
-			pb_seterr(err, "qemu.accel = kvm, but /dev/kvm cannot be opened");
+			pb_seterr(err, "qemu.accel = kvm, but %s", no_dev);
 			return false;
 		}
 		if (!kvm_probe_boot(cfg, kernel, scratch_dir, &secs)) {
@@ -84,7 +88,7 @@ bool accel_choose(const struct pb_config *cfg, const char *kernel, const char *s
 	snprintf(a->name, sizeof(a->name), "tcg-icount");
 	if (!dev) {
 		snprintf(a->reason, sizeof(a->reason),
-			 "auto: no usable /dev/kvm, so TCG with -icount shift=0 (deterministic guest time)");
+			 "auto: %s, so TCG with -icount shift=0 (deterministic guest time)", no_dev);
 	} else if (!flags) {
 		snprintf(a->reason, sizeof(a->reason),
 			 "auto: /dev/kvm exists but the CPU flags show no vmx/svm, so KVM cannot boot a "
