@@ -31,6 +31,7 @@ int main(int argc, char **argv)
 {
 	/* Progress goes to stderr, results to stdout: keep them in order. */
 	setvbuf(stdout, NULL, _IOLBF, 0);
+	path_add_sbin();
 	if (argc < 2) {
 		usage(stderr);
 		return PB_EXIT_USAGE;

@@ -400,6 +400,7 @@ int main(int argc, char **argv)
 	};
 
 	setvbuf(stdout, NULL, _IOLBF, 0);
+	path_add_sbin();
 	cli_program = "perfbotd";
 	rc = parse_options(argc, argv, opts, &usage, NULL);
 	if (rc != PB_OPT_GO_ON)

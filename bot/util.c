@@ -788,6 +788,27 @@ bool program_in_path(const char *name)
 	return found;
 }
 
+void path_add_sbin(void)
+{
+	const char *path = getenv("PATH");
+	pb_str p;
+
+	if (!path || !path[0])
+		path = "/usr/local/bin:/usr/bin:/bin";
+	str_init(&p);
+	str_addf(&p, "%s", path);
+	for (const char *d = "/usr/sbin\0/sbin\0"; *d; d += strlen(d) + 1) {
+		char *with = xasprintf(":%s:", p.buf), *want = xasprintf(":%s:", d);
+
+		if (!strstr(with, want))
+			str_addf(&p, ":%s", d);
+		free(with);
+		free(want);
+	}
+	setenv("PATH", p.buf, 1);
+	str_free(&p);
+}
+
 void progress_init(struct progress *p)
 {
 	p->tty = isatty(2);

@@ -125,6 +125,9 @@ bool spawn_capture(char *const argv[], const char *cwd, bool merge, pb_str *out,
 /* Starts argv with stdout+stderr on a pipe; *fd is its read end. */
 pid_t spawn_pipe(char *const argv[], const char *cwd, char *const *env_add, int *fd);
 bool program_in_path(const char *name);
+/* Appends /usr/sbin and /sbin to $PATH where missing: an ordinary user's
+ * PATH on Debian lacks them, and mkfs.ext4 lives there. */
+void path_add_sbin(void);
 
 /* $PERFBOT_FAULT names a fault the tests inject (a comma-separated list):
  * true if it names this one. */
