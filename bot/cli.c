@@ -1,4 +1,5 @@
 #include "cli.h"
+#include "layout.h"
 #include "queue.h"
 
 #include <errno.h>
@@ -57,7 +58,9 @@ static bool set_option(const struct pb_option *opt, const char *arg, void *value
 
 const struct pb_option cli_common_options[] = {
 	OPT_GROUP("the configuration (config.ini, then these, in order)"),
-	OPT_CALLBACK('C', "config", NULL, "FILE", "configuration (default: ./config.ini)",
+	OPT_CALLBACK('C', "config", NULL, "FILE",
+		     "configuration (default: $PERFBOT_CONFIG, ./config.ini, the checkout's, "
+		     "~/.config/perfbot, " PERFBOT_SYSCONFDIR "/perfbot)",
 		     config_option),
 	OPT_CALLBACK('c', "set", NULL, "SECTION.KEY=VAL", "override any configuration key",
 		     set_option),
@@ -76,8 +79,11 @@ const struct pb_option cli_common_options[] = {
 /* config.ini of the checkout this binary was built in (build/perfbot). */
 static char *config_beside_binary(void)
 {
-	char *dir = exe_dir(), *p = NULL;
+	char *dir, *p = NULL;
 
+	if (layout_get()->installed)
+		return NULL;
+	dir = exe_dir();
 	for (int up = 0; dir && up < 2 && !p; up++) {
 		char *slash;
 
@@ -96,6 +102,18 @@ static char *config_beside_binary(void)
 	return p;
 }
 
+/* The first config.ini that exists of: the user's, the system's. */
+static char *installed_config(void)
+{
+	const struct pb_layout *l = layout_get();
+
+	if (l->user_config && path_exists(l->user_config))
+		return xstrdup(l->user_config);
+	if (path_exists(l->system_config))
+		return xstrdup(l->system_config);
+	return NULL;
+}
+
 bool cli_load_config(struct cli *c, struct pb_config *cfg, pb_err *err)
 {
 	char *found = NULL;
@@ -108,8 +126,11 @@ bool cli_load_config(struct cli *c, struct pb_config *cfg, pb_err *err)
 		path = "config.ini";
 	if (!path)
 		path = found = config_beside_binary();
+	if (!path)
+		path = found = installed_config();
 	if (!path) {
-		pb_seterr(err, "no config.ini here or beside perfbot (use --config FILE)");
+		pb_seterr(err, "no config.ini here, beside perfbot, in ~/.config/perfbot or %s "
+			  "(use --config FILE)", PERFBOT_SYSCONFDIR "/perfbot");
 		return false;
 	}
 	ok = config_load(cfg, path, err);
@@ -171,7 +192,7 @@ int cli_patch_args(int argc, char **argv, struct cli *c, struct patch_args *a,
 	opts[k++] = (struct pb_option)OPT_CLI_WORKLOADS(
 		a->only, &a->nonly,
 		"run this workload instead of those the patch's paths choose\n"
-		"(repeatable; workloads/*.ini lists them)");
+		"(repeatable; the *.ini files of run.workloads)");
 	opts[k++] = (struct pb_option)OPT_BOOL('f', "force", &a->force,
 					       "measure a patch that is not an mm patch too");
 	opts[k++] = (struct pb_option)OPT_CLI_COMMON(c);

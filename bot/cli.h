@@ -49,7 +49,9 @@ extern const struct pb_option cli_common_options[];
 #define OPT_CLI_COMMON(c) OPT_INCLUDE(cli_common_options, PB_OPT_PTR(struct cli, c))
 
 /* Reads the config file (the -C/--config one, else $PERFBOT_CONFIG, else
- * ./config.ini, else the one beside the perfbot checkout) and the overrides. */
+ * ./config.ini, else the one of the checkout perfbot was built in, else
+ * the user's ~/.config/perfbot/config.ini, else /etc/perfbot/config.ini)
+ * and the overrides. */
 bool cli_load_config(struct cli *c, struct pb_config *cfg, pb_err *err);
 void cli_free(struct cli *c);
 

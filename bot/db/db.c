@@ -15,6 +15,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "layout.h"
 #include "vm.h"
 
 /* bot/db/schema.sql, turned into a C string by the Makefile. */
@@ -405,6 +406,20 @@ static bool recognise(sqlite3 *db, const char *path, enum db_mode mode, int *ver
 	return true;
 }
 
+/* perfbot's own state directory (layout.h) is made on first use, for a
+ * database or its lock directly in it; a missing directory anywhere else
+ * is the user's typo, refused by SQLite's open. */
+static bool make_state_dir(const char *path, pb_err *err)
+{
+	const char *state = layout_get()->state_dir;
+	size_t n = state ? strlen(state) : 0;
+
+	if (!n || strncmp(path, state, n) || path[n] != '/' || strchr(path + n + 1, '/') ||
+	    path_exists(state))
+		return true;
+	return mkdir_p(state, err);
+}
+
 /* Opens path with the mode's flags after the checks above; *version and
  * *fresh as recognise() says. */
 static bool open_checked(const char *path, enum db_mode mode, sqlite3 **out, int *version,
@@ -415,7 +430,7 @@ static bool open_checked(const char *path, enum db_mode mode, sqlite3 **out, int
 	sqlite3 *db = NULL;
 
 	*out = NULL;
-	if (!check_file(path, mode, fresh, err))
+	if (!check_file(path, mode, fresh, err) || (*fresh && !make_state_dir(path, err)))
 		return false;
 	if (sqlite3_open_v2(path, &db, flags, NULL) != SQLITE_OK) {
 		pb_seterr(err, "database %s: %s", path, db ? sqlite3_errmsg(db) : "cannot open");
@@ -1154,6 +1169,10 @@ static bool lock_try(const char *db_path, bool *busy, pb_err *err)
 	if (lock_fd >= 0 && lock_pid == getpid())
 		return true;
 	path = xasprintf("%s.lock", db_path);
+	if (!make_state_dir(path, err)) {
+		free(path);
+		return false;
+	}
 	fd = open(path, O_RDWR | O_CREAT | O_CLOEXEC, 0644);
 	if (fd < 0) {
 		pb_seterr(err, "cannot open the lock %s: %s", path, strerror(errno));

@@ -11,6 +11,7 @@
 
 #include <ini.h>
 
+#include "layout.h"
 #include "mail.h"
 
 /* K_TEXT: free text without control characters, may be empty;
@@ -337,14 +338,31 @@ static int ini_handler_cb(void *user, const char *section, const char *name, con
 	return 1;
 }
 
+/* Paths a config.ini leaves out: perfbot's own files wherever it is
+ * (checkout or install), results and reports beside config.ini in a
+ * checkout and in the state directory when installed (layout.h). */
+static void set_default_paths(struct pb_config *cfg)
+{
+	const struct pb_layout *l = layout_get();
+	const char *data = l->data_dir ? l->data_dir : cfg->base_dir;
+	const char *state = cfg->base_dir;
+
+	if (l->installed)
+		state = l->state_dir ? l->state_dir : LAYOUT_SYSTEM_STATE;
+	cfg->queue_dir = path_join(data, "queue/stable-5.13");
+	cfg->fragment = path_join(data, "kernels/mm.config");
+	cfg->ports_dir = path_join(data, "kernels/ports");
+	cfg->workloads_dir = path_join(data, "workloads");
+	cfg->db_path = path_join(state, "results.db");
+	cfg->report_dir = path_join(state, "reports");
+	cfg->cache_dir = xstrdup(l->cache_dir);
+}
+
 static void set_defaults(struct pb_config *cfg)
 {
-	cfg->queue_dir = path_join(cfg->base_dir, "queue/stable-5.13");
+	set_default_paths(cfg);
 	cfg->kernel_source = xstrdup("/usr/src/linux-source-6.1.tar.xz");
-	cfg->fragment = path_join(cfg->base_dir, "kernels/mm.config");
-	cfg->ports_dir = path_join(cfg->base_dir, "kernels/ports");
 	cfg->jobs = 0;
-	cfg->cache_dir = xstrdup("/var/cache/perfbot");
 	cfg->ccache_dir = NULL; /* NULL: <cache dir>/ccache, whatever cache.dir ends up */
 	cfg->accel = ACCEL_AUTO;
 	cfg->memory_mb = 1024;
@@ -364,9 +382,6 @@ static void set_defaults(struct pb_config *cfg)
 	cfg->alpha = 0.01;
 	cfg->beta = 0.05;
 	cfg->calibrate_boots = 4;
-	cfg->workloads_dir = path_join(cfg->base_dir, "workloads");
-	cfg->db_path = path_join(cfg->base_dir, "results.db");
-	cfg->report_dir = path_join(cfg->base_dir, "reports");
 	cfg->report_url = xstrdup("");
 	cfg->mail_from = xstrdup("perfbot <perfbot@localhost>");
 	cfg->mail_cc = xstrdup("linux-mm@kvack.org");

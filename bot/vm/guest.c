@@ -2,6 +2,7 @@
  * disks), the initramfs staged from it, each boot's fresh disk images, and
  * host_guest_prepare, which every subcommand that boots calls. */
 #include "guest.h"
+#include "layout.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -339,13 +340,11 @@ bool disk_create(const char *img, const struct disk_def *d, pb_err *err)
 	return true;
 }
 
-/* Workload binaries are built beside perfbot (build/workloads/). */
+/* The static guest programs: build/workloads/ in a checkout,
+ * PREFIX/lib/perfbot/workloads/ installed. */
 static char *workload_bin_dir(void)
 {
-	char *dir = exe_dir(), *bin = xasprintf("%s/workloads", dir ? dir : "build");
-
-	free(dir);
-	return bin;
+	return xstrdup(layout_get()->guest_bin_dir);
 }
 
 void guest_workload_fingerprint(const struct pb_config *cfg, const struct workload *w,

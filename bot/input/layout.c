@@ -1,0 +1,125 @@
+#include "layout.h"
+
+#include <pwd.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "util.h"
+
+/* root, or the user a system directory belongs to (the package creates
+ * them for its `perfbot` user), keeps things there; nobody else can. */
+static bool system_dir_is_ours(const char *dir)
+{
+	struct stat st;
+
+	if (geteuid() == 0)
+		return true;
+	return stat(dir, &st) == 0 && S_ISDIR(st.st_mode) && st.st_uid == geteuid();
+}
+
+static const char *home_dir(void)
+{
+	const char *home = getenv("HOME");
+	struct passwd *pw;
+
+	if (home && home[0] == '/')
+		return home;
+	pw = getpwuid(geteuid());
+	return pw && pw->pw_dir && pw->pw_dir[0] == '/' ? pw->pw_dir : NULL;
+}
+
+/* $XDG_<var> if absolute (the spec ignores relative ones), else
+ * ~/<fallback>; with "/perfbot" and then leaf appended. */
+static char *xdg_dir(const char *var, const char *fallback, const char *leaf)
+{
+	const char *v = getenv(var), *home = home_dir();
+
+	if (v && v[0] == '/')
+		return xasprintf("%s/perfbot%s", v, leaf);
+	if (!home)
+		return NULL;
+	return xasprintf("%s/%s/perfbot%s", home, fallback, leaf);
+}
+
+/* The directory of a checkout above the binary: build/perfbot, or a tool
+ * one level further down (build/fuzz/...). */
+static char *checkout_above(const char *bin_dir)
+{
+	char *dir = xstrdup(bin_dir);
+
+	for (int up = 0; up < 3; up++) {
+		char *init = xasprintf("%s/workloads/init", dir);
+		char *fragment = xasprintf("%s/kernels/mm.config", dir);
+		bool found = path_exists(init) && path_exists(fragment);
+		char *slash;
+
+		free(init);
+		free(fragment);
+		if (found)
+			return dir;
+		slash = strrchr(dir, '/');
+		if (!slash || slash == dir)
+			break;
+		*slash = '\0';
+	}
+	free(dir);
+	return NULL;
+}
+
+/* PREFIX of PREFIX/bin/perfbot or PREFIX/sbin/perfbotd, if its data is there. */
+static char *install_prefix(const char *bin_dir)
+{
+	const char *slash = strrchr(bin_dir, '/');
+	char *prefix, *init;
+	bool found;
+
+	if (!slash || (strcmp(slash, "/bin") && strcmp(slash, "/sbin")))
+		return NULL;
+	prefix = xasprintf("%.*s", (int)(slash - bin_dir), bin_dir);
+	init = xasprintf("%s/share/perfbot/workloads/init", prefix);
+	found = path_exists(init);
+	free(init);
+	if (!found) {
+		free(prefix);
+		return NULL;
+	}
+	return prefix;
+}
+
+static struct pb_layout layout;
+static bool layout_done;
+
+const struct pb_layout *layout_get(void)
+{
+	char *bin_dir, *prefix;
+
+	if (layout_done)
+		return &layout;
+	layout_done = true;
+	bin_dir = exe_dir();
+	prefix = bin_dir ? install_prefix(bin_dir) : NULL;
+	if (prefix) {
+		layout.installed = true;
+		layout.data_dir = xasprintf("%s/share/perfbot", prefix);
+		layout.guest_bin_dir = xasprintf("%s/lib/perfbot/workloads", prefix);
+		layout.state_dir = system_dir_is_ours(LAYOUT_SYSTEM_STATE)
+					   ? xstrdup(LAYOUT_SYSTEM_STATE)
+					   : xdg_dir("XDG_DATA_HOME", ".local/share", "");
+		free(prefix);
+	} else {
+		layout.data_dir = bin_dir ? checkout_above(bin_dir) : NULL;
+		/* the guest programs are built beside perfbot (build/workloads/) */
+		layout.guest_bin_dir = xasprintf("%s/workloads", bin_dir ? bin_dir : "build");
+	}
+	layout.cache_dir = system_dir_is_ours(LAYOUT_SYSTEM_CACHE)
+				   ? xstrdup(LAYOUT_SYSTEM_CACHE)
+				   : xdg_dir("XDG_CACHE_HOME", ".cache", "");
+	if (!layout.cache_dir) /* no home at all: say where in the error, not crash */
+		layout.cache_dir = xstrdup(LAYOUT_SYSTEM_CACHE);
+	layout.user_config = xdg_dir("XDG_CONFIG_HOME", ".config", "/config.ini");
+	layout.system_config = xstrdup(PERFBOT_SYSCONFDIR "/perfbot/config.ini");
+	free(bin_dir);
+	return &layout;
+}
