@@ -25,7 +25,26 @@ WORKLOADS := $(patsubst workloads/%.c,$(BUILD)/workloads/%,$(wildcard workloads/
 
 PATCH ?= 771
 
-.PHONY: all setup run test unit bad-input fuzz fuzz-smoke e2e e2e-series bench bench-throughput bench-stats fresh-test clean FORCE
+# make install: PREFIX/bin/perfbot, PREFIX/sbin/perfbotd, perfbot's own files
+# in PREFIX/share/perfbot (workload declarations, the guest's init, the
+# example queue, the kernel fragment and ports) and the static guest
+# programs in PREFIX/lib/perfbot; the config in SYSCONFDIR/perfbot. An
+# installed perfbot finds them from its own path (bot/input/layout.c).
+PREFIX        ?= /usr/local
+SYSCONFDIR    ?= /etc
+BINDIR        := $(PREFIX)/bin
+SBINDIR       := $(PREFIX)/sbin
+DATADIR       := $(PREFIX)/share/perfbot
+LIBDIR        := $(PREFIX)/lib/perfbot
+MANDIR        := $(PREFIX)/share/man
+BASHCOMPDIR   ?= $(PREFIX)/share/bash-completion/completions
+SYSTEMDUNITDIR ?= $(PREFIX)/lib/systemd/system
+CPPFLAGS += -DPERFBOT_SYSCONFDIR='"$(SYSCONFDIR)"'
+MANPAGES := doc/perfbot.1 doc/perfbotd.8 doc/perfbot.ini.5
+UNITS    := $(BUILD)/install/perfbotd.service $(BUILD)/install/perfbot-nightly.service
+
+.PHONY: all setup run test unit bad-input fuzz fuzz-smoke e2e e2e-series bench bench-throughput bench-stats fresh-test clean FORCE \
+	install uninstall install-test check-docs
 all: $(BUILD)/perfbot $(BUILD)/perfbotd $(BUILD)/perfbotd.service $(WORKLOADS)
 
 $(BUILD)/obj $(BUILD)/asan $(BUILD)/workloads:
@@ -50,12 +69,18 @@ $(BUILD)/obj/version.o: $(BUILD)/version.c
 $(BUILD)/asan/version.o: $(BUILD)/version.c | $(BUILD)/asan
 	$(CC) -O1 -g -c -o $@ $<
 $(BUILD)/perfbot: $(BUILD)/obj/main.o $(LIB_OBJ)
-	$(CC) $(CFLAGS) -o $@ $^ $(LIBS)
+	$(CC) $(CFLAGS) $(LDFLAGS) -o $@ $^ $(LIBS)
 $(BUILD)/perfbotd: $(BUILD)/obj/perfbotd.o $(LIB_OBJ)
-	$(CC) $(CFLAGS) -o $@ $^ $(LIBS)
-# The systemd unit, with this checkout's path.
-$(BUILD)/perfbotd.service: scripts/perfbotd.service.in | $(BUILD)/obj
-	sed 's|@TOP@|$(abspath .)|g' $< > $@
+	$(CC) $(CFLAGS) $(LDFLAGS) -o $@ $^ $(LIBS)
+# The systemd units: from a checkout, perfbotd as root with the checkout's
+# paths; installed, as the `perfbot` user with the installed ones.
+$(BUILD)/perfbotd.service: scripts/systemd/perfbotd.service.in | $(BUILD)/obj
+	sed -e '/@USER@/d' -e 's|@DOC@|file://$(abspath .)/README.md|' \
+	    -e 's|@WORKDIR@|$(abspath .)|' -e 's|@SBINDIR@|$(abspath $(BUILD))|' $< > $@
+$(BUILD)/install/%.service: scripts/systemd/%.service.in FORCE
+	@mkdir -p $(@D)
+	sed -e 's|@USER@|User=perfbot\nGroup=perfbot|' -e 's|@DOC@|man:perfbotd(8)|' \
+	    -e 's|@WORKDIR@|/var/lib/perfbot|' -e 's|@SBINDIR@|$(SBINDIR)|' -e 's|@BINDIR@|$(BINDIR)|' $< > $@
 
 # Guest programs: static, so the initramfs needs no libraries.
 $(BUILD)/workloads/%: workloads/%.c workloads/*.h | $(BUILD)/workloads
@@ -117,7 +142,7 @@ e2e-series: all
 test:
 	scripts/setup --tests
 	$(MAKE) all unit
-	$(MAKE) bad-input fuzz-smoke
+	$(MAKE) bad-input fuzz-smoke check-docs install-test
 	$(MAKE) e2e
 
 # The README's two commands in a fresh debootstrap root (about an hour).
@@ -140,6 +165,51 @@ bench-throughput: setup all
 BENCH_TRIALS ?= 2000
 bench-stats: $(BUILD)/bench-stats
 	$(BUILD)/bench-stats $(BENCH_TRIALS)
+
+# make install [PREFIX=/usr/local] [DESTDIR=]: see PREFIX above.
+install: all $(UNITS)
+	install -d $(DESTDIR)$(BINDIR) $(DESTDIR)$(SBINDIR) $(DESTDIR)$(LIBDIR)/workloads \
+	  $(DESTDIR)$(DATADIR)/workloads $(DESTDIR)$(DATADIR)/queue/stable-5.13 \
+	  $(DESTDIR)$(SYSCONFDIR)/perfbot $(DESTDIR)$(MANDIR)/man1 $(DESTDIR)$(MANDIR)/man5 \
+	  $(DESTDIR)$(MANDIR)/man8 $(DESTDIR)$(BASHCOMPDIR) $(DESTDIR)$(SYSTEMDUNITDIR) \
+	  $(DESTDIR)$(PREFIX)/share/doc/perfbot
+	install -m 755 $(BUILD)/perfbot $(DESTDIR)$(BINDIR)/perfbot
+	install -m 755 $(BUILD)/perfbotd $(DESTDIR)$(SBINDIR)/perfbotd
+	install -m 755 $(WORKLOADS) $(DESTDIR)$(LIBDIR)/workloads/
+	install -m 644 workloads/*.ini $(DESTDIR)$(DATADIR)/workloads/
+	install -m 644 workloads/README.md $(DESTDIR)$(PREFIX)/share/doc/perfbot/workloads.md
+	install -m 755 workloads/init $(DESTDIR)$(DATADIR)/workloads/init
+	install -m 644 queue/stable-5.13/* $(DESTDIR)$(DATADIR)/queue/stable-5.13/
+	cd kernels && find . -type f | while read -r f; do \
+	  install -D -m 644 "$$f" "$(DESTDIR)$(DATADIR)/kernels/$$f" || exit 1; done
+	@# the config is the user's once installed: never overwritten
+	[ -e $(DESTDIR)$(SYSCONFDIR)/perfbot/config.ini ] || \
+	  install -m 644 config.ini $(DESTDIR)$(SYSCONFDIR)/perfbot/config.ini
+	install -m 644 doc/perfbot.1 $(DESTDIR)$(MANDIR)/man1/
+	install -m 644 doc/perfbot.ini.5 $(DESTDIR)$(MANDIR)/man5/
+	install -m 644 doc/perfbotd.8 $(DESTDIR)$(MANDIR)/man8/
+	install -m 644 completion/perfbot $(DESTDIR)$(BASHCOMPDIR)/perfbot
+	ln -sf perfbot $(DESTDIR)$(BASHCOMPDIR)/perfbotd
+	install -m 644 $(UNITS) scripts/systemd/perfbot-nightly.timer $(DESTDIR)$(SYSTEMDUNITDIR)/
+
+# Leaves the config (it may hold the user's settings) and what perfbot
+# wrote: results, reports, the cache.
+uninstall:
+	rm -f $(DESTDIR)$(BINDIR)/perfbot $(DESTDIR)$(SBINDIR)/perfbotd
+	rm -rf $(DESTDIR)$(LIBDIR) $(DESTDIR)$(DATADIR) $(DESTDIR)$(PREFIX)/share/doc/perfbot
+	rm -f $(DESTDIR)$(MANDIR)/man1/perfbot.1 $(DESTDIR)$(MANDIR)/man5/perfbot.ini.5 \
+	  $(DESTDIR)$(MANDIR)/man8/perfbotd.8 $(DESTDIR)$(BASHCOMPDIR)/perfbot $(DESTDIR)$(BASHCOMPDIR)/perfbotd \
+	  $(DESTDIR)$(SYSTEMDUNITDIR)/perfbotd.service $(DESTDIR)$(SYSTEMDUNITDIR)/perfbot-nightly.service \
+	  $(DESTDIR)$(SYSTEMDUNITDIR)/perfbot-nightly.timer
+
+# The man pages and the completion against the binary's own help and
+# config table (mandoc -T lint included).
+check-docs: all
+	tests/check-docs.sh $(BUILD)
+
+# make install into a scratch DESTDIR, run from there with no checkout.
+install-test: all
+	tests/install-test.sh
 
 clean:
 	rm -rf $(BUILD)
