@@ -44,7 +44,7 @@ MANPAGES := doc/perfbot.1 doc/perfbotd.8 doc/perfbot.ini.5
 UNITS    := $(BUILD)/install/perfbotd.service $(BUILD)/install/perfbot-nightly.service
 
 .PHONY: all setup run test unit bad-input fuzz fuzz-smoke e2e e2e-series bench bench-throughput bench-stats fresh-test clean FORCE \
-	install uninstall install-test check-docs
+	install uninstall install-test check-docs deb
 all: $(BUILD)/perfbot $(BUILD)/perfbotd $(BUILD)/perfbotd.service $(WORKLOADS)
 
 $(BUILD)/obj $(BUILD)/asan $(BUILD)/workloads:
@@ -142,7 +142,7 @@ e2e-series: all
 test:
 	scripts/setup --tests
 	$(MAKE) all unit
-	$(MAKE) bad-input fuzz-smoke check-docs install-test
+	$(MAKE) bad-input fuzz-smoke check-docs install-test deb
 	$(MAKE) e2e
 
 # The README's two commands in a fresh debootstrap root (about an hour).
@@ -210,6 +210,11 @@ check-docs: all
 # make install into a scratch DESTDIR, run from there with no checkout.
 install-test: all
 	tests/install-test.sh
+
+# The Debian package from a clean clone of HEAD, and lintian over it
+# (the .deb is left in $(BUILD)/deb/).
+deb:
+	tests/deb.sh
 
 clean:
 	rm -rf $(BUILD)
