@@ -5,11 +5,15 @@
 # command run in it with chroot as root, the way a new user would. Prints
 # what each command installed and how long it took. Slow (two cold kernel
 # builds, the whole e2e): `make fresh-test`, not part of `make test`.
+# First, the Debian package: built here (tests/deb.sh), installed in the
+# root with apt-get (its Depends from the mirror), and `perfbot run
+# --patch 771` run as the package's perfbot user from the installed files.
 #
 #   PERFBOT_FRESH_ROOT  where the root goes (default /var/tmp/perfbot-fresh;
 #                       it needs about 20 GB)
 #   PERFBOT_FRESH_KEEP  1: keep the root afterwards, to look inside
-#   PERFBOT_FRESH_ONLY  run or test: only that one of the two commands
+#   PERFBOT_FRESH_ONLY  a comma-separated list of deb, run, test: only the
+#                       package's run, or those of the README's two commands
 set -euo pipefail
 cd "$(dirname "$0")/.."
 top=$PWD
@@ -91,8 +95,39 @@ packages() { chroot "$root" dpkg-query -W -f '${Package}\n' | sort; }
 
 summary=()
 status=0
+
+# The package, as a user of it would: apt-get install ./perfbot_*.deb, then
+# a run as its perfbot user, in its home, with nothing but the installed files.
+wanted() { [ -z "$only" ] || [[ ",$only," == *",$1,"* ]]; }
+if wanted deb; then
+	log=$logs/deb.log
+	say "the package: tests/deb.sh, apt-get install, perfbot run --patch 771 as perfbot (log: $log)"
+	start=$(date +%s)
+	packages > "$logs/before-deb.txt"
+	set +e
+	{
+		tests/deb.sh && cp build/deb/perfbot_*_amd64.deb "$root/tmp/" &&
+			in_root "apt-get install -y -q --no-install-recommends /tmp/perfbot_*_amd64.deb" &&
+			in_root "id perfbot && stat -c '%U %n' /var/lib/perfbot /var/cache/perfbot" &&
+			in_root "cd /var/lib/perfbot && runuser -u perfbot -- perfbot run --patch 771"
+	} < /dev/null > "$log" 2>&1
+	rc=$?
+	set -e
+	took=$(( $(date +%s) - start ))
+	packages > "$logs/after-deb.txt"
+	nnew=$(comm -13 "$logs/before-deb.txt" "$logs/after-deb.txt" | grep -c . || true)
+	verdict=$(grep -m1 -E '^verdict: ' "$log" || true)
+	line="deb: apt-get install ./perfbot.deb, perfbot run --patch 771 as perfbot: exit $rc in $((took / 60)) min $((took % 60)) s; installed $nnew packages; ${verdict:-no verdict line}"
+	summary+=("$line")
+	say "$line"
+	if [ "$rc" -ne 0 ]; then
+		status=1
+		say "it failed; the log's last lines:"
+		tail -n 15 "$log" | sed 's/^/    /'
+	fi
+fi
 for i in 0 1; do
-	[ -n "$only" ] && [ "$only" != "${names[$i]}" ] && continue
+	wanted "${names[$i]}" || continue
 	cmd=${readme_cmds[$i]}
 	log=$logs/${names[$i]}.log
 	packages > "$logs/before-${names[$i]}.txt"
