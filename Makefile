@@ -1,6 +1,7 @@
 # perfbot: `make` builds the bot and the guest workloads, `make test` installs
 # what is missing (as root), then runs the unit tests under ASan+UBSan and
-# the end-to-end test on real kernels. `make run PATCH=771` is the main job.
+# the end-to-end test on real kernels. `make run PATCH=771` is the main job;
+# `make install` (PREFIX, DESTDIR) and `make deb` install it.
 
 CC      ?= gcc
 CFLAGS  ?= -O2 -g
