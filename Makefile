@@ -18,6 +18,7 @@ LIBS    := -linih -lsqlite3 -lcrypto -lgsl -lgslcblas -lm -pthread
 SAN     := -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=all
 
 BUILD   := build
+HEADERS += $(BUILD)/sysconfdir.h
 LIB_SRC := $(notdir $(filter-out bot/main.c bot/perfbotd.c,$(wildcard bot/*.c bot/*/*.c)))
 LIB_OBJ := $(patsubst %.c,$(BUILD)/obj/%.o,$(LIB_SRC)) $(BUILD)/obj/schema.o $(BUILD)/obj/version.o
 SAN_OBJ := $(patsubst %.c,$(BUILD)/asan/%.o,$(LIB_SRC)) $(BUILD)/asan/schema.o $(BUILD)/asan/version.o
@@ -40,7 +41,7 @@ LIBDIR        := $(PREFIX)/lib/perfbot
 MANDIR        := $(PREFIX)/share/man
 BASHCOMPDIR   ?= $(PREFIX)/share/bash-completion/completions
 SYSTEMDUNITDIR ?= $(PREFIX)/lib/systemd/system
-CPPFLAGS += -DPERFBOT_SYSCONFDIR='"$(SYSCONFDIR)"'
+CPPFLAGS += -I$(BUILD)
 MANPAGES := doc/perfbot.1 doc/perfbotd.8 doc/perfbot.ini.5
 UNITS    := $(BUILD)/install/perfbotd.service $(BUILD)/install/perfbot-nightly.service
 
@@ -60,6 +61,12 @@ $(BUILD)/obj/%.o: %.c $(HEADERS) | $(BUILD)/obj
 	$(CC) $(CPPFLAGS) $(WARN) $(CFLAGS) -c -o $@ $<
 $(BUILD)/obj/schema.o: $(BUILD)/schema.c
 	$(CC) $(CFLAGS) -c -o $@ $<
+
+# Where an installed perfbot looks for its config, compiled in: a header
+# that changes only when SYSCONFDIR does (every object depends on it).
+$(BUILD)/sysconfdir.h: FORCE | $(BUILD)/obj
+	@v='#define PERFBOT_SYSCONFDIR "$(SYSCONFDIR)"'; \
+	  [ "$$(cat $@ 2>/dev/null)" = "$$v" ] || echo "$$v" > $@
 
 # The version is a file that changes only when git describe does.
 $(BUILD)/version.c: FORCE | $(BUILD)/obj

@@ -68,24 +68,14 @@ static char *checkout_above(const char *bin_dir)
 	return NULL;
 }
 
-/* PREFIX of PREFIX/bin/perfbot or PREFIX/sbin/perfbotd, if its data is there. */
+/* PREFIX of PREFIX/bin/perfbot or PREFIX/sbin/perfbotd. */
 static char *install_prefix(const char *bin_dir)
 {
 	const char *slash = strrchr(bin_dir, '/');
-	char *prefix, *init;
-	bool found;
 
 	if (!slash || (strcmp(slash, "/bin") && strcmp(slash, "/sbin")))
 		return NULL;
-	prefix = xasprintf("%.*s", (int)(slash - bin_dir), bin_dir);
-	init = xasprintf("%s/share/perfbot/workloads/init", prefix);
-	found = path_exists(init);
-	free(init);
-	if (!found) {
-		free(prefix);
-		return NULL;
-	}
-	return prefix;
+	return xasprintf("%.*s", (int)(slash - bin_dir), bin_dir);
 }
 
 static struct pb_layout layout;
@@ -99,17 +89,20 @@ const struct pb_layout *layout_get(void)
 		return &layout;
 	layout_done = true;
 	bin_dir = exe_dir();
-	prefix = bin_dir ? install_prefix(bin_dir) : NULL;
+	/* a checkout above the binary wins; else a binary in some bin/ is an
+	 * install, even one whose share/perfbot is missing: its errors then
+	 * name the files an install lacks, not some path beside config.ini */
+	layout.data_dir = bin_dir ? checkout_above(bin_dir) : NULL;
+	prefix = bin_dir && !layout.data_dir ? install_prefix(bin_dir) : NULL;
 	if (prefix) {
 		layout.installed = true;
 		layout.data_dir = xasprintf("%s/share/perfbot", prefix);
 		layout.guest_bin_dir = xasprintf("%s/lib/perfbot/workloads", prefix);
 		layout.state_dir = system_dir_is_ours(LAYOUT_SYSTEM_STATE)
 					   ? xstrdup(LAYOUT_SYSTEM_STATE)
-					   : xdg_dir("XDG_DATA_HOME", ".local/share", "");
+					   : xdg_dir("XDG_STATE_HOME", ".local/state", "");
 		free(prefix);
 	} else {
-		layout.data_dir = bin_dir ? checkout_above(bin_dir) : NULL;
 		/* the guest programs are built beside perfbot (build/workloads/) */
 		layout.guest_bin_dir = xasprintf("%s/workloads", bin_dir ? bin_dir : "build");
 	}

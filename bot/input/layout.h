@@ -10,9 +10,7 @@
 /* The system-wide directories: the package's `perfbot` user owns both. */
 #define LAYOUT_SYSTEM_STATE "/var/lib/perfbot"
 #define LAYOUT_SYSTEM_CACHE "/var/cache/perfbot"
-#ifndef PERFBOT_SYSCONFDIR
-#define PERFBOT_SYSCONFDIR "/etc"
-#endif
+#include "sysconfdir.h" /* PERFBOT_SYSCONFDIR, from make's SYSCONFDIR */
 
 struct pb_layout {
 	bool installed;       /* PREFIX/bin/perfbot with PREFIX/share/perfbot */
