@@ -7,6 +7,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <math.h>
+#include <pwd.h>
 #include <signal.h>
 #include <sys/file.h>
 #include <sys/stat.h>
@@ -406,18 +407,26 @@ static bool recognise(sqlite3 *db, const char *path, enum db_mode mode, int *ver
 	return true;
 }
 
-/* perfbot's own state directory (layout.h) is made on first use, for a
- * database or its lock directly in it; a missing directory anywhere else
- * is the user's typo, refused by SQLite's open. */
-static bool make_state_dir(const char *path, pb_err *err)
+bool db_prepare_path(const char *path, pb_err *err)
 {
 	const char *state = layout_get()->state_dir;
 	size_t n = state ? strlen(state) : 0;
+	struct stat st;
 
-	if (!n || strncmp(path, state, n) || path[n] != '/' || strchr(path + n + 1, '/') ||
-	    path_exists(state))
+	if (!n || strncmp(path, state, n) || path[n] != '/' || strchr(path + n + 1, '/'))
 		return true;
-	return mkdir_p(state, err);
+	if (stat(state, &st) != 0)
+		return mkdir_p(state, err);
+	if (geteuid() == 0 && st.st_uid != 0) {
+		struct passwd *pw = getpwuid(st.st_uid);
+		const char *who = pw ? pw->pw_name : "its owner";
+
+		pb_seterr(err, "%s belongs to %s, whose perfbotd and nightly could not write what "
+			       "root leaves there: run as it (runuser -u %s -- the command)", state, who,
+			  who);
+		return false;
+	}
+	return true;
 }
 
 /* Opens path with the mode's flags after the checks above; *version and
@@ -430,7 +439,7 @@ static bool open_checked(const char *path, enum db_mode mode, sqlite3 **out, int
 	sqlite3 *db = NULL;
 
 	*out = NULL;
-	if (!check_file(path, mode, fresh, err) || (*fresh && !make_state_dir(path, err)))
+	if (!check_file(path, mode, fresh, err) || (mode == DB_READ_WRITE && !db_prepare_path(path, err)))
 		return false;
 	if (sqlite3_open_v2(path, &db, flags, NULL) != SQLITE_OK) {
 		pb_seterr(err, "database %s: %s", path, db ? sqlite3_errmsg(db) : "cannot open");
@@ -1169,7 +1178,7 @@ static bool lock_try(const char *db_path, bool *busy, pb_err *err)
 	if (lock_fd >= 0 && lock_pid == getpid())
 		return true;
 	path = xasprintf("%s.lock", db_path);
-	if (!make_state_dir(path, err)) {
+	if (!db_prepare_path(path, err)) {
 		free(path);
 		return false;
 	}

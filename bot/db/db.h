@@ -29,6 +29,12 @@ bool db_open_readonly(const char *path, sqlite3 **db, pb_err *err);
  * must refuse a bad database before it creates anything (a lock file,
  * perfbotd's detaching). A missing or empty file passes for writing. */
 bool db_check(const char *path, enum db_mode mode, pb_err *err);
+/* Before writing path (a database or a lock): perfbot's own state
+ * directory (layout.h) is made on first use, for a file directly in it;
+ * root is refused one owned by another user (the package's perfbot),
+ * whose services could not write what root left. A missing directory
+ * anywhere else is the user's typo, refused when the file is opened. */
+bool db_prepare_path(const char *path, pb_err *err);
 void db_close(sqlite3 *db);
 
 /* Stores the comparison with its patch, kernels, runs, samples and results
