@@ -6,7 +6,8 @@
 CC      ?= gcc
 CFLAGS  ?= -O2 -g
 WARN    := -std=c11 -Wall -Wextra -Werror -Wshadow -Wformat=2 -Wno-format-nonliteral
-VERSION := $(shell git describe --always --dirty 2>/dev/null || echo 0.1)
+# safe.directory: root installing from a user's checkout (sudo make install)
+VERSION := $(shell git -c safe.directory='$(CURDIR)' describe --always --dirty 2>/dev/null || echo 0.1)
 # bot/ holds the programs and their subcommands; each module directory
 # below it one concern (kernel, vm, stats, run, db, report, input). Objects
 # keep their file's name: names are unique across the directories.
@@ -85,10 +86,13 @@ $(BUILD)/perfbotd: $(BUILD)/obj/perfbotd.o $(LIB_OBJ)
 $(BUILD)/perfbotd.service: scripts/systemd/perfbotd.service.in | $(BUILD)/obj
 	sed -e '/@USER@/d' -e 's|@DOC@|file://$(abspath .)/README.md|' \
 	    -e 's|@WORKDIR@|$(abspath .)|' -e 's|@SBINDIR@|$(abspath $(BUILD))|' $< > $@
+# (rewritten only when PREFIX changes what they say)
 $(BUILD)/install/%.service: scripts/systemd/%.service.in FORCE
 	@mkdir -p $(@D)
-	sed -e 's|@USER@|User=perfbot\nGroup=perfbot|' -e 's|@DOC@|man:perfbotd(8)|' \
-	    -e 's|@WORKDIR@|/var/lib/perfbot|' -e 's|@SBINDIR@|$(SBINDIR)|' -e 's|@BINDIR@|$(BINDIR)|' $< > $@
+	@sed -e 's|@USER@|User=perfbot\nGroup=perfbot\nStateDirectory=perfbot\nCacheDirectory=perfbot|' \
+	    -e 's|@DOC@|man:perfbotd(8)|' -e 's|@WORKDIR@|/var/lib/perfbot|' \
+	    -e 's|@SBINDIR@|$(SBINDIR)|' -e 's|@BINDIR@|$(BINDIR)|' $< > $@.new && \
+	  { cmp -s $@.new $@ && rm $@.new || mv $@.new $@; }
 
 # Guest programs: static, so the initramfs needs no libraries.
 $(BUILD)/workloads/%: workloads/%.c workloads/*.h | $(BUILD)/workloads
@@ -204,7 +208,11 @@ install: all $(UNITS)
 # wrote: results, reports, the cache.
 uninstall:
 	rm -f $(DESTDIR)$(BINDIR)/perfbot $(DESTDIR)$(SBINDIR)/perfbotd
-	rm -rf $(DESTDIR)$(LIBDIR) $(DESTDIR)$(DATADIR) $(DESTDIR)$(PREFIX)/share/doc/perfbot
+	rm -rf $(DESTDIR)$(LIBDIR)/workloads $(DESTDIR)$(DATADIR)/workloads \
+	  $(DESTDIR)$(DATADIR)/queue/stable-5.13 $(DESTDIR)$(DATADIR)/kernels
+	rm -f $(DESTDIR)$(PREFIX)/share/doc/perfbot/workloads.md
+	-rmdir $(DESTDIR)$(LIBDIR) $(DESTDIR)$(DATADIR)/queue $(DESTDIR)$(DATADIR) \
+	  $(DESTDIR)$(PREFIX)/share/doc/perfbot 2> /dev/null
 	rm -f $(DESTDIR)$(MANDIR)/man1/perfbot.1 $(DESTDIR)$(MANDIR)/man5/perfbot.ini.5 \
 	  $(DESTDIR)$(MANDIR)/man8/perfbotd.8 $(DESTDIR)$(BASHCOMPDIR)/perfbot $(DESTDIR)$(BASHCOMPDIR)/perfbotd \
 	  $(DESTDIR)$(SYSTEMDUNITDIR)/perfbotd.service $(DESTDIR)$(SYSTEMDUNITDIR)/perfbot-nightly.service \

@@ -52,7 +52,7 @@ as_user() {
 export HOME_DIR=$home CONFIG=$dest/etc/perfbot/config.ini
 perfbot=$dest$prefix/bin/perfbot
 
-hidden() { as_user /bin/ls -A "$top" | grep -q . && return 1; return 0; }
+hidden() { local out; out=$(as_user /bin/ls -A "$top") || return 1; [ -z "$out" ]; }
 check "the checkout is hidden from the installed perfbot" hidden
 check "the installed files: perfbot, perfbotd, guest programs, man pages, units" \
 	test -x "$perfbot" -a -x "$dest$prefix/sbin/perfbotd" \
@@ -67,15 +67,17 @@ check "the installed files: perfbot, perfbotd, guest programs, man pages, units"
 	-a -f "$dest$prefix/lib/systemd/system/perfbot-nightly.timer"
 check "the installed unit runs perfbotd as the perfbot user from PREFIX" \
 	grep -qx "ExecStart=$prefix/sbin/perfbotd --foreground" "$dest$prefix/lib/systemd/system/perfbotd.service"
-grep -qx "User=perfbot" "$dest$prefix/lib/systemd/system/perfbotd.service" || check "the unit's User=perfbot" false
+unit_user() { grep -qx "User=perfbot" "$1" && grep -qx "StateDirectory=perfbot" "$1"; }
+check "the installed unit runs as the perfbot user, systemd making its state directory" \
+	unit_user "$dest$prefix/lib/systemd/system/perfbotd.service"
 
 # The paths in force: perfbot's files from the install, state and cache the user's.
 config_is() { as_user "$perfbot" config | grep -qxF "$1 = $2" || { as_user "$perfbot" config; return 1; }; }
 check "config: the queue is the installed example" config_is queue.dir "$dest$prefix/share/perfbot/queue/stable-5.13"
 check "config: the workloads are the installed ones" config_is run.workloads "$dest$prefix/share/perfbot/workloads"
 check "config: the fragment is the installed one" config_is kernel.fragment "$dest$prefix/share/perfbot/kernels/mm.config"
-check "config: results.db in the user's ~/.local/share/perfbot" config_is database.path "$home/.local/share/perfbot/results.db"
-check "config: reports in the user's ~/.local/share/perfbot" config_is report.dir "$home/.local/share/perfbot/reports"
+check "config: results.db in the user's ~/.local/state/perfbot" config_is database.path "$home/.local/state/perfbot/results.db"
+check "config: reports in the user's ~/.local/state/perfbot" config_is report.dir "$home/.local/state/perfbot/reports"
 check "config: the cache in the user's ~/.cache/perfbot" config_is cache.dir "$home/.cache/perfbot"
 
 list_ok() { as_user "$perfbot" list > "$work/list" && [ "$(grep -c '^[0-9]\{3\}/800' "$work/list")" -eq 11 ] && grep -q '^771/800 *mm' "$work/list"; }
@@ -84,22 +86,28 @@ pair_ok() { as_user "$perfbot" pair --patch 771 > "$work/pair" && cat "$work/pai
 check "pair --patch 771: a dry run, with the installed port, the tree in the user's cache" pair_ok
 report_ok() {
 	as_user "$perfbot" report > "$work/report" &&
-		[ -s "$home/.local/share/perfbot/reports/index.html" ] &&
-		[ -s "$home/.local/share/perfbot/results.db" ] &&
-		[ "$(stat -c %U "$home/.local/share/perfbot/results.db")" = nobody ]
+		[ -s "$home/.local/state/perfbot/reports/index.html" ] &&
+		[ -s "$home/.local/state/perfbot/results.db" ] &&
+		[ "$(stat -c %U "$home/.local/state/perfbot/results.db")" = nobody ]
 }
+# first: perfbotd with a fresh home makes the state directory it locks in
+perfbotd_once() {
+	as_user "$dest$prefix/sbin/perfbotd" --foreground --once &&
+		[ "$(stat -c %U "$home/.local/state/perfbot/results.db.perfbotd.lock")" = nobody ]
+}
+check "perfbotd --once as the user: no job, exit 0, its lock in the user's state directory" perfbotd_once
 jobs_ok() { as_user "$perfbot" submit --patch 771 > /dev/null && as_user "$perfbot" jobs | grep -q 'queued'; }
 check "submit and jobs as the user" jobs_ok
 check "report: index.html and results.db in the user's state directory, owned by the user" report_ok
-perfbotd_ok() { as_user "$dest$prefix/sbin/perfbotd" --help | grep -q -- '--foreground'; }
-check "perfbotd --help from the install" perfbotd_ok
 man_ok() { MANWIDTH=80 man -l "$dest$prefix/share/man/man5/perfbot.ini.5" 2> /dev/null | grep -q 'icount_gate_pct'; }
 check "man -l perfbot.ini(5) renders" man_ok
 
 # uninstall: only the config is left (it may hold the user's settings)
 make -s uninstall DESTDIR="$dest" PREFIX=$prefix > "$work/uninstall.log" 2>&1
-left() { (cd "$dest" && find . -type f) | grep -vx './etc/perfbot/config.ini' && return 1; return 0; }
+left() { (cd "$dest" && find . ! -type d) | grep -vx './etc/perfbot/config.ini' && return 1; return 0; }
 check "make uninstall leaves only /etc/perfbot/config.ini" left
+# what perfbot wrote is not perfbot's to remove: state and cache stay
+check "make uninstall leaves the user's results" test -s "$home/.local/state/perfbot/results.db"
 
 echo "install-test: $passed passed, $failed failed"
 [ "$failed" -eq 0 ]
