@@ -5,9 +5,10 @@
 # command run in it with chroot as root, the way a new user would. Prints
 # what each command installed and how long it took. Slow (two cold kernel
 # builds, the whole e2e): `make fresh-test`, not part of `make test`.
-# First, the Debian package: built here (tests/deb.sh), installed in the
-# root with apt-get (its Depends from the mirror), and `perfbot run
-# --patch 771` run as the package's perfbot user from the installed files.
+# Then, in a fresh root of its own, the Debian package: built here
+# (tests/deb.sh), installed with apt-get (its Depends from the mirror),
+# and `perfbot run --patch 771` run as its perfbot user from the installed
+# files.
 #
 #   PERFBOT_FRESH_ROOT  where the root goes (default /var/tmp/perfbot-fresh;
 #                       it needs about 20 GB)
@@ -51,43 +52,56 @@ unmount_all() {
 	done
 	return 0
 }
-cleanup() {
-	# what the commands left running inside (QEMU, make) ends with them
+# what the commands left running inside (QEMU, make) ends with them
+kill_inside() {
 	for pid in $(ls /proc | grep -E '^[0-9]+$'); do
 		[ "$(readlink "/proc/$pid/root" 2> /dev/null)" = "$root" ] && kill -KILL "$pid" 2> /dev/null
 	done
+	return 0
+}
+cleanup() {
+	kill_inside
 	unmount_all
 	if [ "${PERFBOT_FRESH_KEEP:-0}" != 1 ]; then rm -rf --one-file-system "$root"; fi
 }
-unmount_all
-rm -rf --one-file-system "$root"
-mkdir -p "$root" "$logs"
+cleanup_now() {
+	kill_inside
+	unmount_all
+	rm -rf --one-file-system "$root"
+}
+# A new root: debootstrap, the machine's apt configuration, the mounts, a
+# clean clone of HEAD. Any root before it is dropped first.
+t_boot=0
+new_root() {
+	local t0
+	cleanup_now
+	mkdir -p "$root" "$logs"
+	t0=$(date +%s)
+	say "debootstrap --variant=minbase bookworm $root (log: $logs/debootstrap-$1.log)"
+	debootstrap --variant=minbase bookworm "$root" "$mirror" > "$logs/debootstrap-$1.log" 2>&1 ||
+		die "debootstrap failed: $(tail -n 1 "$logs/debootstrap-$1.log")"
+	t_boot=$(( t_boot + $(date +%s) - t0 ))
+	# the machine's own apt sources and its Acquire settings (a snapshot
+	# mirror's Release may be past Valid-Until): configuration, not packages
+	rm -f "$root/etc/apt/sources.list"
+	cp /etc/apt/sources.list.d/*.sources "$root/etc/apt/sources.list.d/" 2> /dev/null || true
+	[ -f /etc/apt/sources.list ] && cp /etc/apt/sources.list "$root/etc/apt/"
+	apt-config dump | grep -E '^Acquire::(Check-Valid-Until|Check-Date|http::Proxy|https::Proxy) ' \
+		> "$root/etc/apt/apt.conf.d/99fresh-machine" || true
+	cp /etc/resolv.conf "$root/etc/resolv.conf" 2> /dev/null || true
+	# what Debian's installer (and every cloud image) writes and debootstrap
+	# does not: without a localhost, chromedriver cannot reach its browser
+	[ -f "$root/etc/hosts" ] || printf '127.0.0.1\tlocalhost\n::1\t\tlocalhost ip6-localhost ip6-loopback\n' > "$root/etc/hosts"
+
+	mount --bind /proc "$root/proc"
+	mount --bind /sys "$root/sys"
+	mount --bind /dev "$root/dev"
+	mount --bind /dev/pts "$root/dev/pts"
+
+	git clone -q --no-hardlinks "$top" "$root/root/perfbot"
+	say "a clean clone of $(git rev-parse --short HEAD) in /root/perfbot; $(chroot "$root" dpkg-query -W -f '.\n' | wc -l) packages before"
+}
 trap cleanup EXIT
-
-t0=$(date +%s)
-say "debootstrap --variant=minbase bookworm $root (log: $logs/debootstrap.log)"
-debootstrap --variant=minbase bookworm "$root" "$mirror" > "$logs/debootstrap.log" 2>&1 ||
-	die "debootstrap failed: $(tail -n 1 "$logs/debootstrap.log")"
-t_boot=$(( $(date +%s) - t0 ))
-# the machine's own apt sources and its Acquire settings (a snapshot
-# mirror's Release may be past Valid-Until): configuration, not packages
-rm -f "$root/etc/apt/sources.list"
-cp /etc/apt/sources.list.d/*.sources "$root/etc/apt/sources.list.d/" 2> /dev/null || true
-[ -f /etc/apt/sources.list ] && cp /etc/apt/sources.list "$root/etc/apt/"
-apt-config dump | grep -E '^Acquire::(Check-Valid-Until|Check-Date|http::Proxy|https::Proxy) ' \
-	> "$root/etc/apt/apt.conf.d/99fresh-machine" || true
-cp /etc/resolv.conf "$root/etc/resolv.conf" 2> /dev/null || true
-# what Debian's installer (and every cloud image) writes and debootstrap
-# does not: without a localhost, chromedriver cannot reach its browser
-[ -f "$root/etc/hosts" ] || printf '127.0.0.1\tlocalhost\n::1\t\tlocalhost ip6-localhost ip6-loopback\n' > "$root/etc/hosts"
-
-mount --bind /proc "$root/proc"
-mount --bind /sys "$root/sys"
-mount --bind /dev "$root/dev"
-mount --bind /dev/pts "$root/dev/pts"
-
-git clone -q --no-hardlinks "$top" "$root/root/perfbot"
-say "a clean clone of $(git rev-parse --short HEAD) in /root/perfbot; $(chroot "$root" dpkg-query -W -f '.\n' | wc -l) packages before"
 
 in_root() { chroot "$root" /usr/bin/env -i HOME=/root TERM=dumb LANG=C.UTF-8 \
 	PATH=/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin /bin/bash -c "$1"; }
@@ -95,37 +109,11 @@ packages() { chroot "$root" dpkg-query -W -f '${Package}\n' | sort; }
 
 summary=()
 status=0
-
-# The package, as a user of it would: apt-get install ./perfbot_*.deb, then
-# a run as its perfbot user, in its home, with nothing but the installed files.
 wanted() { [ -z "$only" ] || [[ ",$only," == *",$1,"* ]]; }
-if wanted deb; then
-	log=$logs/deb.log
-	say "the package: tests/deb.sh, apt-get install, perfbot run --patch 771 as perfbot (log: $log)"
-	start=$(date +%s)
-	packages > "$logs/before-deb.txt"
-	set +e
-	{
-		tests/deb.sh && cp build/deb/perfbot_*_amd64.deb "$root/tmp/" &&
-			in_root "apt-get install -y -q --no-install-recommends /tmp/perfbot_*_amd64.deb" &&
-			in_root "id perfbot && stat -c '%U %n' /var/lib/perfbot /var/cache/perfbot" &&
-			in_root "cd /var/lib/perfbot && runuser -u perfbot -- perfbot run --patch 771"
-	} < /dev/null > "$log" 2>&1
-	rc=$?
-	set -e
-	took=$(( $(date +%s) - start ))
-	packages > "$logs/after-deb.txt"
-	nnew=$(comm -13 "$logs/before-deb.txt" "$logs/after-deb.txt" | grep -c . || true)
-	verdict=$(grep -m1 -E '^verdict: ' "$log" || true)
-	line="deb: apt-get install ./perfbot.deb, perfbot run --patch 771 as perfbot: exit $rc in $((took / 60)) min $((took % 60)) s; installed $nnew packages; ${verdict:-no verdict line}"
-	summary+=("$line")
-	say "$line"
-	if [ "$rc" -ne 0 ]; then
-		status=1
-		say "it failed; the log's last lines:"
-		tail -n 15 "$log" | sed 's/^/    /'
-	fi
+if wanted run || wanted test; then
+	new_root readme
 fi
+
 for i in 0 1; do
 	wanted "${names[$i]}" || continue
 	cmd=${readme_cmds[$i]}
@@ -154,6 +142,39 @@ for i in 0 1; do
 		tail -n 15 "$log" | sed 's/^/    /'
 	fi
 done
+
+# The package, as a user of it would: apt-get install ./perfbot_*.deb, then
+# a run as its perfbot user, in its home, with nothing but the installed
+# files; in a root of its own, so that neither its Depends nor the README
+# commands' root runs change what the other finds.
+if wanted deb; then
+	new_root deb
+	log=$logs/deb.log
+	say "the package: tests/deb.sh, apt-get install, perfbot run --patch 771 as perfbot (log: $log)"
+	start=$(date +%s)
+	packages > "$logs/before-deb.txt"
+	set +e
+	{
+		tests/deb.sh && cp build/deb/perfbot_*_amd64.deb "$root/tmp/" &&
+			in_root "apt-get install -y -q --no-install-recommends /tmp/perfbot_*_amd64.deb" &&
+			in_root "id perfbot && [ \"\$(stat -c %U /var/lib/perfbot /var/cache/perfbot | sort -u)\" = perfbot ]" &&
+			in_root "cd /var/lib/perfbot && runuser -u perfbot -- perfbot run --patch 771"
+	} < /dev/null > "$log" 2>&1
+	rc=$?
+	set -e
+	took=$(( $(date +%s) - start ))
+	packages > "$logs/after-deb.txt"
+	nnew=$(comm -13 "$logs/before-deb.txt" "$logs/after-deb.txt" | grep -c . || true)
+	verdict=$(grep -m1 -E '^verdict: ' "$log" || true)
+	line="deb: apt-get install ./perfbot.deb, perfbot run --patch 771 as perfbot: exit $rc in $((took / 60)) min $((took % 60)) s; installed $nnew packages; ${verdict:-no verdict line}"
+	summary+=("$line")
+	say "$line"
+	if [ "$rc" -ne 0 ]; then
+		status=1
+		say "it failed; the log's last lines:"
+		tail -n 15 "$log" | sed 's/^/    /'
+	fi
+fi
 
 echo "fresh-machine: summary (debootstrap $((t_boot / 60)) min $((t_boot % 60)) s, logs in $logs)"
 for line in "${summary[@]}"; do echo "  $line"; done
