@@ -78,41 +78,58 @@ static char *install_prefix(const char *bin_dir)
 	return xasprintf("%.*s", (int)(slash - bin_dir), bin_dir);
 }
 
-static struct pb_layout layout;
-static bool layout_done;
-
-const struct pb_layout *layout_get(void)
+void layout_compute(struct pb_layout *l, const char *bin_dir)
 {
-	char *bin_dir, *prefix;
+	char *prefix;
 
-	if (layout_done)
-		return &layout;
-	layout_done = true;
-	bin_dir = exe_dir();
+	memset(l, 0, sizeof(*l));
 	/* a checkout above the binary wins; else a binary in some bin/ is an
 	 * install, even one whose share/perfbot is missing: its errors then
 	 * name the files an install lacks, not some path beside config.ini */
-	layout.data_dir = bin_dir ? checkout_above(bin_dir) : NULL;
-	prefix = bin_dir && !layout.data_dir ? install_prefix(bin_dir) : NULL;
+	l->data_dir = bin_dir ? checkout_above(bin_dir) : NULL;
+	prefix = bin_dir && !l->data_dir ? install_prefix(bin_dir) : NULL;
 	if (prefix) {
-		layout.installed = true;
-		layout.data_dir = xasprintf("%s/share/perfbot", prefix);
-		layout.guest_bin_dir = xasprintf("%s/lib/perfbot/workloads", prefix);
-		layout.state_dir = system_dir_is_ours(LAYOUT_SYSTEM_STATE)
-					   ? xstrdup(LAYOUT_SYSTEM_STATE)
-					   : xdg_dir("XDG_STATE_HOME", ".local/state", "");
+		l->installed = true;
+		l->data_dir = xasprintf("%s/share/perfbot", prefix);
+		l->guest_bin_dir = xasprintf("%s/lib/perfbot/workloads", prefix);
+		l->state_dir = system_dir_is_ours(LAYOUT_SYSTEM_STATE)
+				       ? xstrdup(LAYOUT_SYSTEM_STATE)
+				       : xdg_dir("XDG_STATE_HOME", ".local/state", "");
 		free(prefix);
 	} else {
 		/* the guest programs are built beside perfbot (build/workloads/) */
-		layout.guest_bin_dir = xasprintf("%s/workloads", bin_dir ? bin_dir : "build");
+		l->guest_bin_dir = xasprintf("%s/workloads", bin_dir ? bin_dir : "build");
 	}
-	layout.cache_dir = system_dir_is_ours(LAYOUT_SYSTEM_CACHE)
-				   ? xstrdup(LAYOUT_SYSTEM_CACHE)
-				   : xdg_dir("XDG_CACHE_HOME", ".cache", "");
-	if (!layout.cache_dir) /* no home at all: say where in the error, not crash */
-		layout.cache_dir = xstrdup(LAYOUT_SYSTEM_CACHE);
-	layout.user_config = xdg_dir("XDG_CONFIG_HOME", ".config", "/config.ini");
-	layout.system_config = xstrdup(PERFBOT_SYSCONFDIR "/perfbot/config.ini");
-	free(bin_dir);
+	l->cache_dir = system_dir_is_ours(LAYOUT_SYSTEM_CACHE) ? xstrdup(LAYOUT_SYSTEM_CACHE)
+							       : xdg_dir("XDG_CACHE_HOME", ".cache", "");
+	if (!l->cache_dir) /* no home at all: say where in the error, not crash */
+		l->cache_dir = xstrdup(LAYOUT_SYSTEM_CACHE);
+	l->user_config = xdg_dir("XDG_CONFIG_HOME", ".config", "/config.ini");
+	l->system_config = xstrdup(PERFBOT_SYSCONFDIR "/perfbot/config.ini");
+}
+
+void layout_free(struct pb_layout *l)
+{
+	free(l->data_dir);
+	free(l->guest_bin_dir);
+	free(l->state_dir);
+	free(l->cache_dir);
+	free(l->user_config);
+	free(l->system_config);
+	memset(l, 0, sizeof(*l));
+}
+
+const struct pb_layout *layout_get(void)
+{
+	static struct pb_layout layout;
+	static bool done;
+
+	if (!done) {
+		char *bin_dir = exe_dir();
+
+		layout_compute(&layout, bin_dir);
+		free(bin_dir);
+		done = true;
+	}
 	return &layout;
 }

@@ -28,5 +28,8 @@ struct pb_layout {
  * owner of LAYOUT_SYSTEM_STATE / LAYOUT_SYSTEM_CACHE, uses those; anyone
  * else the XDG directories under their home. */
 const struct pb_layout *layout_get(void);
+/* The same for a binary in bin_dir (NULL: unknown), for the tests. */
+void layout_compute(struct pb_layout *l, const char *bin_dir);
+void layout_free(struct pb_layout *l);
 
 #endif

@@ -80,7 +80,7 @@ static const struct {
 	{ "results", test_results }, { "kernel", test_kernel },   { "compare", test_compare }, { "measure", test_measure },
 	{ "workload", test_workload }, { "vm", test_vm },         { "stats", test_stats },
 	{ "options", test_options }, { "mail", test_mail },
-	{ "pairing", test_pairing }, { "sim", test_sim },
+	{ "pairing", test_pairing }, { "layout", test_layout }, { "sim", test_sim },
 };
 
 int main(void)
