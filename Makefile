@@ -211,8 +211,8 @@ uninstall:
 	rm -rf $(DESTDIR)$(LIBDIR)/workloads $(DESTDIR)$(DATADIR)/workloads \
 	  $(DESTDIR)$(DATADIR)/queue/stable-5.13 $(DESTDIR)$(DATADIR)/kernels
 	rm -f $(DESTDIR)$(PREFIX)/share/doc/perfbot/workloads.md
-	-rmdir $(DESTDIR)$(LIBDIR) $(DESTDIR)$(DATADIR)/queue $(DESTDIR)$(DATADIR) \
-	  $(DESTDIR)$(PREFIX)/share/doc/perfbot 2> /dev/null
+	rmdir $(DESTDIR)$(LIBDIR) $(DESTDIR)$(DATADIR)/queue $(DESTDIR)$(DATADIR) \
+	  $(DESTDIR)$(PREFIX)/share/doc/perfbot 2> /dev/null || true
 	rm -f $(DESTDIR)$(MANDIR)/man1/perfbot.1 $(DESTDIR)$(MANDIR)/man5/perfbot.ini.5 \
 	  $(DESTDIR)$(MANDIR)/man8/perfbotd.8 $(DESTDIR)$(BASHCOMPDIR)/perfbot $(DESTDIR)$(BASHCOMPDIR)/perfbotd \
 	  $(DESTDIR)$(SYSTEMDUNITDIR)/perfbotd.service $(DESTDIR)$(SYSTEMDUNITDIR)/perfbot-nightly.service \
@@ -227,8 +227,8 @@ check-docs: all
 install-test: all
 	tests/install-test.sh
 
-# The Debian package from a clean clone of HEAD, and lintian over it
-# (the .deb is left in $(BUILD)/deb/).
+# The Debian package from the work tree's files (a clean clone's, in CI)
+# and lintian over it (the .deb is left in $(BUILD)/deb/).
 deb:
 	tests/deb.sh
 
