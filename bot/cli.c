@@ -76,30 +76,20 @@ const struct pb_option cli_common_options[] = {
 	OPT_END(),
 };
 
-/* config.ini of the checkout this binary was built in (build/perfbot). */
+/* config.ini of the checkout this binary was built in (layout.c finds
+ * the checkout above build/perfbot). */
 static char *config_beside_binary(void)
 {
-	char *dir, *p = NULL;
+	const struct pb_layout *l = layout_get();
+	char *p;
 
-	if (layout_get()->installed)
+	if (l->installed || !l->data_dir)
 		return NULL;
-	dir = exe_dir();
-	for (int up = 0; dir && up < 2 && !p; up++) {
-		char *slash;
-
-		p = xasprintf("%s/config.ini", dir);
-		if (!path_exists(p)) {
-			free(p);
-			p = NULL;
-		}
-		slash = strrchr(dir, '/');
-		if (slash)
-			*slash = '\0';
-		else
-			break;
-	}
-	free(dir);
-	return p;
+	p = xasprintf("%s/config.ini", l->data_dir);
+	if (path_exists(p))
+		return p;
+	free(p);
+	return NULL;
 }
 
 /* The first config.ini that exists of: the user's, the system's. */
