@@ -483,12 +483,13 @@ static char *daemon_lock_path(const char *db_path)
 bool jobdb_daemon_lock(const char *db_path, pb_err *err)
 {
 	char *path = daemon_lock_path(db_path), note[32];
-	int fd = db_prepare_path(path, err) ? open(path, O_RDWR | O_CREAT | O_CLOEXEC, 0644) : -2;
+	int fd;
 
-	if (fd == -2) {
+	if (!db_prepare_path(path, err)) {
 		free(path);
 		return false;
 	}
+	fd = open(path, O_RDWR | O_CREAT | O_CLOEXEC, 0644);
 	if (fd < 0) {
 		pb_seterr(err, "cannot open %s: %s", path, strerror(errno));
 		free(path);

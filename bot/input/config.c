@@ -348,7 +348,7 @@ static void set_default_paths(struct pb_config *cfg)
 	const char *state = cfg->base_dir;
 
 	if (l->installed)
-		state = l->state_dir ? l->state_dir : LAYOUT_SYSTEM_STATE;
+		state = l->state_dir;
 	cfg->queue_dir = path_join(data, "queue/stable-5.13");
 	cfg->fragment = path_join(data, "kernels/mm.config");
 	cfg->ports_dir = path_join(data, "kernels/ports");

@@ -95,6 +95,8 @@ void layout_compute(struct pb_layout *l, const char *bin_dir)
 		l->state_dir = system_dir_is_ours(LAYOUT_SYSTEM_STATE)
 				       ? xstrdup(LAYOUT_SYSTEM_STATE)
 				       : xdg_dir("XDG_STATE_HOME", ".local/state", "");
+		if (!l->state_dir) /* no home at all: as for the cache below */
+			l->state_dir = xstrdup(LAYOUT_SYSTEM_STATE);
 		free(prefix);
 	} else {
 		/* the guest programs are built beside perfbot (build/workloads/) */
