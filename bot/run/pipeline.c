@@ -917,29 +917,6 @@ static void parallel_check_obs(const struct comparison half[2], struct observati
 		}
 }
 
-/* What the check found of one metric: NULL when it agrees. */
-static const char *parallel_check_metric(const struct metric_result *m, const struct noise_set *serial)
-{
-	const struct noise_floor *nf = NULL;
-
-	for (int i = 0; i < serial->n; i++)
-		if (!strcmp(serial->floor[i].workload, m->workload) &&
-		    !strcmp(serial->floor[i].metric, m->def->name))
-			nf = &serial->floor[i];
-	if (!m->n[0] || !m->n[1])
-		return m->n[0] || m->n[1] ? "reported on one side only" : NULL;
-	if (nf && nf->deterministic && nf->boots >= 2)
-		return m->values_differ ? "the same in every boot one at a time, different side by side"
-					: NULL;
-	if (m->def->kind != METRIC_TIME)
-		return NULL;
-	if (m->verdict == VERDICT_REGRESSION || m->verdict == VERDICT_IMPROVEMENT)
-		return "side by side differs from one at a time beyond its noise";
-	if (m->verdict == VERDICT_INCONCLUSIVE)
-		return "too few boots to tell (a larger --pool)";
-	return NULL;
-}
-
 int pipeline_parallel_check(const struct pb_config *cfg, const struct pb_queue *q, char **only,
 			    int nonly, int per_side, int guests)
 {
@@ -947,7 +924,7 @@ int pipeline_parallel_check(const struct pb_config *cfg, const struct pb_queue *
 	struct observations obs = { 0 };
 	struct findings f = { 0 };
 	struct verdict_policy vp;
-	struct noise_set serial = { 0 };
+	struct noise_set serial = { 0 }, calibrated = { 0 };
 	struct pipeline pl;
 	double wall[2] = { 0, 0 };
 	int *flags[2] = { NULL, NULL }, rc = PB_EXIT_ERROR, bad = 0, same = 0, quiet = 0, ok[2];
@@ -986,6 +963,15 @@ int pipeline_parallel_check(const struct pb_config *cfg, const struct pb_queue *
 	}
 	parallel_check_obs(half, &obs);
 	serial = (struct noise_set){ half[0].measured_noise, half[0].nmeasured_noise };
+	if (!stage_noise(&pl))
+		goto fail;
+	calibrated = (struct noise_set){ pl.noise, pl.nnoise };
+	if (pl.noise_calibration)
+		printf("perfbot: a metric calibration %lld saw move is not held to one value\n",
+		       pl.noise_calibration);
+	else
+		printf("perfbot: no calibration under %s: a metric the same in the %d boots one at a "
+		       "time is held to that value (perfbot calibrate knows better)\n", pl.accel.name, ok[0]);
 	vp = half[0].policy;
 	vp.first_look = vp.last_look = ok[0] < ok[1] ? ok[0] : ok[1];
 	compare_compute(&vp, &serial, &obs, &f);
@@ -993,7 +979,7 @@ int pipeline_parallel_check(const struct pb_config *cfg, const struct pb_queue *
 	       "change", "verdict");
 	for (int i = 0; i < f.nresults; i++) {
 		const struct metric_result *m = &f.results[i];
-		const char *wrong = parallel_check_metric(m, &serial);
+		const char *wrong = compare_parallel_disagreement(m, &serial, &calibrated);
 
 		if (m->def->kind == METRIC_DIAGNOSTIC && !wrong)
 			continue;

@@ -936,6 +936,29 @@ void compare_aa_false_alarms(const struct verdict_policy *vp, const struct obser
 	free(idx);
 }
 
+const char *compare_parallel_disagreement(const struct metric_result *m, const struct noise_set *serial,
+					  const struct noise_set *calibrated)
+{
+	const struct noise_floor *nf = noise_lookup(serial, m->workload, m->def->name);
+	const struct noise_floor *cal = noise_lookup(calibrated, m->workload, m->def->name);
+
+	if (!m->n[0] || !m->n[1])
+		return m->n[0] || m->n[1] ? "reported on one side only" : NULL;
+	/* A few boots one at a time miss a count that moves by one now and
+	 * then (perf's page faults, as the I/O lands a little earlier or
+	 * later): a calibration that saw it move knows it is not fixed. */
+	if (nf && nf->deterministic && nf->boots >= 2 && !(cal && !cal->deterministic))
+		return m->values_differ ? "the same in every boot one at a time, different side by side"
+					: NULL;
+	if (m->def->kind != METRIC_TIME)
+		return NULL;
+	if (m->verdict == VERDICT_REGRESSION || m->verdict == VERDICT_IMPROVEMENT)
+		return "side by side differs from one at a time beyond its noise";
+	if (m->verdict == VERDICT_INCONCLUSIVE)
+		return "too few boots to tell (a larger --pool)";
+	return NULL;
+}
+
 void noise_free(struct noise_floor *nf, int n)
 {
 	for (int i = 0; i < n; i++) {

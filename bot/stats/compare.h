@@ -140,4 +140,12 @@ void compare_aa_false_alarms(const struct verdict_policy *vp, const struct obser
 			     int per_side, int nsplits, unsigned long seed,
 			     struct aa_false_alarms *out, int *flags_by_metric);
 
+/* The A/A check of guests side by side (bench --parallel), of one metric:
+ * the boots one at a time are m's side without, those side by side its
+ * side with. serial: the floors of the boots one at a time; calibrated: a
+ * calibration's under the same accelerator (n 0 when there is none). What
+ * is wrong, or NULL when the two agree. */
+const char *compare_parallel_disagreement(const struct metric_result *m, const struct noise_set *serial,
+					  const struct noise_set *calibrated);
+
 #endif

@@ -431,6 +431,42 @@ static void test_verdict_names(void)
 	      !verdict_is_notable(VERDICT_NOT_COMPARABLE));
 }
 
+/* bench --parallel's A/A check of one metric: a count the boots one at a
+ * time all gave once is held to it side by side, unless a calibration saw
+ * it move; a time is held to its noise. */
+static void test_parallel_disagreement(void)
+{
+	struct metric_def faults = { .name = "perf_page_faults", .kind = METRIC_DIAGNOSTIC };
+	struct metric_def ms = { .name = "migrate_ms", .kind = METRIC_TIME };
+	struct noise_floor fixed = { .workload = "thp-anon", .metric = "perf_page_faults", .boots = 4,
+				     .deterministic = true };
+	struct noise_floor moved = fixed, fixed_cal = fixed;
+	struct noise_set serial = { &fixed, 1 }, none = { NULL, 0 };
+	struct noise_set cal_moved = { &moved, 1 }, cal_fixed = { &fixed_cal, 1 };
+	struct metric_result m = { .workload = "thp-anon", .def = &faults, .n = { 4, 4 },
+				   .median = { 98528, 98529 }, .values_differ = true };
+
+	moved.deterministic = false;
+	moved.boots = 8;
+	moved.between_cv_pct = 0.0019;
+	CHECK_STR(compare_parallel_disagreement(&m, &serial, &none),
+		  "the same in every boot one at a time, different side by side");
+	CHECK_STR(compare_parallel_disagreement(&m, &serial, &cal_fixed),
+		  "the same in every boot one at a time, different side by side");
+	CHECK(compare_parallel_disagreement(&m, &serial, &cal_moved) == NULL);
+	m.values_differ = false;
+	CHECK(compare_parallel_disagreement(&m, &serial, &none) == NULL);
+	m.n[1] = 0;
+	CHECK_STR(compare_parallel_disagreement(&m, &serial, &cal_moved), "reported on one side only");
+	/* a time that moved beyond its noise is wrong whatever a calibration says */
+	m = (struct metric_result){ .workload = "thp-anon", .def = &ms, .n = { 4, 4 },
+				    .values_differ = true, .verdict = VERDICT_REGRESSION };
+	CHECK_STR(compare_parallel_disagreement(&m, &none, &none),
+		  "side by side differs from one at a time beyond its noise");
+	m.verdict = VERDICT_NO_CHANGE;
+	CHECK(compare_parallel_disagreement(&m, &none, &none) == NULL);
+}
+
 void test_compare(void)
 {
 	/* icount: boots agree to 0.001%, iterations differ by their index. */
@@ -445,6 +481,7 @@ void test_compare(void)
 	test_looks();
 	test_round_pairing();
 	test_warmup();
+	test_parallel_disagreement();
 	/* the targets: icount >= 99% of 1% at <= 0.1% false alarms from 2 boots
 	 * a kernel; wall clock >= 95% of 5% at <= 1% (here after 8 boots) */
 	rates(&icount, 0.01, 1000, 0.99, 1, 0.001);
