@@ -927,7 +927,7 @@ int pipeline_parallel_check(const struct pb_config *cfg, const struct pb_queue *
 	struct noise_set serial = { 0 }, calibrated = { 0 };
 	struct pipeline pl;
 	double wall[2] = { 0, 0 };
-	int *flags[2] = { NULL, NULL }, rc = PB_EXIT_ERROR, bad = 0, same = 0, quiet = 0, ok[2];
+	int *flags[2] = { NULL, NULL }, rc = PB_EXIT_ERROR, bad = 0, same = 0, quiet = 0, shown = 0, ok[2];
 	char *why = NULL;
 
 	memset(half, 0, sizeof(half));
@@ -981,9 +981,14 @@ int pipeline_parallel_check(const struct pb_config *cfg, const struct pb_queue *
 		const struct metric_result *m = &f.results[i];
 		const char *wrong = compare_parallel_disagreement(m, &serial, &calibrated);
 
-		if (m->def->kind == METRIC_DIAGNOSTIC && !wrong)
+		/* a diagnostic decides no verdict in a run: shown when it
+		 * differs, it fails nothing */
+		bool decides = m->def->kind != METRIC_DIAGNOSTIC;
+
+		if (!decides && !wrong)
 			continue;
-		bad += wrong != NULL;
+		bad += wrong && decides;
+		shown += wrong && !decides;
 		same += !wrong && !m->values_differ;
 		quiet += !wrong && m->values_differ;
 		char resolves[48] = "";
@@ -991,9 +996,10 @@ int pipeline_parallel_check(const struct pb_config *cfg, const struct pb_queue *
 		/* a noisy time's "no change" is only as fine as what it resolves */
 		if (m->verdict == VERDICT_NO_CHANGE && m->threshold_pct > vp.gate_pct)
 			snprintf(resolves, sizeof(resolves), " > %.1f%%", m->threshold_pct);
-		printf("%-15s %-35s %13.6g %13.6g %8.3f%%  %s%s%s%s\n", m->workload, m->def->name, m->median[0],
+		printf("%-15s %-35s %13.6g %13.6g %8.3f%%  %s%s%s%s%s\n", m->workload, m->def->name, m->median[0],
 		       m->median[1], isnan(m->change_pct) ? 0 : m->change_pct, verdict_name(m->verdict),
-		       resolves, wrong ? ": " : "", wrong ? wrong : "");
+		       resolves, wrong ? ": " : "", wrong ? wrong : "",
+		       wrong && !decides ? " (decides nothing)" : "");
 	}
 	printf("\nboots: %d one at a time in %.0f s (%.1f s a boot), %d with %d at once in %.0f s "
 	       "(%.1f s a boot): %.2fx the boots per hour\n", ok[0], wall[0], wall[0] / ok[0], ok[1],
@@ -1004,8 +1010,8 @@ int pipeline_parallel_check(const struct pb_config *cfg, const struct pb_queue *
 		rc = PB_EXIT_KERNEL;
 	} else {
 		printf("perfbot: the A/A check of %d guests at once passed: %d metric(s) the same in "
-		       "every boot, %d within their noise (accel %s)\n", guests, same, quiet,
-		       half[1].accel.name);
+		       "every boot, %d within their noise, %d diagnostic(s) apart, which decide no "
+		       "verdict (accel %s)\n", guests, same, quiet, shown, half[1].accel.name);
 		rc = PB_EXIT_OK;
 	}
 	goto out;
