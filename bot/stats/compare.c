@@ -64,6 +64,7 @@ void verdict_policy_init(struct verdict_policy *vp, const struct pb_config *cfg,
 	vp->first_look = cfg->boots;
 	vp->last_look = cfg->max_boots > cfg->boots ? cfg->max_boots : cfg->boots;
 	vp->warmup = cfg->warmup;
+	vp->boot_repeats = accel && !strcmp(accel, "tcg-icount");
 }
 
 void verdict_policy_set(struct verdict_policy *vp, double gate_pct, double alpha, double beta,
@@ -71,7 +72,8 @@ void verdict_policy_set(struct verdict_policy *vp, double gate_pct, double alpha
 {
 	*vp = (struct verdict_policy){ .gate_pct = gate_pct, .alpha = alpha, .beta = beta,
 				       .first_look = first_look,
-				       .last_look = last_look > first_look ? last_look : first_look };
+				       .last_look = last_look > first_look ? last_look : first_look,
+				       .boot_repeats = true };
 }
 
 /* Warm-up: the first iterations of a loop, never once-per-run values
@@ -187,28 +189,58 @@ static double *side_sorted(const struct side_samples *ss)
 	return all;
 }
 
+/* Boot i of a and boot j of b gave the same values, in any order. */
+static bool boots_alike(const struct side_samples *a, int i, const struct side_samples *b, int j)
+{
+	size_t bytes = sizeof(double) * (size_t)a->n[i];
+	double *x, *y;
+	bool same;
+
+	if (a->n[i] != b->n[j])
+		return false;
+	x = xmalloc(bytes + 1);
+	y = xmalloc(bytes + 1);
+	memcpy(x, a->v[i], bytes);
+	memcpy(y, b->v[j], bytes);
+	qsort(x, (size_t)a->n[i], sizeof(double), cmp_double);
+	qsort(y, (size_t)a->n[i], sizeof(double), cmp_double);
+	same = !memcmp(x, y, bytes);
+	free(x);
+	free(y);
+	return same;
+}
+
 /* Every boot of the side gave the same values (in any order). */
 static bool side_deterministic(const struct side_samples *ss)
 {
-	for (int b = 1; b < ss->nboots; b++) {
-		double *x, *y;
-		bool same;
-
-		if (ss->n[b] != ss->n[0])
+	for (int b = 1; b < ss->nboots; b++)
+		if (!boots_alike(ss, 0, ss, b))
 			return false;
-		x = xmalloc(sizeof(double) * (size_t)ss->n[0]);
-		y = xmalloc(sizeof(double) * (size_t)ss->n[0]);
-		memcpy(x, ss->v[0], sizeof(double) * (size_t)ss->n[0]);
-		memcpy(y, ss->v[b], sizeof(double) * (size_t)ss->n[0]);
-		qsort(x, (size_t)ss->n[0], sizeof(double), cmp_double);
-		qsort(y, (size_t)ss->n[0], sizeof(double), cmp_double);
-		same = !memcmp(x, y, sizeof(double) * (size_t)ss->n[0]);
-		free(x);
-		free(y);
-		if (!same)
-			return false;
-	}
 	return true;
+}
+
+/* Every ok boot of both sides gave the same values: identical, which is
+ * never a change, whatever the number of boots each side has (one
+ * included, as when the side's other boots failed). */
+static bool sides_identical(const struct side_samples *ss)
+{
+	return ss[0].nboots && ss[1].nboots && side_deterministic(&ss[0]) &&
+	       side_deterministic(&ss[1]) && boots_alike(&ss[0], 0, &ss[1], 0);
+}
+
+/* A side shows it is deterministic when its boots agree and there are
+ * enough of them to say so: two ok boots, or one where a boot repeats
+ * itself by construction (tcg-icount: guest time counts instructions, so
+ * a boot's results do not depend on the host's timing) or where an A/A
+ * calibration of two boots or more found the metric never varied. Under
+ * kvm and plain tcg one boot is not enough: a selftest can fail once, and
+ * one boot would read that as a change. */
+static bool side_shows_deterministic(const struct verdict_policy *vp,
+				     const struct side_samples *ss, const struct noise_floor *nf)
+{
+	if (!side_deterministic(ss))
+		return false;
+	return ss->nboots >= 2 || vp->boot_repeats || (nf && nf->deterministic && nf->boots >= 2);
 }
 
 /* sd of the boot medians over their mean, in percent, pooled over sides. */
@@ -401,6 +433,7 @@ struct metric_work {
 	struct rounds rounds;    /* the observations come in rounds: the paired test */
 	bool paired;
 	bool tested, decided;
+	bool identical;          /* every ok boot of both sides gave the same values */
 	struct look at;          /* the look the result shows */
 };
 
@@ -478,15 +511,17 @@ static void metric_stats(const struct inputs *in, const struct workload *wl,
 		sorted[s] = side_sorted(&w->ss[s]);
 		m->median[s] = m->n[s] ? stats_median(sorted[s], m->n[s]) : NAN;
 	}
-	m->values_differ = m->n[0] != m->n[1] ||
-			   (m->n[0] && memcmp(sorted[0], sorted[1], sizeof(double) * (size_t)m->n[0]));
+	w->identical = sides_identical(w->ss);
+	m->values_differ = !w->identical &&
+			   (m->n[0] != m->n[1] ||
+			    (m->n[0] && memcmp(sorted[0], sorted[1], sizeof(double) * (size_t)m->n[0])));
 	free(sorted[0]);
 	free(sorted[1]);
 	w->paired = in->obs->rounds && pairing_pays(nf);
 	if (w->paired)
 		collect_rounds(in->obs, w->ss, 2, &w->rounds);
-	m->deterministic = side_deterministic(&w->ss[0]) && side_deterministic(&w->ss[1]) &&
-			   (!nf || nf->deterministic);
+	m->deterministic = side_shows_deterministic(in->vp, &w->ss[0], nf) &&
+			   side_shows_deterministic(in->vp, &w->ss[1], nf) && (!nf || nf->deterministic);
 	m->change_pct = (m->n[0] && m->n[1] && m->median[0] != 0)
 				? (m->median[1] - m->median[0]) / fabs(m->median[0]) * 100
 				: NAN;
@@ -545,6 +580,11 @@ static bool judge_untested(const struct inputs *in, struct metric_result *m,
 	if (m->def->kind == METRIC_DIAGNOSTIC) {
 		m->verdict = VERDICT_DIAGNOSTIC;
 		m->regime = "shown, never decides";
+		return true;
+	}
+	if (m->def->kind == METRIC_BEHAVIOUR && w->identical) {
+		m->verdict = VERDICT_SAME;
+		m->regime = "identical values";
 		return true;
 	}
 	if (m->def->kind == METRIC_BEHAVIOUR) {

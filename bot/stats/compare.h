@@ -24,6 +24,8 @@ struct verdict_policy {
 	int first_look;         /* boots a side at the first look (run.boots) */
 	int last_look;          /* and at the last (run.max_boots) */
 	int warmup;             /* leading iterations left out (workloads that iterate) */
+	bool boot_repeats;      /* a boot's results repeat exactly (tcg-icount): one ok
+				 * boot a side shows what a kernel does */
 };
 
 /* The gate for an accelerator: icount's own where guest time is an

@@ -206,6 +206,81 @@ static void test_not_run(void)
 	fixture_free(&f);
 }
 
+/* Identical is never a change: a behaviour metric whose values are the
+ * same in every ok boot of both sides is "same" however many ok boots
+ * each side has, one included; a failed boot's samples count for nothing
+ * (issue 20: a timed-out boot on one side turned 40 identical metrics
+ * into behaviour changes). Boots: without, with, without, with. */
+static void test_identical_uneven(void)
+{
+	static const char ok_text[] = W "1 migrate_ms 10\n" W "1 pages_migrated 32\n" W "1 pgmigrate_fail 0\n";
+	const char *t[4] = { ok_text, ok_text, ok_text, ok_text };
+	const enum side s[4] = { SIDE_WITHOUT, SIDE_WITH, SIDE_WITHOUT, SIDE_WITH };
+	const char *t3[3] = { ok_text, ok_text, ok_text };
+	const enum side s3[3] = { SIDE_WITHOUT, SIDE_WITH, SIDE_WITH };
+	struct fixture f;
+	const struct metric_result *m;
+
+	/* 1 ok boot without, 2 with, identical values: under kvm/plain tcg
+	 * (no boot repeats itself) and under tcg-icount alike */
+	for (int repeats = 0; repeats < 2; repeats++) {
+		CHECK(fixture_init(&f, "", ""));
+		f.cmp.policy.boot_repeats = repeats;
+		CHECK(fixture_set_boots(&f, 3, t3, s3));
+		m = result(&f.cmp, "pages_migrated");
+		CHECK(m && m->boots[0] == 1 && m->boots[1] == 2 && m->n[0] == 1 && m->n[1] == 2);
+		CHECK_STR(verdict(&f.cmp, "pages_migrated"), "same");
+		CHECK_STR(verdict(&f.cmp, "pgmigrate_fail"), "same");
+		CHECK_STR(m ? m->regime : NULL, "identical values");
+		CHECK(m && !m->values_differ);
+		CHECK_STR(verdict_name(f.cmp.findings.behaviour), "same");
+		fixture_free(&f);
+	}
+
+	/* a side whose only other boot failed (timed out after half its
+	 * samples, which differ): its samples are not counted */
+	CHECK(fixture_init(&f, "", ""));
+	f.cmp.policy.boot_repeats = false;
+	t[2] = W "1 migrate_ms 10\n" W "1 pages_migrated 0\n";
+	CHECK(fixture_set_boots(&f, 4, t, s));
+	f.cmp.obs.boots[2].rec.outcome = BOOT_TIMEOUT;
+	comparison_compute(&f.cmp);
+	m = result(&f.cmp, "pages_migrated");
+	CHECK(m && m->boots[0] == 1 && m->boots[1] == 2);
+	CHECK_STR(verdict(&f.cmp, "pages_migrated"), "same");
+	CHECK_STR(verdict(&f.cmp, "pgmigrate_fail"), "same");
+	CHECK_STR(verdict_name(f.cmp.findings.behaviour), "same");
+	fixture_free(&f);
+
+	/* values that differ, one ok boot on a side: under tcg-icount a boot
+	 * repeats itself, so one shows the kernel's behaviour; elsewhere it
+	 * does not decide (more boots), even with the other side's two */
+	for (int repeats = 0; repeats < 2; repeats++) {
+		const char *td[3] = { W "1 migrate_ms 10\n" W "1 pages_migrated 0\n", ok_text, ok_text };
+
+		CHECK(fixture_init(&f, "", ""));
+		f.cmp.policy.boot_repeats = repeats;
+		CHECK(fixture_set_boots(&f, 3, td, s3));
+		m = result(&f.cmp, "pages_migrated");
+		CHECK(m && m->values_differ);
+		CHECK_STR(verdict(&f.cmp, "pages_migrated"), repeats ? "behaviour change" : "inconclusive");
+		CHECK(m && m->deterministic == (bool)repeats);
+		fixture_free(&f);
+	}
+	/* two ok boots a side that agree within each side and differ between
+	 * them: a behaviour change in any mode */
+	{
+		const char *td[4] = { W "1 migrate_ms 10\n" W "1 pages_migrated 0\n", ok_text,
+				      W "1 migrate_ms 10\n" W "1 pages_migrated 0\n", ok_text };
+
+		CHECK(fixture_init(&f, "", ""));
+		f.cmp.policy.boot_repeats = false;
+		CHECK(fixture_set_boots(&f, 4, td, s));
+		CHECK_STR(verdict(&f.cmp, "pages_migrated"), "behaviour change");
+		fixture_free(&f);
+	}
+}
+
 /* The first look that decides sticks; a metric that is open at 2 boots and
  * decided later says at which look. */
 static void test_looks(void)
@@ -478,6 +553,7 @@ void test_compare(void)
 	test_shapes();
 	test_diagnostic();
 	test_not_run();
+	test_identical_uneven();
 	test_looks();
 	test_round_pairing();
 	test_warmup();
