@@ -91,7 +91,19 @@ static void qemu_machine_args(char ***argv, int *n, const struct pb_config *cfg,
 	     *s; s += strlen(s) + 1)
 		add_arg(argv, n, s);
 	add_arg(argv, n, "-accel");
-	add_arg(argv, n, strcmp(a->name, "kvm") ? "tcg" : "kvm");
+	/* Plain TCG runs the vCPUs one host thread each (MTTCG) by default,
+	 * and QEMU 7.2's then misses a guest rewriting its own kernel text now
+	 * and then: a vCPU keeps the stale translation with text_poke_bp's
+	 * int3 in it, whose handler sees the finished instruction in memory
+	 * and steps back onto the int3 forever, IRQs off, while the other
+	 * vCPU waits for it in on_each_cpu(): the boot hangs silently or with
+	 * an RCU stall. A trace event toggled (thp-anon) or a hugetlb static
+	 * key flipped (kselftest-vm) patches text. Toggling one 300 times
+	 * hung 7 of 7 guests multi-threaded, 0 of 8 with thread=single, which
+	 * runs the 2 vCPUs round-robin on one host thread. */
+	add_arg(argv, n, !strcmp(a->name, "kvm")   ? "kvm"
+			 : !strcmp(a->name, "tcg") ? "tcg,thread=single"
+						   : "tcg");
 	if (!strcmp(a->name, "tcg-icount")) {
 		/* Guest time follows the instruction count: the same work reads the
 		 * same time in every boot. -icount needs one vCPU (two hung here). */
