@@ -67,12 +67,15 @@ static void fmt_pct(char *buf, size_t n, double v)
 		snprintf(buf, n, "%+.2f%%", v);
 }
 
-static int boots_run(const struct comparison *cmp, enum side s)
+/* Boots of side s: all of them, or only those that ended ok (the
+ * statistics see nothing of the others). */
+static int boots_of(const struct comparison *cmp, enum side s, bool ok_only)
 {
 	int n = 0;
 
 	for (int b = 0; b < cmp->obs.nboots; b++)
-		n += cmp->obs.boots[b].side == s;
+		n += cmp->obs.boots[b].side == s &&
+		     (!ok_only || cmp->obs.boots[b].rec.outcome == BOOT_OK);
 	return n;
 }
 
@@ -116,11 +119,20 @@ void comparison_print(const struct comparison *cmp, FILE *out)
 	}
 	fprintf(out, "\nverdict: %s (timing, worst metric); %s (behaviour)\n", verdict_name(cmp->findings.verdict),
 		verdict_name(cmp->findings.behaviour));
+	{
+		int run[2] = { boots_of(cmp, SIDE_WITHOUT, false), boots_of(cmp, SIDE_WITH, false) };
+		int ok[2] = { boots_of(cmp, SIDE_WITHOUT, true), boots_of(cmp, SIDE_WITH, true) };
+
+		/* a failed boot's samples count for nothing: say how many counted */
+		if (ok[0] != run[0] || ok[1] != run[1])
+			fprintf(out, "boots ok: %d of %d without, %d of %d with; the failed ones' samples "
+				     "are left out\n", ok[0], run[0], ok[1], run[1]);
+	}
 	fprintf(out, "how: %d+%d boots x %d iteration(s) (%d warm-up left out), accel %s, %d at once; a t test on "
 		     "log boot medians at each look (%d to %d boots a side),\n"
 		     "     Holm over %d metrics, alpha %g spent over the looks (Pocock-type), beta %g mostly at the first; "
 		     "gate %g%%; noise: %s\n",
-		boots_run(cmp, SIDE_WITHOUT), boots_run(cmp, SIDE_WITH), cmp->obs.iterations,
+		boots_of(cmp, SIDE_WITHOUT, false), boots_of(cmp, SIDE_WITH, false), cmp->obs.iterations,
 		cmp->policy.warmup, cmp->accel.name[0] ? cmp->accel.name : "-",
 		cmp->guests_at_once > 1 ? cmp->guests_at_once : 1, cmp->policy.first_look,
 		cmp->policy.last_look, tested_n, cmp->policy.alpha, cmp->policy.beta,
