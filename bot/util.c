@@ -841,6 +841,17 @@ void progress_done(struct progress *p)
 		fputc('\n', stderr);
 }
 
+int fault_number(const char *name)
+{
+	const char *list = getenv("PERFBOT_FAULT");
+	size_t n = strlen(name);
+
+	for (const char *at = list; at && (at = strstr(at, name)); at += n)
+		if ((at == list || at[-1] == ',') && at[n] == '=')
+			return atoi(at + n + 1);
+	return 0;
+}
+
 bool fault_injected(const char *name)
 {
 	const char *list = getenv("PERFBOT_FAULT");

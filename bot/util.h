@@ -132,6 +132,8 @@ void path_add_sbin(void);
 /* $PERFBOT_FAULT names a fault the tests inject (a comma-separated list):
  * true if it names this one. */
 bool fault_injected(const char *name);
+/* K of a "name=K" in $PERFBOT_FAULT, 0 if there is none. */
+int fault_number(const char *name);
 
 /* Progress line on stderr: rewritten in place on a terminal, printed every
  * interval seconds otherwise (cron logs stay short). */
