@@ -387,6 +387,9 @@ check "one hung boot: it is stored as a timeout" \
 	test "$(q "SELECT count(*) FROM runs WHERE comparison_id=$hang_cmp AND outcome='timeout'")" -eq 1
 check "one hung boot: the table says how many boots of each side were ok" \
 	grep -q '^boots ok: [0-9]* of [0-9]* without, [0-9]* of [0-9]* with' "$work/hang.out"
+check "one hung boot: the report says how many boots of each side were ok" \
+	grep -q '<th>boots ok</th><td class="bad">[0-9]* of [0-9]* without, [0-9]* of [0-9]* with' \
+	"$reports/771.html"
 check "one hung boot: no behaviour change where both sides gave the same values" \
 	test "$(q "SELECT count(*) FROM results WHERE comparison_id=$hang_cmp AND kind='behaviour'
 		AND verdict='behaviour change' AND median_without = median_with")" -eq 0

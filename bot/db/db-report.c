@@ -68,6 +68,14 @@ static const struct db_column patch_page_cols[] = {
 	DB_COLUMN(R, noise_calibration, DB_INT64, "c.noise_calibration"),
 	DB_COLUMN(R, warmup, DB_INT, "c.warmup"),
 	DB_COLUMN(R, guests_at_once, DB_INT, "c.guests_at_once"),
+	{ "boots_run_0", "(SELECT count(*) FROM runs WHERE comparison_id=c.id AND side='without')", DB_INT,
+	  offsetof(R, boots_run[0]) },
+	{ "boots_run_1", "(SELECT count(*) FROM runs WHERE comparison_id=c.id AND side='with')", DB_INT,
+	  offsetof(R, boots_run[1]) },
+	{ "boots_ok_0", "(SELECT count(*) FROM runs WHERE comparison_id=c.id AND side='without' AND "
+	  "outcome='ok')", DB_INT, offsetof(R, boots_ok[0]) },
+	{ "boots_ok_1", "(SELECT count(*) FROM runs WHERE comparison_id=c.id AND side='with' AND "
+	  "outcome='ok')", DB_INT, offsetof(R, boots_ok[1]) },
 };
 static const struct db_column queue_patch_cols[] = { PATCH_COLUMNS };
 #undef PATCH_COLUMNS

@@ -729,8 +729,17 @@ static void metrics_table(pb_str *out, const struct patch_page_row *r, const str
 	char line[256];
 
 	if (nchanged) {
-		str_addf(out, "%d+%d boots of %d iteration(s), the medians of the boots:\n\n",
-			 r->boots_per_kernel, r->boots_per_kernel, r->iterations);
+		int failed = r->boots_run[0] + r->boots_run[1] - r->boots_ok[0] - r->boots_ok[1];
+
+		/* boots_run 0: a row that did not count them (as boots_per_kernel) */
+		if (failed > 0)
+			str_addf(out, "%d+%d ok boots of %d iteration(s) (%d failed, left out),\n"
+				      "the medians of the ok boots:\n\n", r->boots_ok[0], r->boots_ok[1],
+				 r->iterations, failed);
+		else
+			str_addf(out, "%d+%d boots of %d iteration(s), the medians of the boots:\n\n",
+				 r->boots_run[0] ? r->boots_run[0] : r->boots_per_kernel,
+				 r->boots_run[1] ? r->boots_run[1] : r->boots_per_kernel, r->iterations);
 		snprintf(line, sizeof(line), row_fmt, "without", "with", "change", "95% CI");
 		str_addf(out, "%s  verdict\n", line);
 	}

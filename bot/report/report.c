@@ -453,6 +453,18 @@ static void patch_head(pb_str *h, const struct patch_page_row *r, const char *nu
 			  r->started_at, r->wall_seconds, r->perfbot_version);
 	row_kv(h, "schedule", sched);
 	free(sched);
+	/* a failed boot's samples count for nothing: say how many counted */
+	if (r->boots_ok[0] != r->boots_run[0] || r->boots_ok[1] != r->boots_run[1]) {
+		char *ok = xasprintf("%d of %d without, %d of %d with; the samples of the others are "
+				     "left out (see Boots)", r->boots_ok[0], r->boots_run[0], r->boots_ok[1],
+				     r->boots_run[1]);
+
+		str_add(h, "<tr>");
+		cell(h, "th", "boots ok", NULL);
+		cell(h, "td", ok, "bad");
+		str_add(h, "</tr>\n");
+		free(ok);
+	}
 	row_kv(h, "verdict (timing, worst metric)", r->verdict[0] ? r->verdict : "-");
 	row_kv(h, "behaviour", r->behaviour[0] ? r->behaviour : "-");
 	statistics_kv(h, r);

@@ -934,6 +934,32 @@ static void check_series_command(void)
 	free(dir);
 }
 
+/* The metrics' head line counts the boots that counted: a failed one's
+ * samples are left out, and the mail says so. */
+static void check_boots_line(void)
+{
+	struct patch_page_row r = test_row();
+	struct mail_metrics m = { 0 };
+	pb_err err = { "" };
+	char *msg;
+
+	add_metric(&m, "thp-anon", "fault_ms", "regression", 100, 105);
+	msg = message(&r, &m, NULL, "", &err);
+	CHECK_HAS(msg, "\n2+2 boots of 5 iteration(s), the medians of the boots:\n");
+	free(msg);
+	r.boots_run[0] = 3;
+	r.boots_run[1] = r.boots_ok[0] = r.boots_ok[1] = 2;
+	msg = message(&r, &m, NULL, "", &err);
+	CHECK_HAS(msg, "\n2+2 ok boots of 5 iteration(s) (1 failed, left out),\n"
+		       "the medians of the ok boots:\n");
+	free(msg);
+	r.boots_run[0] = r.boots_ok[0] = 4;
+	msg = message(&r, &m, NULL, "", &err);
+	CHECK_HAS(msg, "\n4+2 boots of 5 iteration(s), the medians of the boots:\n");
+	free(msg);
+	mail_metrics_free(&m);
+}
+
 void test_mail(void)
 {
 	check_headers();
@@ -942,6 +968,7 @@ void test_mail(void)
 	check_wrap();
 	check_wording();
 	check_message();
+	check_boots_line();
 	check_series_message();
 	check_bisect_message();
 	check_command();
