@@ -47,7 +47,7 @@ MANPAGES := doc/perfbot.1 doc/perfbotd.8 doc/perfbot.ini.5
 UNITS    := $(BUILD)/install/perfbotd.service $(BUILD)/install/perfbot-nightly.service
 
 .PHONY: all setup run test unit bad-input fuzz fuzz-smoke e2e e2e-series bench bench-throughput bench-stats fresh-test clean FORCE \
-	install uninstall install-test check-docs deb
+	install uninstall install-test check-docs deb tcg-soak
 all: $(BUILD)/perfbot $(BUILD)/perfbotd $(BUILD)/perfbotd.service $(WORKLOADS)
 
 $(BUILD)/obj $(BUILD)/asan $(BUILD)/workloads:
@@ -156,6 +156,12 @@ test:
 	$(MAKE) all unit
 	$(MAKE) bad-input fuzz-smoke check-docs install-test deb
 	$(MAKE) e2e
+
+# Plain TCG boot after boot: the base kernel SOAK_BOOTS times in a row,
+# every boot ok or it fails (about 20 minutes on 2 cores, kernel cached).
+SOAK_BOOTS ?= 30
+tcg-soak: setup all
+	tests/tcg-soak.sh $(SOAK_BOOTS)
 
 # The README's two commands in a fresh debootstrap root (about an hour).
 fresh-test:
