@@ -101,9 +101,11 @@ static void qemu_machine_args(char ***argv, int *n, const struct pb_config *cfg,
 	 * key flipped (kselftest-vm) patches text. Toggling one 300 times
 	 * hung 7 of 7 guests multi-threaded, 0 of 8 with thread=single, which
 	 * runs the 2 vCPUs round-robin on one host thread. */
-	add_arg(argv, n, !strcmp(a->name, "kvm")   ? "kvm"
-			 : !strcmp(a->name, "tcg") ? "tcg,thread=single"
-						   : "tcg");
+	add_arg(argv, n, !strcmp(a->name, "kvm") ? "kvm"
+			 : strcmp(a->name, "tcg")  ? "tcg"
+			 /* make tcg-soak's control: the threads that hang */
+			 : fault_injected("mttcg") ? "tcg,thread=multi"
+						   : "tcg,thread=single");
 	if (!strcmp(a->name, "tcg-icount")) {
 		/* Guest time follows the instruction count: the same work reads the
 		 * same time in every boot. -icount needs one vCPU (two hung here). */
