@@ -76,6 +76,11 @@ static const struct db_column patch_page_cols[] = {
 	  "outcome='ok')", DB_INT, offsetof(R, boots_ok[0]) },
 	{ "boots_ok_1", "(SELECT count(*) FROM runs WHERE comparison_id=c.id AND side='with' AND "
 	  "outcome='ok')", DB_INT, offsetof(R, boots_ok[1]) },
+	DB_COLUMN(R, host, DB_TEXT, "coalesce(c.host, '')"),
+	DB_COLUMN(R, host_cpu, DB_TEXT,
+		  "coalesce((SELECT host_cpu FROM runs WHERE comparison_id=c.id ORDER BY boot_index LIMIT 1), '')"),
+	DB_COLUMN(R, qemu_version, DB_TEXT,
+		  "coalesce((SELECT qemu_version FROM runs WHERE comparison_id=c.id ORDER BY boot_index LIMIT 1), '')"),
 };
 static const struct db_column queue_patch_cols[] = { PATCH_COLUMNS };
 #undef PATCH_COLUMNS

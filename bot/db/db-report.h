@@ -31,6 +31,7 @@ struct patch_page_row {
 	long long seed, noise_calibration; /* 0: none */
 	int guests_at_once;                /* 0: before schema 8 (one at a time) */
 	int boots_run[2], boots_ok[2];     /* boots of each side, and those that came out ok */
+	const char *host, *host_cpu, *qemu_version; /* where it ran ("" unknown: before schema 9) */
 };
 /* *found false if there is no comparison cid. Strings valid until close. */
 bool db_report_patch_page(struct db_cursor *c, sqlite3 *db, long long cid,

@@ -13,6 +13,8 @@
 #include <sys/stat.h>
 #include <unistd.h>
 #include <stdarg.h>
+#include <stdint.h>
+#include <time.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -143,7 +145,7 @@ static bool upgrade_1_to_2(sqlite3 *db, pb_err *err)
  * table does not have yet (a database created by a perfbot between two
  * versions may have them already); then the version from + 1. */
 static bool upgrade_add(sqlite3 *db, int from, const char *const *names,
-			const char *const (*cols)[2], size_t ncols, pb_err *err)
+			const char *const (*cols)[2], size_t ncols, const char *tail, pb_err *err)
 {
 	pb_str sql;
 	bool ok;
@@ -170,6 +172,8 @@ static bool upgrade_add(sqlite3 *db, int from, const char *const *names,
 		free(q);
 		free(name);
 	}
+	if (tail)
+		str_add(&sql, tail);
 	str_addf(&sql, "PRAGMA user_version = %d;", from + 1);
 	ok = upgrade_step(db, from, sql.buf, err);
 	str_free(&sql);
@@ -179,7 +183,7 @@ static bool upgrade_add(sqlite3 *db, int from, const char *const *names,
 /* 2 to 3 the nightly table, 3 to 4 perfbotd's jobs and their boot journal. */
 static bool upgrade_add_tables(sqlite3 *db, int from, const char *const *names, pb_err *err)
 {
-	return upgrade_add(db, from, names, NULL, 0, err);
+	return upgrade_add(db, from, names, NULL, 0, NULL, err);
 }
 
 /* 4 to 5: a job keeps the configuration its submit was given (jobs.overrides).
@@ -211,7 +215,7 @@ static bool upgrade_5_to_6(sqlite3 *db, pb_err *err)
 		{ "noise", "paired_cv_pct REAL" },
 	};
 
-	return upgrade_add(db, 5, NULL, cols, PB_ARRAY_SIZE(cols), err);
+	return upgrade_add(db, 5, NULL, cols, PB_ARRAY_SIZE(cols), NULL, err);
 }
 
 /* 6 to 7: queues as published. A patch from a review thread keeps its
@@ -230,7 +234,7 @@ static bool upgrade_6_to_7(sqlite3 *db, pb_err *err)
 		{ "patches", "mail_date TEXT NOT NULL DEFAULT ''" },
 	};
 
-	return upgrade_add(db, 6, tables, cols, PB_ARRAY_SIZE(cols), err);
+	return upgrade_add(db, 6, tables, cols, PB_ARRAY_SIZE(cols), NULL, err);
 }
 
 /* 7 to 8: guests booted side by side. A comparison records how many at
@@ -243,7 +247,24 @@ static bool upgrade_7_to_8(sqlite3 *db, pb_err *err)
 		{ "noise", "workload_sha256 TEXT NOT NULL DEFAULT ''" },
 	};
 
-	return upgrade_add(db, 7, NULL, cols, PB_ARRAY_SIZE(cols), err);
+	return upgrade_add(db, 7, NULL, cols, PB_ARRAY_SIZE(cols), NULL, err);
+}
+
+/* 8 to 9: comparisons from elsewhere (a cluster's nodes). A comparison
+ * has an identity that holds in any database, so that one brought home
+ * twice is stored once, and the machine that ran it; a run the CPU model
+ * of that machine, beside its QEMU version, as boots under another QEMU
+ * build or CPU do not pool. Rows stored before have none (NULL). */
+static bool upgrade_8_to_9(sqlite3 *db, pb_err *err)
+{
+	static const char *const cols[][2] = {
+		{ "comparisons", "uid TEXT" },
+		{ "comparisons", "host TEXT" },
+		{ "runs", "host_cpu TEXT" },
+	};
+
+	return upgrade_add(db, 8, NULL, cols, PB_ARRAY_SIZE(cols),
+			   "CREATE UNIQUE INDEX IF NOT EXISTS comparisons_by_uid ON comparisons (uid);", err);
 }
 
 /* How a perfbot database is recognised: its user_version is a schema
@@ -551,6 +572,11 @@ static bool upgrade(sqlite3 *db, int *v, pb_err *err)
 	}
 	if (*v == 7) {
 		if (!upgrade_7_to_8(db, err))
+			return false;
+		*v = user_version(db);
+	}
+	if (*v == 8) {
+		if (!upgrade_8_to_9(db, err))
 			return false;
 		*v = user_version(db);
 	}
@@ -889,10 +915,11 @@ static bool store_runs(sqlite3 *db, const struct comparison *cmp, long long cid,
 
 		if (!db_run(db, &rid, err,
 			 "INSERT INTO runs (comparison_id, kernel_id, side, boot_index, accel, "
-			 "accel_reason, qemu_version, qemu_cmdline, outcome, detail, wall_seconds, "
-			 "console_log, results_log) VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?)",
-			 "IIsissssssdss", cid, kid[bt->side], side_name(bt->side), b + 1,
-			 cmp->accel.name, cmp->accel.reason, qemu_version(), bt->rec.qemu_cmdline,
+			 "accel_reason, qemu_version, host_cpu, qemu_cmdline, outcome, detail, wall_seconds, "
+			 "console_log, results_log) VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?)",
+			 "IIsisssssssdss", cid, kid[bt->side], side_name(bt->side), b + 1,
+			 cmp->accel.name, cmp->accel.reason, qemu_version(), host_cpu_model(),
+			 bt->rec.qemu_cmdline,
 			 boot_outcome_name(bt->rec.outcome), bt->rec.detail ? bt->rec.detail : "",
 			 bt->rec.wall_seconds, bt->rec.console_log, bt->rec.results_log))
 			return false;
@@ -972,10 +999,34 @@ static bool store_series(sqlite3 *db, const struct comparison *cmp, long long *i
 	return ok;
 }
 
+/* A comparison's identity in any database: 128 random bits in hex, so
+ * that comparisons of many machines brought into one never collide. */
+static void new_uid(char out[33])
+{
+	unsigned char b[16];
+	int fd = open("/dev/urandom", O_RDONLY | O_CLOEXEC);
+	bool ok = fd >= 0 && read(fd, b, sizeof(b)) == (ssize_t)sizeof(b);
+	struct timespec ts;
+
+	if (fd >= 0)
+		close(fd);
+	if (!ok) { /* no /dev/urandom: the time, the pid and an address */
+		uint64_t x[2];
+
+		clock_gettime(CLOCK_REALTIME, &ts);
+		x[0] = (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
+		x[1] = (uint64_t)getpid() << 32 ^ (uint64_t)(uintptr_t)b;
+		memcpy(b, x, sizeof(b));
+	}
+	for (size_t i = 0; i < sizeof(b); i++)
+		snprintf(out + 2 * i, 3, "%02x", b[i]);
+}
+
 static bool store_all(sqlite3 *db, const struct comparison *cmp, const char *version,
 		      long long *cid, pb_err *err)
 {
 	long long pid = 0, sid = 0, kid[2];
+	char uid[33];
 	bool bisect = cmp->kind && !strcmp(cmp->kind, "bisect");
 	bool calibration = !cmp->patch && !cmp->series && !bisect;
 	pb_str names;
@@ -991,15 +1042,17 @@ static bool store_all(sqlite3 *db, const struct comparison *cmp, const char *ver
 	str_init(&names);
 	for (int i = 0; i < cmp->obs.nworkloads; i++)
 		str_addf(&names, "%s%s", i ? " " : "", cmp->obs.workloads[i]->name);
+	new_uid(uid);
 	ok = db_run(db, cid, err,
 		 "INSERT INTO comparisons (kind, patch_id, pair_method, pair_detail, kernel_without, "
 		 "kernel_with, accel, accel_reason, workloads, workload_choice, boots_per_kernel, "
 		 "iterations, status, started_at, finished_at, wall_seconds, perfbot_version, warmup, "
 		 "seed, gate_pct, alpha, beta, noise_calibration, verdict, behaviour, "
-		 "fa_splits, fa_flagged, fa_metric_tests, fa_metric_flags, series_id, guests_at_once) "
+		 "fa_splits, fa_flagged, fa_metric_tests, fa_metric_flags, series_id, guests_at_once, "
+		 "uid, host) "
 		 "VALUES (?,NULLIF(?,0),?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,NULLIF(?,0),?,?,"
-		 "NULLIF(?,0),?,?,?,NULLIF(?,0),NULLIF(?,0))",
-		 "sIssIIssssiisssdsiIdddIssiiiiIi",
+		 "NULLIF(?,0),?,?,?,NULLIF(?,0),NULLIF(?,0),?,?)",
+		 "sIssIIssssiisssdsiIdddIssiiiiIiss",
 		 bisect ? "bisect" : cmp->series ? "series" : calibration ? "calibration" : "patch", pid,
 		 calibration ? "same" : pair_method_name(cmp->plan->method), cmp->plan->detail,
 		 kid[0], kid[1], cmp->booted ? cmp->accel.name : NULL,
@@ -1011,7 +1064,7 @@ static bool store_all(sqlite3 *db, const struct comparison *cmp, const char *ver
 		 cmp->findings.decided ? verdict_name(cmp->findings.verdict) : NULL,
 		 cmp->findings.decided ? verdict_name(cmp->findings.behaviour) : NULL,
 		 cmp->fa_splits, cmp->fa_flagged, cmp->fa_metric_tests, cmp->fa_metric_flags, sid,
-		 cmp->booted ? cmp->guests_at_once : 0);
+		 cmp->booted ? cmp->guests_at_once : 0, uid, host_name());
 	str_free(&names);
 	return ok && store_runs(db, cmp, *cid, kid, err) && store_results(db, cmp, *cid, err);
 }
@@ -1080,8 +1133,17 @@ static const struct db_column noise_cols[] = {
 };
 #undef R
 
+/* A calibration whose every boot ran under this QEMU build and, outside
+ * tcg-icount (whose guest time the host's CPU does not change), on this
+ * CPU model: two parameters, the QEMU version and the CPU. Rows from
+ * before schema 9 have no CPU and count as this machine's. */
+#define CALIBRATION_HERE                                                                          \
+	"NOT EXISTS (SELECT 1 FROM runs r WHERE r.comparison_id=c.id AND (r.qemu_version<>? OR "  \
+	"(c.accel<>'tcg-icount' AND r.host_cpu IS NOT NULL AND r.host_cpu<>?)))"
+
 bool db_load_noise(sqlite3 *db, const char *accel, const char *config_sha256, int iterations,
-		   int warmup, struct noise_floor **out, int *n, long long *calibration, pb_err *err)
+		   int warmup, struct noise_floor **out, int *n, long long *calibration,
+		   long long *elsewhere, pb_err *err)
 {
 	struct db_cursor c;
 	struct noise_row r;
@@ -1095,13 +1157,28 @@ bool db_load_noise(sqlite3 *db, const char *accel, const char *config_sha256, in
 	if (!db_cursor_open(&c, db, "database", comparison_id_cols, 1, err,
 			    "FROM comparisons c JOIN kernels k ON k.id=c.kernel_without "
 			    "WHERE c.kind='calibration' AND c.status='measured' AND c.accel=? "
-			    "AND c.iterations=? AND c.warmup=? "
+			    "AND c.iterations=? AND c.warmup=? AND " CALIBRATION_HERE " "
 			    "ORDER BY k.config_sha256=? DESC, c.id DESC LIMIT 1",
-			    "siis", accel, iterations, warmup, config_sha256 ? config_sha256 : ""))
+			    "siisss", accel, iterations, warmup, qemu_version(), host_cpu_model(),
+			    config_sha256 ? config_sha256 : ""))
 		return false;
 	if (db_cursor_step(&c, &cal))
 		*calibration = cal.id;
 	db_cursor_close(&c, NULL);
+	if (elsewhere) {
+		/* a newer one from another QEMU or CPU (a cluster's node), set aside */
+		*elsewhere = 0;
+		if (!db_cursor_open(&c, db, "database", comparison_id_cols, 1, err,
+				    "FROM comparisons c WHERE c.kind='calibration' AND c.status='measured' "
+				    "AND c.accel=? AND c.iterations=? AND c.warmup=? AND c.id>? AND NOT "
+				    CALIBRATION_HERE " ORDER BY c.id DESC LIMIT 1",
+				    "siiIss", accel, iterations, warmup, *calibration, qemu_version(),
+				    host_cpu_model()))
+			return false;
+		if (db_cursor_step(&c, &cal))
+			*elsewhere = cal.id;
+		db_cursor_close(&c, NULL);
+	}
 	if (!*calibration)
 		return true;
 	if (!db_cursor_open(&c, db, "database", noise_cols, (int)PB_ARRAY_SIZE(noise_cols), err,

@@ -9,7 +9,7 @@
 
 #include "comparison.h"
 
-#define DB_SCHEMA_VERSION 8
+#define DB_SCHEMA_VERSION 9
 
 /* What a command does with the database: run, submit, nightly, calibrate
  * and perfbotd write; jobs and report only read. */
@@ -51,10 +51,13 @@ bool db_store_comparison(sqlite3 *db, const struct comparison *cmp, const char *
 /* The noise floor of the newest calibration under accel with the same
  * iterations and warm-up (a boot median of 1 iteration is noisier than one
  * of 5: another's noise would be a wrong prior), one of a kernel built
- * from the same .config first (none: *n = 0, *calibration = 0). */
+ * from the same .config first (none: *n = 0, *calibration = 0), whose
+ * boots ran under this QEMU build and, outside tcg-icount, on this host
+ * CPU model. *elsewhere (if not NULL): a newer calibration set aside as
+ * another QEMU's or CPU's, else 0. */
 bool db_load_noise(sqlite3 *db, const char *accel, const char *config_sha256, int iterations,
 		   int warmup, struct noise_floor **noise, int *n, long long *calibration,
-		   pb_err *err);
+		   long long *elsewhere, pb_err *err);
 
 /* The newest patch comparison of this patch file (queue, number, sha256)
  * on this base tree and config by this perfbot version; 0 if none. */
@@ -108,7 +111,7 @@ struct db_column {
 	size_t offset;
 };
 #define DB_COLUMN(row, field, type, expr) { #field, expr, type, offsetof(row, field) }
-#define DB_MAX_COLUMNS 64
+#define DB_MAX_COLUMNS 96
 
 /* A query being read row by row into a struct. */
 struct db_cursor {

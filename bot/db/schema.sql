@@ -1,5 +1,5 @@
--- perfbot results database, schema version 7 (PRAGMA user_version).
--- db.c upgrades a database of versions 1 to 6 in place.
+-- perfbot results database, schema version 9 (PRAGMA user_version).
+-- db.c upgrades a database of versions 1 to 8 in place.
 -- Every comparison is written in one transaction with its kernels, runs,
 -- samples and results: a perfbot that dies leaves nothing half-written.
 
@@ -91,7 +91,9 @@ CREATE TABLE comparisons (
     fa_metric_tests INTEGER,            -- calibration: metric tests over all splits
     fa_metric_flags INTEGER,            -- calibration: of those, flagged
     series_id       INTEGER REFERENCES series(id), -- schema 7: a series comparison's
-    guests_at_once  INTEGER             -- schema 8: guests booted at once, at most (NULL before: 1)
+    guests_at_once  INTEGER,            -- schema 8: guests booted at once, at most (NULL before: 1)
+    uid             TEXT,               -- schema 9: the comparison's identity in any database (NULL before)
+    host            TEXT                -- schema 9: the machine that ran it (its host name; NULL before)
 );
 
 -- schema 7: perfbot bisect over a series comparison's prefixes
@@ -134,6 +136,7 @@ CREATE TABLE runs (
     accel_reason   TEXT NOT NULL,
     qemu_version   TEXT NOT NULL,
     qemu_cmdline   TEXT NOT NULL,
+    host_cpu       TEXT,                -- schema 9: the host's CPU model (NULL before)
     outcome        TEXT NOT NULL,       -- ok | invalid | boot-panic | timeout | qemu-error | incomplete
     detail         TEXT NOT NULL,
     wall_seconds   REAL NOT NULL,
@@ -272,5 +275,6 @@ CREATE TABLE job_samples (
 
 CREATE INDEX runs_by_comparison ON runs (comparison_id);
 CREATE INDEX comparisons_by_patch ON comparisons (patch_id);
+CREATE UNIQUE INDEX comparisons_by_uid ON comparisons (uid);
 
-PRAGMA user_version = 7;
+PRAGMA user_version = 9;

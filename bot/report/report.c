@@ -443,6 +443,14 @@ static void patch_head(pb_str *h, const struct patch_page_row *r, const char *nu
 	kernel_kv(h, series ? "kernel with the series" : "kernel with the fix", &r->kernel[1]);
 	row_kv(h, "base", r->base_version);
 	row_kv(h, "accelerator", r->accel[0] ? r->accel : "(nothing booted)");
+	if (r->host[0] || r->host_cpu[0]) {
+		char *where = xasprintf("%s%s%s%s%s", r->host[0] ? r->host : "a machine not recorded",
+					r->host_cpu[0] ? ", " : "", r->host_cpu, r->qemu_version[0] ? ", " : "",
+					r->qemu_version);
+
+		row_kv(h, "ran on", where);
+		free(where);
+	}
 	row_kv(h, "why this accelerator", r->accel_reason);
 	row_kv(h, "status", r->status);
 	row_kv(h, "workloads", r->workloads);

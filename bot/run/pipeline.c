@@ -184,12 +184,20 @@ static void chosen_fingerprints(const struct pipeline *pl, char (*fp)[65])
 bool stage_noise(struct pipeline *pl)
 {
 	char fp[CLI_MAX_WORKLOADS][65];
+	long long elsewhere;
 	int kept = 0;
 	pb_str stale;
 
 	if (!db_load_noise(pl->db, pl->accel.name, pl->kc.sha256, pl->cfg->iterations,
-			   pl->cfg->warmup, &pl->noise, &pl->nnoise, &pl->noise_calibration, &pl->err))
+			   pl->cfg->warmup, &pl->noise, &pl->nnoise, &pl->noise_calibration, &elsewhere,
+			   &pl->err))
 		return false;
+	if (elsewhere)
+		printf("perfbot: calibration %lld ran under another QEMU build%s: not its noise floor "
+		       "(this machine: %s%s%s)\n", elsewhere,
+		       strcmp(pl->accel.name, "tcg-icount") ? " or host CPU" : "", qemu_version(),
+		       strcmp(pl->accel.name, "tcg-icount") ? ", " : "",
+		       strcmp(pl->accel.name, "tcg-icount") ? host_cpu_model() : "");
 	chosen_fingerprints(pl, fp);
 	str_init(&stale);
 	for (int i = 0; i < pl->nnoise; i++) {
@@ -760,7 +768,7 @@ static long long calibration_current(struct pipeline *pl, const struct compariso
 	bool ok;
 
 	if (!db_load_noise(pl->db, cmp->accel.name, pl->kc.sha256, pl->cfg->iterations,
-			   pl->cfg->warmup, &noise, &n, &cid, &pl->err) || !cid) {
+			   pl->cfg->warmup, &noise, &n, &cid, NULL, &pl->err) || !cid) {
 		noise_free(noise, n);
 		return 0;
 	}

@@ -3,9 +3,11 @@
  * what the guest wrote, bounded, for the outcome. */
 #include "vm.h"
 
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <sys/utsname.h>
 #include <unistd.h>
 
 /* What perfbot reads of files a guest wrote: a results port larger than
@@ -34,6 +36,43 @@ const char *qemu_version(void)
 		str_free(&out);
 	}
 	return version;
+}
+
+const char *host_cpu_model(void)
+{
+	static char model[128];
+
+	if (!model[0]) {
+		FILE *f = fopen("/proc/cpuinfo", "r");
+		char line[256];
+
+		while (f && !model[0] && fgets(line, sizeof(line), f)) {
+			char *colon = strchr(line, ':');
+
+			if (strncmp(line, "model name", 10) || !colon)
+				continue;
+			colon += strspn(colon + 1, " \t") + 1;
+			colon[strcspn(colon, "\n")] = '\0';
+			snprintf(model, sizeof(model), "%s", colon);
+		}
+		if (f)
+			fclose(f);
+		if (!model[0]) {
+			struct utsname u;
+
+			snprintf(model, sizeof(model), "%s", uname(&u) == 0 ? u.machine : "unknown");
+		}
+	}
+	return model;
+}
+
+const char *host_name(void)
+{
+	static char name[256];
+
+	if (!name[0] && (gethostname(name, sizeof(name) - 1) != 0 || !name[0]))
+		snprintf(name, sizeof(name), "unknown");
+	return name;
 }
 
 static void add_arg(char ***argv, int *n, const char *s)

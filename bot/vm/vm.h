@@ -26,5 +26,9 @@ bool vm_boot(const struct pb_config *cfg, const struct accel *a, const struct gu
 
 /* "QEMU emulator version 7.2.x", cached. */
 const char *qemu_version(void);
+/* The host's CPU model ("model name" of /proc/cpuinfo, else the machine
+ * uname gives) and its host name, cached: where the guests ran. */
+const char *host_cpu_model(void);
+const char *host_name(void);
 
 #endif

@@ -14,6 +14,7 @@
 #include "db.h"
 #include "fixture.h"
 #include "report.h"
+#include "vm.h"
 
 #define W "PB1 sample hugetlb-migrate "
 
@@ -345,6 +346,14 @@ void test_db(void)
 		CHECK_HAS(html, "The port (applied to form the kernel without the fix)");
 		CHECK_HAS(html, "<h2>Behaviour changes</h2>");
 		CHECK_HAS(html, "<img src=\"plots/771-c1-hugetlb-migrate-pages_migrated.svg\"");
+		{
+			/* where it ran: the host, its CPU and QEMU */
+			char *ran = xasprintf("<tr><th>ran on</th><td>%s, ", host_name());
+
+			CHECK_HAS(html, ran);
+			CHECK_HAS(html, host_cpu_model());
+			free(ran);
+		}
 		free(html);
 		unlink(report);
 		free(report);
@@ -505,21 +514,69 @@ void test_db(void)
 				       "patch_id IS NULL AND fa_splits=3 AND id=?", cal), 1);
 		CHECK_INT(db_count(db, "SELECT count(*) FROM noise WHERE calibration_id=?", cal), 2);
 		CHECK(db_load_noise(db, "tcg-icount", "c0nf", f.cmp.obs.iterations, f.cmp.policy.warmup,
-				    &got, &ngot, &which, &err));
+				    &got, &ngot, &which, NULL, &err));
 		CHECK(which == cal && ngot == 2);
 		CHECK(ngot == 2 && !strcmp(got[0].workload, "hugetlb-migrate") && got[0].boots == 4);
 		/* which version of the workload it measured comes back with it */
 		CHECK(ngot == 2 && !strcmp(got[0].sha256, "f1n9e2") && !got[1].sha256[0]);
 		noise_free(got, ngot);
 		CHECK(db_load_noise(db, "kvm", NULL, f.cmp.obs.iterations, f.cmp.policy.warmup, &got,
-				    &ngot, &which, &err));
+				    &ngot, &which, NULL, &err));
 		CHECK(which == 0 && ngot == 0 && !got);
+		/* where it ran: the QEMU build and CPU of every boot, the host */
+		CHECK(db_count(db, "SELECT count(*) FROM runs WHERE comparison_id=?", cal) > 0);
+		{
+			char *q = sqlite3_mprintf("SELECT count(*) FROM runs WHERE comparison_id=? AND "
+						  "(host_cpu IS NOT %Q OR qemu_version IS NOT %Q)",
+						  host_cpu_model(), qemu_version());
+
+			CHECK_INT(db_count(db, q, cal), 0);
+			sqlite3_free(q);
+			q = sqlite3_mprintf("SELECT count(*) FROM comparisons WHERE id=? AND host=%Q AND "
+					    "length(uid)=32 AND uid NOT GLOB '*[^0-9a-f]*'", host_name());
+			CHECK_INT(db_count(db, q, cal), 1);
+			sqlite3_free(q);
+		}
+		/* another QEMU build's boots are no noise floor here, and are named */
+		{
+			long long elsewhere = -1;
+
+			CHECK(db_exec(db, "UPDATE runs SET qemu_version='QEMU emulator version 9.9'", &err));
+			CHECK(db_load_noise(db, "tcg-icount", "c0nf", f.cmp.obs.iterations,
+					    f.cmp.policy.warmup, &got, &ngot, &which, &elsewhere, &err));
+			CHECK(which == 0 && ngot == 0 && elsewhere == cal);
+		}
+		{
+			char *q = sqlite3_mprintf("UPDATE runs SET qemu_version=%Q, host_cpu='Other CPU'",
+						  qemu_version());
+			long long elsewhere = -1;
+
+			CHECK(db_exec(db, q, &err));
+			sqlite3_free(q);
+			/* under tcg-icount the host's CPU changes no guest time */
+			CHECK(db_load_noise(db, "tcg-icount", "c0nf", f.cmp.obs.iterations,
+					    f.cmp.policy.warmup, &got, &ngot, &which, &elsewhere, &err));
+			CHECK(which == cal && ngot == 2 && elsewhere == 0);
+			noise_free(got, ngot);
+			/* under kvm it does; a row from before schema 9 (no CPU) is this machine's */
+			CHECK(db_exec(db, "UPDATE comparisons SET accel='kvm'; UPDATE runs SET accel='kvm'", &err));
+			CHECK(db_load_noise(db, "kvm", "c0nf", f.cmp.obs.iterations, f.cmp.policy.warmup,
+					    &got, &ngot, &which, &elsewhere, &err));
+			CHECK(which == 0 && ngot == 0 && elsewhere == cal);
+			CHECK(db_exec(db, "UPDATE runs SET host_cpu=NULL", &err));
+			CHECK(db_load_noise(db, "kvm", "c0nf", f.cmp.obs.iterations, f.cmp.policy.warmup,
+					    &got, &ngot, &which, &elsewhere, &err));
+			CHECK(which == cal && ngot == 2 && elsewhere == 0);
+			noise_free(got, ngot);
+			CHECK(db_exec(db, "UPDATE comparisons SET accel='tcg-icount'; UPDATE runs SET "
+					  "accel='tcg-icount'", &err));
+		}
 		/* another number of iterations, or of warm-up: another noise */
 		CHECK(db_load_noise(db, "tcg-icount", "c0nf", f.cmp.obs.iterations + 1,
-				    f.cmp.policy.warmup, &got, &ngot, &which, &err));
+				    f.cmp.policy.warmup, &got, &ngot, &which, NULL, &err));
 		CHECK(which == 0 && ngot == 0 && !got);
 		CHECK(db_load_noise(db, "tcg-icount", "c0nf", f.cmp.obs.iterations,
-				    f.cmp.policy.warmup + 1, &got, &ngot, &which, &err));
+				    f.cmp.policy.warmup + 1, &got, &ngot, &which, NULL, &err));
 		CHECK(which == 0 && ngot == 0 && !got);
 		f.cmp.measured_noise = NULL;
 		f.cmp.nmeasured_noise = 0;
@@ -645,6 +702,13 @@ void test_db(void)
 		CHECK_INT(db_count(db, "SELECT count(*) FROM pragma_table_info('comparisons') WHERE "
 				       "name='series_id'", 0), 1);
 		CHECK_INT(db_count(db, "SELECT count(*) FROM series", 0), 0);
+		/* and on through 9: where a comparison ran, and its identity anywhere */
+		CHECK_INT(db_count(db, "SELECT count(*) FROM pragma_table_info('comparisons') WHERE "
+				       "name IN ('uid', 'host')", 0), 2);
+		CHECK_INT(db_count(db, "SELECT count(*) FROM pragma_table_info('runs') WHERE "
+				       "name='host_cpu'", 0), 1);
+		CHECK_INT(db_count(db, "SELECT count(*) FROM pragma_index_list('comparisons') WHERE "
+				       "name='comparisons_by_uid' AND \"unique\"=1", 0), 1);
 		db_close(db);
 		rm_rf(v6);
 		free(v6);
