@@ -58,6 +58,7 @@ extern int checks_passed, checks_failed;
 void test_queue(void);
 void test_config(void);
 void test_db(void);
+void test_bundle(void);
 void test_jobdb(void);
 void test_hostile(void);
 void test_kselftest(void);

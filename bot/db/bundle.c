@@ -1,0 +1,359 @@
+/* perfbot import: a bundle is a results database written elsewhere (a
+ * Slurm job's own SQLite file). It is attached to results.db and copied
+ * table by table with INSERT ... SELECT, every reference mapped by what
+ * identifies a row in any database: a comparison's uid, a kernel's key, a
+ * patch's queue, number and hash, a series' queue and hash, a run's
+ * comparison and boot index. Column lists come from the schema itself,
+ * so a column added later travels without a change here. */
+#include "bundle.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#include "db.h"
+
+/* The columns of table but id, with each in map ({ column, expression })
+ * replaced by its expression: "a, b, c" (names) and "x.a, (...), x.c". */
+static void column_lists(sqlite3 *db, const char *table, const char *alias,
+			 const char *const (*map)[2], size_t nmap, pb_str *names, pb_str *values)
+{
+	sqlite3_stmt *st;
+	char *sql = sqlite3_mprintf("SELECT name FROM pragma_table_info(%Q) ORDER BY cid", table);
+
+	str_init(names);
+	str_init(values);
+	if (sqlite3_prepare_v2(db, sql, -1, &st, NULL) == SQLITE_OK) {
+		while (sqlite3_step(st) == SQLITE_ROW) {
+			const char *col = (const char *)sqlite3_column_text(st, 0);
+			const char *expr = NULL;
+
+			if (!strcmp(col, "id"))
+				continue;
+			for (size_t i = 0; i < nmap; i++)
+				if (!strcmp(map[i][0], col))
+					expr = map[i][1];
+			str_addf(names, "%s%s", names->len ? ", " : "", col);
+			if (expr)
+				str_addf(values, "%s(%s)", values->len ? ", " : "", expr);
+			else
+				str_addf(values, "%s%s.%s", values->len ? ", " : "", alias, col);
+		}
+		sqlite3_finalize(st);
+	}
+	sqlite3_free(sql);
+}
+
+/* INSERT [OR IGNORE] INTO main.table (...) SELECT ... FROM rest. */
+static bool copy_rows(sqlite3 *db, const char *table, const char *alias, const char *const (*map)[2],
+		      size_t nmap, bool or_ignore, const char *rest, pb_err *err)
+{
+	pb_str names, values;
+	char *sql;
+	bool ok;
+
+	column_lists(db, table, alias, map, nmap, &names, &values);
+	sql = xasprintf("INSERT %sINTO main.%s (%s) SELECT %s FROM %s", or_ignore ? "OR IGNORE " : "",
+			table, names.buf, values.buf, rest);
+	ok = db_exec(db, sql, err);
+	free(sql);
+	str_free(&names);
+	str_free(&values);
+	return ok;
+}
+
+static long long bundle_count(sqlite3 *db, const char *sql)
+{
+	return db_count(db, sql, 0);
+}
+
+bool bundle_check(const char *path, const char *perfbot_version, pb_err *err)
+{
+	sqlite3 *b = NULL;
+	sqlite3_stmt *st;
+	bool ok = false;
+	int v = -1;
+
+	/* the schema version first: a bundle of another perfbot is not to be upgraded */
+	if (sqlite3_open_v2(path, &b, SQLITE_OPEN_READONLY, NULL) == SQLITE_OK &&
+	    sqlite3_prepare_v2(b, "PRAGMA user_version", -1, &st, NULL) == SQLITE_OK) {
+		if (sqlite3_step(st) == SQLITE_ROW)
+			v = sqlite3_column_int(st, 0);
+		sqlite3_finalize(st);
+	}
+	sqlite3_close(b);
+	b = NULL;
+	if (v > 0 && v != DB_SCHEMA_VERSION) {
+		pb_seterr(err, "bundle %s has schema version %d, this perfbot %d: it came from another "
+			       "perfbot version (import it with that one, or run its job again)", path, v,
+			  DB_SCHEMA_VERSION);
+		return false;
+	}
+	if (!db_open_readonly(path, &b, err))
+		return false;
+	if (!bundle_count(b, "SELECT count(*) FROM comparisons")) {
+		pb_seterr(err, "bundle %s holds no comparison", path);
+	} else if (bundle_count(b, "SELECT count(*) FROM comparisons WHERE uid IS NULL OR uid=''")) {
+		pb_seterr(err, "bundle %s has comparisons without a uid (stored before schema 9)", path);
+	} else if (bundle_count(b, "SELECT count(*) FROM comparisons WHERE length(uid)<>32 OR "
+				   "uid GLOB '*[^0-9a-f]*'")) {
+		/* it names their log directories: 32 hex digits, as perfbot makes them */
+		pb_seterr(err, "bundle %s has a comparison whose uid is not perfbot's (32 hex digits)", path);
+	} else if (bundle_count(b, "SELECT count(*) FROM bisects")) {
+		pb_seterr(err, "bundle %s holds a bisect, which perfbot import does not bring yet", path);
+	} else {
+		char *sql = sqlite3_mprintf("SELECT perfbot_version FROM comparisons WHERE "
+					    "perfbot_version <> %Q LIMIT 1", perfbot_version);
+		char *other = NULL;
+
+		if (sqlite3_prepare_v2(b, sql, -1, &st, NULL) == SQLITE_OK) {
+			if (sqlite3_step(st) == SQLITE_ROW)
+				other = xstrdup((const char *)sqlite3_column_text(st, 0));
+			sqlite3_finalize(st);
+		}
+		sqlite3_free(sql);
+		if (other) {
+			char *v_other = visible(other);
+
+			pb_seterr(err, "bundle %s was measured by perfbot %s, this is perfbot %s: another "
+				       "version may boot and judge otherwise", path, v_other, perfbot_version);
+			free(v_other);
+			free(other);
+		} else {
+			ok = true;
+		}
+	}
+	sqlite3_close(b);
+	return ok;
+}
+
+/* One log to bring: the run it belongs to, the path it names, its comparison's uid. */
+struct log_ref {
+	long long run;
+	char *from, *uid;
+};
+
+/* The log's content, from the bundle's bundle_files if it holds it, else
+ * from the path itself; NULL if neither. */
+static char *log_content(sqlite3 *db, bool has_files, const char *from, size_t *len)
+{
+	sqlite3_stmt *f;
+	char *data = NULL;
+
+	if (has_files &&
+	    sqlite3_prepare_v2(db, "SELECT content FROM bundle.bundle_files WHERE path=?", -1, &f, NULL) == SQLITE_OK) {
+		sqlite3_bind_text(f, 1, from, -1, SQLITE_TRANSIENT);
+		if (sqlite3_step(f) == SQLITE_ROW) {
+			*len = (size_t)sqlite3_column_bytes(f, 0);
+			data = xmalloc(*len + 1);
+			if (*len)
+				memcpy(data, sqlite3_column_blob(f, 0), *len);
+		}
+		sqlite3_finalize(f);
+	}
+	return data ? data : read_file(from, len, NULL);
+}
+
+/* The new rows' logs: each run's console and results log into
+ * log_dir/imported-<uid>/ under its own file name (a name that is no name,
+ * "" or "..", gets one made of the run and the kind); the run then names
+ * the copy. The runs are read first, then changed. */
+static bool bring_logs(sqlite3 *db, const char *log_dir, bool has_files, struct bundle_outcome *out,
+		       pb_err *err)
+{
+	static const char *const kinds[] = { "console_log", "results_log" };
+	bool ok = true;
+
+	for (int k = 0; ok && k < 2; k++) {
+		char *sql = xasprintf("SELECT r.id, r.%s, c.uid FROM main.runs r JOIN main.comparisons c "
+				      "ON c.id=r.comparison_id WHERE c.uid IN (SELECT uid FROM temp.import_new) "
+				      "AND r.%s <> ''", kinds[k], kinds[k]);
+		struct log_ref *refs = NULL;
+		size_t n = 0, cap = 0;
+		sqlite3_stmt *st;
+
+		if (sqlite3_prepare_v2(db, sql, -1, &st, NULL) != SQLITE_OK) {
+			pb_seterr(err, "database: %s", sqlite3_errmsg(db));
+			free(sql);
+			return false;
+		}
+		while (sqlite3_step(st) == SQLITE_ROW) {
+			if (n == cap) {
+				cap = cap ? 2 * cap : 16;
+				refs = xrealloc(refs, cap * sizeof(*refs));
+			}
+			refs[n].run = sqlite3_column_int64(st, 0);
+			refs[n].from = xstrdup((const char *)sqlite3_column_text(st, 1));
+			refs[n++].uid = xstrdup((const char *)sqlite3_column_text(st, 2));
+		}
+		sqlite3_finalize(st);
+		free(sql);
+		for (size_t i = 0; i < n; i++) {
+			const char *slash = strrchr(refs[i].from, '/'), *base = slash ? slash + 1 : refs[i].from;
+			char *dir = xasprintf("%s/imported-%s", log_dir, refs[i].uid), *to, *data, *upd;
+			size_t len = 0;
+
+			if (!base[0] || !strcmp(base, ".") || !strcmp(base, ".."))
+				to = xasprintf("%s/run%lld.%s", dir, refs[i].run, kinds[k]);
+			else
+				to = xasprintf("%s/%s", dir, base);
+			data = ok ? log_content(db, has_files, refs[i].from, &len) : NULL;
+			if (ok && !data) {
+				out->logs_missing++;
+			} else if (ok) {
+				upd = xasprintf("UPDATE main.runs SET %s=? WHERE id=?", kinds[k]);
+				ok = mkdir_p(dir, err) && write_file_atomic(to, data, len, err) &&
+				     db_run(db, NULL, err, upd, "sI", to, refs[i].run);
+				out->logs += ok;
+				free(upd);
+			}
+			free(data);
+			free(dir);
+			free(to);
+			free(refs[i].from);
+			free(refs[i].uid);
+		}
+		free(refs);
+	}
+	return ok;
+}
+
+/* Every table of the bundle's new comparisons, in the order references
+ * need them; inside the caller's transaction. */
+static bool copy_new(sqlite3 *db, pb_err *err)
+{
+	static const char *const cmp_map[][2] = {
+		{ "patch_id", "SELECT m.id FROM main.patches m JOIN bundle.patches b ON m.queue=b.queue AND "
+			      "m.number=b.number AND m.sha256=b.sha256 WHERE b.id=c.patch_id" },
+		{ "series_id", "SELECT m.id FROM main.series m JOIN bundle.series b ON m.queue=b.queue AND "
+			       "m.sha256=b.sha256 WHERE b.id=c.series_id" },
+		{ "kernel_without", "SELECT m.id FROM main.kernels m JOIN bundle.kernels b ON m.key=b.key "
+				    "WHERE b.id=c.kernel_without" },
+		{ "kernel_with", "SELECT m.id FROM main.kernels m JOIN bundle.kernels b ON m.key=b.key "
+				 "WHERE b.id=c.kernel_with" },
+		{ "noise_calibration", "NULL" }, /* mapped below, once every comparison is in */
+	};
+	static const char *const run_map[][2] = {
+		{ "comparison_id", "SELECT m.id FROM main.comparisons m WHERE m.uid=bc.uid" },
+		{ "kernel_id", "SELECT m.id FROM main.kernels m JOIN bundle.kernels b ON m.key=b.key "
+			       "WHERE b.id=r.kernel_id" },
+	};
+	static const char *const sample_map[][2] = {
+		{ "run_id", "SELECT mr.id FROM main.runs mr JOIN main.comparisons mc ON "
+			    "mc.id=mr.comparison_id WHERE mc.uid=bc.uid AND mr.boot_index=br.boot_index" },
+	};
+	static const char *const result_map[][2] = {
+		{ "comparison_id", "SELECT m.id FROM main.comparisons m WHERE m.uid=bc.uid" },
+	};
+	static const char *const noise_map[][2] = {
+		{ "calibration_id", "SELECT m.id FROM main.comparisons m WHERE m.uid=bc.uid" },
+	};
+	char *rest;
+	bool ok;
+
+	ok = copy_rows(db, "patches", "p", NULL, 0, true,
+		       "bundle.patches p WHERE p.id IN (SELECT patch_id FROM bundle.comparisons WHERE uid IN "
+		       "(SELECT uid FROM temp.import_new))", err) &&
+	     copy_rows(db, "series", "s", NULL, 0, true,
+		       "bundle.series s WHERE s.id IN (SELECT series_id FROM bundle.comparisons WHERE uid IN "
+		       "(SELECT uid FROM temp.import_new))", err) &&
+	     copy_rows(db, "kernels", "k", NULL, 0, true,
+		       "bundle.kernels k WHERE k.id IN (SELECT kernel_without FROM bundle.comparisons WHERE "
+		       "uid IN (SELECT uid FROM temp.import_new) UNION SELECT kernel_with FROM "
+		       "bundle.comparisons WHERE uid IN (SELECT uid FROM temp.import_new))", err) &&
+	     copy_rows(db, "comparisons", "c", cmp_map, PB_ARRAY_SIZE(cmp_map), false,
+		       "bundle.comparisons c WHERE c.uid IN (SELECT uid FROM temp.import_new) ORDER BY c.id",
+		       err) &&
+	     /* a calibration whose noise it used: here too, by its uid, else none */
+	     db_exec(db, "UPDATE main.comparisons SET noise_calibration=(SELECT m.id FROM main.comparisons m "
+			 "JOIN bundle.comparisons cal ON cal.uid=m.uid JOIN bundle.comparisons b ON "
+			 "b.noise_calibration=cal.id WHERE b.uid=main.comparisons.uid) WHERE uid IN "
+			 "(SELECT uid FROM temp.import_new)", err);
+	if (!ok)
+		return false;
+	rest = xasprintf("bundle.runs r JOIN bundle.comparisons bc ON bc.id=r.comparison_id WHERE bc.uid IN "
+			 "(SELECT uid FROM temp.import_new) ORDER BY r.id");
+	ok = copy_rows(db, "runs", "r", run_map, PB_ARRAY_SIZE(run_map), false, rest, err);
+	free(rest);
+	ok = ok && copy_rows(db, "samples", "s", sample_map, PB_ARRAY_SIZE(sample_map), false,
+			     "bundle.samples s JOIN bundle.runs br ON br.id=s.run_id JOIN bundle.comparisons bc "
+			     "ON bc.id=br.comparison_id WHERE bc.uid IN (SELECT uid FROM temp.import_new)", err);
+	ok = ok && copy_rows(db, "results", "x", result_map, PB_ARRAY_SIZE(result_map), false,
+			     "bundle.results x JOIN bundle.comparisons bc ON bc.id=x.comparison_id WHERE "
+			     "bc.uid IN (SELECT uid FROM temp.import_new)", err);
+	ok = ok && copy_rows(db, "noise", "n", noise_map, PB_ARRAY_SIZE(noise_map), false,
+			     "bundle.noise n JOIN bundle.comparisons bc ON bc.id=n.calibration_id WHERE "
+			     "bc.uid IN (SELECT uid FROM temp.import_new)", err);
+	return ok;
+}
+
+/* The log copies of the import under way, before its rollback: nothing
+ * half-written stays. */
+static void remove_log_copies(sqlite3 *db, const char *log_dir)
+{
+	sqlite3_stmt *st;
+
+	if (sqlite3_prepare_v2(db, "SELECT uid FROM temp.import_new", -1, &st, NULL) != SQLITE_OK)
+		return;
+	while (sqlite3_step(st) == SQLITE_ROW) {
+		char *d = xasprintf("%s/imported-%s", log_dir, sqlite3_column_text(st, 0));
+
+		rm_rf(d);
+		free(d);
+	}
+	sqlite3_finalize(st);
+}
+
+bool bundle_import(sqlite3 *db, const char *path, const char *perfbot_version, const char *log_dir,
+		   struct bundle_outcome *out, pb_err *err)
+{
+	bool ok, has_files;
+
+	memset(out, 0, sizeof(*out));
+	if (!bundle_check(path, perfbot_version, err))
+		return false;
+	if (!db_run(db, NULL, err, "ATTACH DATABASE ? AS bundle", "s", path))
+		return false;
+	/* the new ones, outside the transaction so that a rollback keeps the
+	 * list of the log copies to remove (this process holds the lock) */
+	ok = db_exec(db, "DROP TABLE IF EXISTS temp.import_new; CREATE TEMP TABLE import_new AS SELECT uid "
+			 "FROM bundle.comparisons WHERE uid NOT IN (SELECT uid FROM main.comparisons WHERE "
+			 "uid IS NOT NULL)", err) &&
+	     db_exec(db, "BEGIN IMMEDIATE", err);
+	if (!ok)
+		goto detach;
+	has_files = db_count(db, "SELECT count(*) FROM bundle.sqlite_master WHERE type='table' AND "
+				 "name='bundle_files'", 0) > 0;
+	out->comparisons = (int)db_count(db, "SELECT count(*) FROM bundle.comparisons", 0);
+	out->imported = (int)db_count(db, "SELECT count(*) FROM temp.import_new", 0);
+	ok = ok && (!out->imported || (copy_new(db, err) && bring_logs(db, log_dir, has_files, out, err)));
+	if (ok && out->imported) {
+		sqlite3_stmt *st;
+
+		out->first = db_count(db, "SELECT min(id) FROM main.comparisons WHERE uid IN (SELECT uid FROM "
+					  "temp.import_new)", 0);
+		out->last = db_count(db, "SELECT max(id) FROM main.comparisons WHERE uid IN (SELECT uid FROM "
+					 "temp.import_new)", 0);
+		if (sqlite3_prepare_v2(db, "SELECT DISTINCT coalesce(host, '?') FROM main.comparisons WHERE uid IN "
+					   "(SELECT uid FROM temp.import_new) ORDER BY 1", -1, &st, NULL) == SQLITE_OK) {
+			size_t at = 0;
+
+			while (sqlite3_step(st) == SQLITE_ROW && at < sizeof(out->hosts) - 1)
+				at += (size_t)snprintf(out->hosts + at, sizeof(out->hosts) - at, "%s%s",
+						       at ? " " : "", sqlite3_column_text(st, 0));
+			sqlite3_finalize(st);
+		}
+	}
+	if (ok)
+		ok = db_exec(db, "COMMIT", err);
+	if (!ok) {
+		db_exec(db, "ROLLBACK", NULL);
+		remove_log_copies(db, log_dir);
+		memset(out, 0, sizeof(*out));
+	}
+detach:
+	db_exec(db, "DROP TABLE IF EXISTS temp.import_new", NULL);
+	db_exec(db, "DETACH DATABASE bundle", NULL);
+	return ok;
+}

@@ -1,0 +1,159 @@
+/* perfbot import: a job's results database brought into results.db, once
+ * however often, every reference mapped; bundles of another perfbot or
+ * schema refused with nothing written. */
+#include <stdlib.h>
+#include <unistd.h>
+
+#include "bundle.h"
+#include "check.h"
+#include "cli.h"
+#include "db.h"
+#include "fixture.h"
+#include "vm.h"
+
+#define W "PB1 sample hugetlb-migrate "
+
+static long long rows(sqlite3 *db, const char *table)
+{
+	char *sql = xasprintf("SELECT count(*) FROM %s", table);
+	long long n = db_count(db, sql, 0);
+
+	free(sql);
+	return n;
+}
+
+/* What a home database holds, in one line: comparisons/runs/samples/results/kernels/patches. */
+static char *holdings(sqlite3 *db)
+{
+	return xasprintf("%lld/%lld/%lld/%lld/%lld/%lld", rows(db, "comparisons"), rows(db, "runs"),
+			 rows(db, "samples"), rows(db, "results"), rows(db, "kernels"), rows(db, "patches"));
+}
+
+/* A copy of the bundle at from, changed by sql. */
+static char *bundle_variant(const char *dir, const char *from, const char *name, const char *sql)
+{
+	char *to = xasprintf("%s/%s", dir, name);
+	sqlite3 *b;
+	pb_err err = { "" };
+
+	CHECK(copy_file(from, to, &err));
+	CHECK(sqlite3_open(to, &b) == SQLITE_OK);
+	CHECK(sqlite3_exec(b, sql, NULL, NULL, NULL) == SQLITE_OK);
+	sqlite3_close(b);
+	return to;
+}
+
+void test_bundle(void)
+{
+	char *dir = test_tmpdir(), *job = xasprintf("%s/job.db", dir), *home = xasprintf("%s/home.db", dir);
+	char *logs = xasprintf("%s/logs", dir), *before, *after, *v;
+	struct bundle_outcome o;
+	struct fixture f;
+	sqlite3 *b, *h;
+	long long id;
+	pb_err err = { "" };
+
+	CHECK(fixture_init(&f, W "1 migrate_ms 1\n" W "1 pages_migrated 0\n",
+			   W "1 migrate_ms 2\n" W "1 pages_migrated 32\n"));
+	/* the job's database: two comparisons, one boot's console log inside it */
+	CHECK(db_open(job, &b, &err));
+	CHECK(db_store_comparison(b, &f.cmp, "test", NULL, &id, &err));
+	CHECK(db_store_comparison(b, &f.cmp, "test", NULL, &id, &err));
+	CHECK(db_exec(b, "CREATE TABLE bundle_files (path TEXT PRIMARY KEY, content BLOB);"
+			 "INSERT INTO bundle_files VALUES ('/nonexistent/boot0.console.log', 'console of boot 0');",
+		      &err));
+	db_close(b);
+	CHECK(bundle_check(job, "test", &err));
+
+	/* home already holds a comparison of the same kernels and patch */
+	CHECK(db_open(home, &h, &err));
+	CHECK(db_store_comparison(h, &f.cmp, "test", NULL, &id, &err));
+	CHECK(bundle_import(h, job, "test", logs, &o, &err));
+	CHECK_INT(o.comparisons, 2);
+	CHECK_INT(o.imported, 2);
+	CHECK(o.first == 2 && o.last == 3);
+	CHECK_STR(o.hosts, host_name());
+	/* boot 0's console log of each comparison came from the bundle; the
+	 * others' paths (/nonexistent/) from nowhere */
+	CHECK_INT(o.logs, 2);
+	CHECK_INT(o.logs_missing, 2 * 2 * f.cmp.obs.nboots - 2);
+	/* everything of both, the kernels and the patch shared, every reference whole */
+	CHECK_INT(rows(h, "comparisons"), 3);
+	CHECK_INT(rows(h, "kernels"), 2);
+	CHECK_INT(rows(h, "patches"), 1);
+	CHECK_INT(rows(h, "runs"), 3 * f.cmp.obs.nboots);
+	CHECK(rows(h, "samples") > 0 && rows(h, "samples") % 3 == 0);
+	CHECK(rows(h, "results") > 0 && rows(h, "results") % 3 == 0);
+	CHECK_INT(db_count(h, "SELECT count(*) FROM pragma_foreign_key_check", 0), 0);
+	CHECK_INT(db_count(h, "SELECT count(DISTINCT uid) FROM comparisons", 0), 3);
+	/* the imported comparisons' samples are the job's, boot for boot */
+	CHECK_INT(db_count(h, "SELECT count(*) FROM samples s JOIN runs r ON r.id=s.run_id WHERE "
+			      "r.comparison_id>=?", 2), 2 * db_count(h, "SELECT count(*) FROM samples s JOIN "
+								     "runs r ON r.id=s.run_id WHERE r.comparison_id=?", 1));
+	CHECK_INT(db_count(h, "SELECT count(*) FROM comparisons WHERE id>=? AND verdict=(SELECT verdict "
+			      "FROM comparisons WHERE id=1) AND kernel_without=(SELECT kernel_without FROM "
+			      "comparisons WHERE id=1)", 2), 2);
+	/* the log inside the bundle was copied, and its run names the copy */
+	{
+		char *q = xasprintf("SELECT count(*) FROM runs WHERE comparison_id>=? AND console_log LIKE '%s/imported-%%/boot0.console.log'", logs);
+		char *copy = NULL;
+		sqlite3_stmt *st;
+
+		CHECK_INT(db_count(h, q, 2), 2);
+		if (sqlite3_prepare_v2(h, "SELECT console_log FROM runs WHERE comparison_id=2 AND console_log LIKE '%boot0.console.log'", -1, &st, NULL) == SQLITE_OK) {
+			if (sqlite3_step(st) == SQLITE_ROW)
+				copy = read_file((const char *)sqlite3_column_text(st, 0), NULL, NULL);
+			sqlite3_finalize(st);
+		}
+		CHECK_STR(copy, "console of boot 0");
+		free(copy);
+		free(q);
+	}
+
+	/* imported again: stored once */
+	before = holdings(h);
+	CHECK(bundle_import(h, job, "test", logs, &o, &err));
+	CHECK(o.comparisons == 2 && o.imported == 0 && o.logs == 0);
+	after = holdings(h);
+	CHECK_STR(after, before);
+	free(after);
+
+	/* refused, in one line, with nothing written */
+	v = bundle_variant(dir, job, "other.db", "UPDATE comparisons SET perfbot_version='v0.1-9-gdead'");
+	CHECK(!bundle_import(h, v, "test", logs, &o, &err));
+	CHECK_HAS(err.msg, "was measured by perfbot v0.1-9-gdead, this is perfbot test");
+	free(v);
+	v = bundle_variant(dir, job, "old.db", "PRAGMA user_version = 8");
+	CHECK(!bundle_import(h, v, "test", logs, &o, &err));
+	CHECK_HAS(err.msg, "has schema version 8, this perfbot 9");
+	free(v);
+	v = bundle_variant(dir, job, "empty.db", "DELETE FROM samples; DELETE FROM results; DELETE FROM runs; "
+						 "DELETE FROM comparisons");
+	CHECK(!bundle_import(h, v, "test", logs, &o, &err));
+	CHECK_HAS(err.msg, "holds no comparison");
+	free(v);
+	v = bundle_variant(dir, job, "uid.db", "UPDATE comparisons SET uid='../../etc' WHERE id=1");
+	CHECK(!bundle_import(h, v, "test", logs, &o, &err));
+	CHECK_HAS(err.msg, "whose uid is not perfbot's");
+	free(v);
+	v = xasprintf("%s/missing.db", dir);
+	CHECK(!bundle_import(h, v, "test", logs, &o, &err));
+	free(v);
+	v = test_write(dir, "text.db", "not a database\n");
+	CHECK(!bundle_import(h, v, "test", logs, &o, &err));
+	CHECK_HAS(err.msg, "not an SQLite database");
+	free(v);
+	after = holdings(h);
+	CHECK_STR(after, before);
+	CHECK_INT(db_count(h, "SELECT count(*) FROM pragma_database_list WHERE name='bundle'", 0), 0);
+	free(after);
+	free(before);
+
+	db_close(h);
+	fixture_free(&f);
+	rm_rf(dir);
+	free(dir);
+	free(job);
+	free(home);
+	free(logs);
+}
