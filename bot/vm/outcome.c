@@ -61,6 +61,20 @@ static char *tail_text(const char *text, size_t max)
 	return xstrdup(n > max ? text + n - max : text);
 }
 
+/* The guest's last line on the results port ("" if none), at most 120
+ * bytes: where a quiet guest stopped, when its console says nothing. */
+static char *last_result_line(const char *results, size_t rlen)
+{
+	size_t end = rlen, start;
+
+	while (end && (results[end - 1] == '\n' || results[end - 1] == '\r'))
+		end--;
+	start = end;
+	while (start && results[start - 1] != '\n' && end - start < 120)
+		start--;
+	return xstrndup(results + start, end - start);
+}
+
 void boot_classify(struct boot_record *br, const struct guest_plan *gp, const char *console,
 		   const char *results, size_t rlen, const char *qemu_log, bool timed_out,
 		   int qemu_status, int timeout_s)
@@ -97,10 +111,14 @@ void boot_classify(struct boot_record *br, const struct guest_plan *gp, const ch
 	} else if ((br->detail = panic_text(console))) {
 		br->outcome = BOOT_PANIC;
 	} else if (timed_out) {
+		char *last = last_result_line(results, rlen);
+
 		br->outcome = BOOT_TIMEOUT;
 		tail = tail_text(console, 600);
-		br->detail = xasprintf("no 'PB1 done' within %d s; the console ends: %s", timeout_s,
-				       tail[0] ? tail : "(nothing)");
+		br->detail = xasprintf("no 'PB1 done' within %d s%s%s%s; the console ends: %s", timeout_s,
+				       last[0] ? ", the guest's last result line '" : "", last,
+				       last[0] ? "'" : "", tail[0] ? tail : "(nothing)");
+		free(last);
 		free(tail);
 	} else if (qemu_status != 0) {
 		br->outcome = BOOT_QEMU_ERROR;

@@ -90,6 +90,11 @@ void test_vm(void)
 		  BOOT_TIMEOUT);
 	CHECK_HAS(d, "within 300 s");
 	CHECK_HAS(d, "still booting");
+	/* where a quiet guest stopped: its last result line */
+	CHECK_HAS(d, "300 s, the guest's last result line 'PB1 begin hugetlb-migrate'; the console ends");
+	free(d);
+	CHECK_INT(classify(&gp, "[ 0.5] quiet", "", true, 137, &d), BOOT_TIMEOUT);
+	CHECK_HAS(d, "no 'PB1 done' within 300 s; the console ends: [ 0.5] quiet");
 	free(d);
 	CHECK_INT(classify(&gp, "", "", false, 1, &d), BOOT_QEMU_ERROR);
 	CHECK_HAS(d, "could not load kernel");
