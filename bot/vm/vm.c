@@ -46,15 +46,24 @@ const char *host_cpu_model(void)
 		FILE *f = fopen("/proc/cpuinfo", "r");
 		char line[256];
 
+		char arm[2][32] = { "", "" }; /* arm64 has no model name: its implementer and part */
+
 		while (f && !model[0] && fgets(line, sizeof(line), f)) {
 			char *colon = strchr(line, ':');
 
-			if (strncmp(line, "model name", 10) || !colon)
+			if (!colon)
 				continue;
 			colon += strspn(colon + 1, " \t") + 1;
 			colon[strcspn(colon, "\n")] = '\0';
-			snprintf(model, sizeof(model), "%s", colon);
+			if (!strncmp(line, "model name", 10))
+				snprintf(model, sizeof(model), "%s", colon);
+			else if (!strncmp(line, "CPU implementer", 15))
+				snprintf(arm[0], sizeof(arm[0]), "%s", colon);
+			else if (!strncmp(line, "CPU part", 8))
+				snprintf(arm[1], sizeof(arm[1]), "%s", colon);
 		}
+		if (!model[0] && arm[0][0])
+			snprintf(model, sizeof(model), "arm implementer %s part %s", arm[0], arm[1]);
 		if (f)
 			fclose(f);
 		if (!model[0]) {
