@@ -59,10 +59,14 @@ int cmd_import(int argc, char **argv)
 			free(name);
 			goto out_db;
 		}
-		if (o.imported)
+		if (o.imported) {
+			char *hosts = visible(o.hosts); /* the bundle's words */
+
 			printf("perfbot: %s: %d of its %d comparison(s) imported as %lld..%lld (ran on %s); "
 			       "%d log(s) under %s%s\n", name, o.imported, o.comparisons, o.first, o.last,
-			       o.hosts, o.logs, log_dir, o.logs_missing ? ", some not found" : "");
+			       hosts, o.logs, log_dir, o.logs_missing ? ", some not found" : "");
+			free(hosts);
+		}
 		else
 			printf("perfbot: %s: its %d comparison(s) are here already\n", name, o.comparisons);
 		if (o.logs_missing)

@@ -86,21 +86,24 @@ bool bundle_check(const char *path, const char *perfbot_version, pb_err *err)
 	b = NULL;
 	if (v > 0 && v != DB_SCHEMA_VERSION) {
 		pb_seterr(err, "bundle %s has schema version %d, this perfbot %d: it came from another "
-			       "perfbot version (import it with that one, or run its job again)", path, v,
-			  DB_SCHEMA_VERSION);
+			       "perfbot version (run its job again with this one)", path, v, DB_SCHEMA_VERSION);
 		return false;
 	}
 	if (!db_open_readonly(path, &b, err))
 		return false;
-	if (!bundle_count(b, "SELECT count(*) FROM comparisons")) {
+	if (bundle_count(b, "SELECT count(*) FROM comparisons WHERE uid IS NULL OR uid='' OR "
+			    "length(uid)<>32 OR uid GLOB '*[^0-9a-f]*'") < 0 ||
+	    bundle_count(b, "SELECT count(*) FROM bisects") < 0) {
+		pb_seterr(err, "bundle %s cannot be read: %s", path, sqlite3_errmsg(b));
+	} else if (bundle_count(b, "SELECT count(*) FROM comparisons") == 0) {
 		pb_seterr(err, "bundle %s holds no comparison", path);
-	} else if (bundle_count(b, "SELECT count(*) FROM comparisons WHERE uid IS NULL OR uid=''")) {
+	} else if (bundle_count(b, "SELECT count(*) FROM comparisons WHERE uid IS NULL OR uid=''") > 0) {
 		pb_seterr(err, "bundle %s has comparisons without a uid (stored before schema 9)", path);
 	} else if (bundle_count(b, "SELECT count(*) FROM comparisons WHERE length(uid)<>32 OR "
-				   "uid GLOB '*[^0-9a-f]*'")) {
+				   "uid GLOB '*[^0-9a-f]*'") > 0) {
 		/* it names their log directories: 32 hex digits, as perfbot makes them */
 		pb_seterr(err, "bundle %s has a comparison whose uid is not perfbot's (32 hex digits)", path);
-	} else if (bundle_count(b, "SELECT count(*) FROM bisects")) {
+	} else if (bundle_count(b, "SELECT count(*) FROM bisects") > 0) {
 		pb_seterr(err, "bundle %s holds a bisect, which perfbot import does not bring yet", path);
 	} else {
 		char *sql = sqlite3_mprintf("SELECT perfbot_version FROM comparisons WHERE "
@@ -134,17 +137,26 @@ struct log_ref {
 	char *from, *uid;
 };
 
+/* A log larger than this is no boot's: not brought. */
+#define BUNDLE_LOG_MAX (64 << 20)
+
 /* The log's content, from the bundle's bundle_files if it holds it, else
- * from the path itself; NULL if neither. */
-static char *log_content(sqlite3 *db, bool has_files, const char *from, size_t *len)
+ * from the path itself if that is a regular file under root (the bundle's
+ * directory: a job's reports beside its database), never larger than
+ * BUNDLE_LOG_MAX: the path comes from the bundle, and the copy is
+ * published with the report. NULL if neither. */
+static char *log_content(sqlite3 *db, bool has_files, const char *from, const char *root, size_t *len)
 {
 	sqlite3_stmt *f;
-	char *data = NULL;
+	char *data = NULL, *real;
+	struct stat st;
+	size_t n = strlen(root);
 
 	if (has_files &&
 	    sqlite3_prepare_v2(db, "SELECT content FROM bundle.bundle_files WHERE path=?", -1, &f, NULL) == SQLITE_OK) {
 		sqlite3_bind_text(f, 1, from, -1, SQLITE_TRANSIENT);
-		if (sqlite3_step(f) == SQLITE_ROW) {
+		if (sqlite3_step(f) == SQLITE_ROW && sqlite3_column_type(f, 0) != SQLITE_NULL &&
+		    sqlite3_column_bytes(f, 0) <= BUNDLE_LOG_MAX) {
 			*len = (size_t)sqlite3_column_bytes(f, 0);
 			data = xmalloc(*len + 1);
 			if (*len)
@@ -152,15 +164,23 @@ static char *log_content(sqlite3 *db, bool has_files, const char *from, size_t *
 		}
 		sqlite3_finalize(f);
 	}
-	return data ? data : read_file(from, len, NULL);
+	if (data)
+		return data;
+	real = realpath(from, NULL);
+	if (real && !strncmp(real, root, n) && real[n] == '/' && stat(real, &st) == 0 &&
+	    S_ISREG(st.st_mode) && st.st_size <= BUNDLE_LOG_MAX)
+		data = read_file(real, len, NULL);
+	free(real);
+	return data;
 }
 
 /* The new rows' logs: each run's console and results log into
- * log_dir/imported-<uid>/ under its own file name (a name that is no name,
- * "" or "..", gets one made of the run and the kind); the run then names
- * the copy. The runs are read first, then changed. */
-static bool bring_logs(sqlite3 *db, const char *log_dir, bool has_files, struct bundle_outcome *out,
-		       pb_err *err)
+ * log_dir/imported-<uid>/<run>-<its file name> (a name that is no name,
+ * "" or "..", gets the kind instead; cut to 100 bytes); the run then names
+ * the copy. root: where a log may be read from disk. The runs are read
+ * first, then changed. */
+static bool bring_logs(sqlite3 *db, const char *log_dir, bool has_files, const char *root,
+		       struct bundle_outcome *out, pb_err *err)
 {
 	static const char *const kinds[] = { "console_log", "results_log" };
 	bool ok = true;
@@ -195,10 +215,9 @@ static bool bring_logs(sqlite3 *db, const char *log_dir, bool has_files, struct 
 			size_t len = 0;
 
 			if (!base[0] || !strcmp(base, ".") || !strcmp(base, ".."))
-				to = xasprintf("%s/run%lld.%s", dir, refs[i].run, kinds[k]);
-			else
-				to = xasprintf("%s/%s", dir, base);
-			data = ok ? log_content(db, has_files, refs[i].from, &len) : NULL;
+				base = kinds[k];
+			to = xasprintf("%s/%lld-%.100s", dir, refs[i].run, base);
+			data = ok ? log_content(db, has_files, refs[i].from, root, &len) : NULL;
 			if (ok && !data) {
 				out->logs_missing++;
 			} else if (ok) {
@@ -224,10 +243,13 @@ static bool bring_logs(sqlite3 *db, const char *log_dir, bool has_files, struct 
 static bool copy_new(sqlite3 *db, pb_err *err)
 {
 	static const char *const cmp_map[][2] = {
-		{ "patch_id", "SELECT m.id FROM main.patches m JOIN bundle.patches b ON m.queue=b.queue AND "
-			      "m.number=b.number AND m.sha256=b.sha256 WHERE b.id=c.patch_id" },
-		{ "series_id", "SELECT m.id FROM main.series m JOIN bundle.series b ON m.queue=b.queue AND "
-			       "m.sha256=b.sha256 WHERE b.id=c.series_id" },
+		/* by number and hash: the queue is a path, another on a node; the
+		 * one of the same queue path first, else the newest */
+		{ "patch_id", "SELECT m.id FROM main.patches m JOIN bundle.patches b ON m.number=b.number AND "
+			      "m.sha256=b.sha256 WHERE b.id=c.patch_id ORDER BY m.queue=b.queue DESC, m.id DESC "
+			      "LIMIT 1" },
+		{ "series_id", "SELECT m.id FROM main.series m JOIN bundle.series b ON m.sha256=b.sha256 "
+			       "WHERE b.id=c.series_id ORDER BY m.queue=b.queue DESC, m.id DESC LIMIT 1" },
 		{ "kernel_without", "SELECT m.id FROM main.kernels m JOIN bundle.kernels b ON m.key=b.key "
 				    "WHERE b.id=c.kernel_without" },
 		{ "kernel_with", "SELECT m.id FROM main.kernels m JOIN bundle.kernels b ON m.key=b.key "
@@ -254,14 +276,22 @@ static bool copy_new(sqlite3 *db, pb_err *err)
 
 	ok = copy_rows(db, "patches", "p", NULL, 0, true,
 		       "bundle.patches p WHERE p.id IN (SELECT patch_id FROM bundle.comparisons WHERE uid IN "
-		       "(SELECT uid FROM temp.import_new))", err) &&
+		       "(SELECT uid FROM temp.import_new)) AND NOT EXISTS (SELECT 1 FROM main.patches m WHERE "
+		       "m.number=p.number AND m.sha256=p.sha256)", err) &&
 	     copy_rows(db, "series", "s", NULL, 0, true,
 		       "bundle.series s WHERE s.id IN (SELECT series_id FROM bundle.comparisons WHERE uid IN "
-		       "(SELECT uid FROM temp.import_new))", err) &&
-	     copy_rows(db, "kernels", "k", NULL, 0, true,
+		       "(SELECT uid FROM temp.import_new)) AND NOT EXISTS (SELECT 1 FROM main.series m WHERE "
+		       "m.sha256=s.sha256)", err) &&
+	     /* a kernel known here stays as it is, unless here it failed to
+	      * build and there it was built (as store_kernel does) */
+	     copy_rows(db, "kernels", "k", NULL, 0, false,
 		       "bundle.kernels k WHERE k.id IN (SELECT kernel_without FROM bundle.comparisons WHERE "
 		       "uid IN (SELECT uid FROM temp.import_new) UNION SELECT kernel_with FROM "
-		       "bundle.comparisons WHERE uid IN (SELECT uid FROM temp.import_new))", err) &&
+		       "bundle.comparisons WHERE uid IN (SELECT uid FROM temp.import_new)) "
+		       "ON CONFLICT(key) DO UPDATE SET build_status=excluded.build_status, "
+		       "build_seconds=excluded.build_seconds, build_log=excluded.build_log, "
+		       "failure=excluded.failure WHERE kernels.build_status<>'built' AND "
+		       "excluded.build_status='built'", err) &&
 	     copy_rows(db, "comparisons", "c", cmp_map, PB_ARRAY_SIZE(cmp_map), false,
 		       "bundle.comparisons c WHERE c.uid IN (SELECT uid FROM temp.import_new) ORDER BY c.id",
 		       err) &&
@@ -309,25 +339,44 @@ bool bundle_import(sqlite3 *db, const char *path, const char *perfbot_version, c
 		   struct bundle_outcome *out, pb_err *err)
 {
 	bool ok, has_files;
+	char *root, *dir = xstrdup(path), *slash = strrchr(dir, '/');
 
 	memset(out, 0, sizeof(*out));
-	if (!bundle_check(path, perfbot_version, err))
+	if (!bundle_check(path, perfbot_version, err)) {
+		free(dir);
 		return false;
-	if (!db_run(db, NULL, err, "ATTACH DATABASE ? AS bundle", "s", path))
+	}
+	/* the bundle's directory, where its job left its reports */
+	if (slash)
+		*(slash == dir ? slash + 1 : slash) = '\0';
+	root = realpath(slash ? dir : ".", NULL);
+	free(dir);
+	if (!root)
+		root = xstrdup("/nonexistent");
+	if (!db_run(db, NULL, err, "ATTACH DATABASE ? AS bundle", "s", path)) {
+		free(root);
 		return false;
+	}
 	/* the new ones, outside the transaction so that a rollback keeps the
 	 * list of the log copies to remove (this process holds the lock) */
 	ok = db_exec(db, "DROP TABLE IF EXISTS temp.import_new; CREATE TEMP TABLE import_new AS SELECT uid "
 			 "FROM bundle.comparisons WHERE uid NOT IN (SELECT uid FROM main.comparisons WHERE "
 			 "uid IS NOT NULL)", err) &&
-	     db_exec(db, "BEGIN IMMEDIATE", err);
+	     /* deferred: BEGIN IMMEDIATE would take the attached bundle's write
+	      * lock too, and wait on a job still writing it; the first INSERT
+	      * locks main alone (this process holds perfbot's lock) */
+	     db_exec(db, "BEGIN", err);
 	if (!ok)
 		goto detach;
 	has_files = db_count(db, "SELECT count(*) FROM bundle.sqlite_master WHERE type='table' AND "
 				 "name='bundle_files'", 0) > 0;
 	out->comparisons = (int)db_count(db, "SELECT count(*) FROM bundle.comparisons", 0);
 	out->imported = (int)db_count(db, "SELECT count(*) FROM temp.import_new", 0);
-	ok = ok && (!out->imported || (copy_new(db, err) && bring_logs(db, log_dir, has_files, out, err)));
+	if (out->imported < 0 || out->comparisons < 0) {
+		pb_seterr(err, "database: %s", sqlite3_errmsg(db));
+		ok = false;
+	}
+	ok = ok && (!out->imported || (copy_new(db, err) && bring_logs(db, log_dir, has_files, root, out, err)));
 	if (ok && out->imported) {
 		sqlite3_stmt *st;
 
@@ -355,5 +404,13 @@ bool bundle_import(sqlite3 *db, const char *path, const char *perfbot_version, c
 detach:
 	db_exec(db, "DROP TABLE IF EXISTS temp.import_new", NULL);
 	db_exec(db, "DETACH DATABASE bundle", NULL);
+	free(root);
+	if (!ok && !strstr(err->msg, path)) {
+		/* say which bundle: SQLite's message names no database */
+		char *msg = xstrdup(err->msg);
+
+		pb_seterr(err, "importing %s: %s", path, msg);
+		free(msg);
+	}
 	return ok;
 }

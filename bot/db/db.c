@@ -254,7 +254,8 @@ static bool upgrade_7_to_8(sqlite3 *db, pb_err *err)
  * has an identity that holds in any database, so that one brought home
  * twice is stored once, and the machine that ran it; a run the CPU model
  * of that machine, beside its QEMU version, as boots under another QEMU
- * build or CPU do not pool. Rows stored before have none (NULL). */
+ * build or CPU do not pool. Rows stored before get a uid, and no host
+ * or CPU (NULL: this machine's). */
 static bool upgrade_8_to_9(sqlite3 *db, pb_err *err)
 {
 	static const char *const cols[][2] = {
@@ -263,7 +264,10 @@ static bool upgrade_8_to_9(sqlite3 *db, pb_err *err)
 		{ "runs", "host_cpu TEXT" },
 	};
 
+	/* the comparisons stored before get their identity too, so that
+	 * such a database can be imported elsewhere */
 	return upgrade_add(db, 8, NULL, cols, PB_ARRAY_SIZE(cols),
+			   "UPDATE comparisons SET uid=lower(hex(randomblob(16))) WHERE uid IS NULL;"
 			   "CREATE UNIQUE INDEX IF NOT EXISTS comparisons_by_uid ON comparisons (uid);", err);
 }
 

@@ -95,7 +95,7 @@ void test_bundle(void)
 			      "comparisons WHERE id=1)", 2), 2);
 	/* the log inside the bundle was copied, and its run names the copy */
 	{
-		char *q = xasprintf("SELECT count(*) FROM runs WHERE comparison_id>=? AND console_log LIKE '%s/imported-%%/boot0.console.log'", logs);
+		char *q = xasprintf("SELECT count(*) FROM runs WHERE comparison_id>=? AND console_log LIKE '%s/imported-%%/%%-boot0.console.log'", logs);
 		char *copy = NULL;
 		sqlite3_stmt *st;
 
@@ -108,6 +108,45 @@ void test_bundle(void)
 		CHECK_STR(copy, "console of boot 0");
 		free(copy);
 		free(q);
+	}
+
+	/* a log read from disk only from the bundle's own directory: one
+	 * beside it comes, /etc/hostname (published with the report) does not */
+	{
+		char *side = xasprintf("%s/side", dir), *beside = NULL, *job2;
+		sqlite3 *b2;
+		struct bundle_outcome o2;
+
+		CHECK(mkdir_p(side, &err));
+		job2 = xasprintf("%s/job2.db", side);
+		beside = test_write(side, "boot1.results.log", "PB1 done\n");
+		CHECK(db_open(job2, &b2, &err));
+		CHECK(db_store_comparison(b2, &f.cmp, "test", NULL, &id, &err));
+		{
+			char *q = sqlite3_mprintf("UPDATE runs SET results_log=%Q WHERE boot_index=1; "
+						  "UPDATE runs SET console_log='/etc/hostname' WHERE boot_index=1; "
+						  "UPDATE patches SET queue='/node/scratch/queue'; "
+						  "UPDATE kernels SET build_status='built', failure=NULL", beside);
+
+			CHECK(db_exec(b2, q, &err));
+			sqlite3_free(q);
+		}
+		db_close(b2);
+		/* home's kernel of that key failed to build; the node built it */
+		CHECK(db_exec(h, "UPDATE kernels SET build_status='build-failed', failure='cc1 died' WHERE id=1",
+			      &err));
+		CHECK(bundle_import(h, job2, "test", logs, &o2, &err));
+		CHECK(o2.imported == 1 && o2.logs == 1);
+		CHECK_INT(db_count(h, "SELECT count(*) FROM runs WHERE comparison_id=? AND console_log='/etc/hostname'", o2.first), 1);
+		CHECK_INT(db_count(h, "SELECT count(*) FROM runs WHERE comparison_id=? AND results_log LIKE '%-boot1.results.log' AND results_log NOT LIKE '%/side/%'", o2.first), 1);
+		CHECK_INT(db_count(h, "SELECT count(*) FROM kernels WHERE id=? AND build_status='built' AND failure IS NULL", 1), 1);
+		/* its patch is home's, whatever queue path the node had */
+		CHECK_INT(rows(h, "patches"), 1);
+		CHECK_INT(db_count(h, "SELECT count(*) FROM comparisons WHERE id=? AND patch_id=(SELECT patch_id FROM comparisons WHERE id=1)", o2.first), 1);
+		CHECK_INT(db_count(h, "SELECT count(*) FROM pragma_foreign_key_check", 0), 0);
+		free(beside);
+		free(job2);
+		free(side);
 	}
 
 	/* imported again: stored once */

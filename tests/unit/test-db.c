@@ -670,6 +670,9 @@ void test_db(void)
 				       "beta IS NULL", 0), 1);
 		CHECK_INT(db_count(db, "SELECT count(*) FROM results WHERE regime='CI inside gate' AND "
 				       "threshold_pct IS NULL AND look IS NULL", 0), 1);
+		/* and an identity, so that it can be imported elsewhere */
+		CHECK_INT(db_count(db, "SELECT count(*) FROM comparisons WHERE length(uid)=32 AND "
+				       "host IS NULL", 0), 1);
 		db_close(db);
 		/* opened again: nothing more to do */
 		CHECK(db_open(v5, &db, &err));
@@ -709,6 +712,7 @@ void test_db(void)
 				       "name='host_cpu'", 0), 1);
 		CHECK_INT(db_count(db, "SELECT count(*) FROM pragma_index_list('comparisons') WHERE "
 				       "name='comparisons_by_uid' AND \"unique\"=1", 0), 1);
+		CHECK_INT(db_count(db, "SELECT count(*) FROM comparisons WHERE uid IS NULL OR length(uid)<>32", 0), 0);
 		db_close(db);
 		rm_rf(v6);
 		free(v6);
