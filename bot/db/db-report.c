@@ -222,7 +222,7 @@ bool db_report_newest(struct db_cursor *c, sqlite3 *db, const char *queue, int n
 {
 	return db_cursor_open(c, db, "report", index_cols, (int)PB_ARRAY_SIZE(index_cols), err,
 			      "FROM comparisons c JOIN patches p ON p.id=c.patch_id WHERE c.kind='patch' "
-			      "AND p.queue=? AND p.number=? ORDER BY c.id DESC LIMIT 1",
+			      "AND p.queue=? AND p.number=? ORDER BY c.finished_at DESC, c.id DESC LIMIT 1",
 			      "si", queue, number);
 }
 
@@ -263,8 +263,13 @@ bool db_report_trend(struct db_cursor *c, sqlite3 *db, pb_err *err)
 			      "");
 }
 
+/* a patch's newest comparison: the one that finished last (an imported
+ * one can be older than its id says), the later id among equals */
 static const struct db_column comparison_id_cols[] = {
-	DB_COLUMN(struct comparison_id_row, id, DB_INT64, "max(c.id)"),
+	DB_COLUMN(struct comparison_id_row, id, DB_INT64,
+		  "(SELECT c2.id FROM comparisons c2 JOIN patches p2 ON p2.id=c2.patch_id WHERE "
+		  "c2.kind='patch' AND p2.queue=p.queue AND p2.number=p.number ORDER BY c2.finished_at "
+		  "DESC, c2.id DESC LIMIT 1)"),
 };
 
 bool db_report_pages(struct db_cursor *c, sqlite3 *db, const char *queue, pb_err *err)

@@ -1162,7 +1162,7 @@ bool db_load_noise(sqlite3 *db, const char *accel, const char *config_sha256, in
 			    "FROM comparisons c JOIN kernels k ON k.id=c.kernel_without "
 			    "WHERE c.kind='calibration' AND c.status='measured' AND c.accel=? "
 			    "AND c.iterations=? AND c.warmup=? AND " CALIBRATION_HERE " "
-			    "ORDER BY k.config_sha256=? DESC, c.id DESC LIMIT 1",
+			    "ORDER BY k.config_sha256=? DESC, c.finished_at DESC, c.id DESC LIMIT 1",
 			    "siisss", accel, iterations, warmup, qemu_version(), host_cpu_model(),
 			    config_sha256 ? config_sha256 : ""))
 		return false;
@@ -1174,8 +1174,9 @@ bool db_load_noise(sqlite3 *db, const char *accel, const char *config_sha256, in
 		*elsewhere = 0;
 		if (!db_cursor_open(&c, db, "database", comparison_id_cols, 1, err,
 				    "FROM comparisons c WHERE c.kind='calibration' AND c.status='measured' "
-				    "AND c.accel=? AND c.iterations=? AND c.warmup=? AND c.id>? AND NOT "
-				    CALIBRATION_HERE " ORDER BY c.id DESC LIMIT 1",
+				    "AND c.accel=? AND c.iterations=? AND c.warmup=? AND c.finished_at > "
+				    "coalesce((SELECT finished_at FROM comparisons WHERE id=?), '') AND NOT "
+				    CALIBRATION_HERE " ORDER BY c.finished_at DESC, c.id DESC LIMIT 1",
 				    "siiIss", accel, iterations, warmup, *calibration, qemu_version(),
 				    host_cpu_model()))
 			return false;
@@ -1221,7 +1222,7 @@ long long db_measured_before(sqlite3 *db, const char *queue, int number, const c
 			    "FROM comparisons c JOIN patches p ON p.id=c.patch_id JOIN kernels k "
 			    "ON k.id=c.kernel_with WHERE c.kind='patch' AND p.queue=? AND p.number=? AND "
 			    "p.sha256=? AND k.tree_sha256=? AND k.config_sha256=? AND c.perfbot_version=? "
-			    "ORDER BY c.id DESC LIMIT 1",
+			    "ORDER BY c.finished_at DESC, c.id DESC LIMIT 1",
 			    "sissss", queue, number, patch_sha256, tree_sha256, config_sha256,
 			    perfbot_version))
 		return 0;
