@@ -72,11 +72,15 @@ bool bundle_check(const char *path, const char *perfbot_version, pb_err *err)
 {
 	sqlite3 *b = NULL;
 	sqlite3_stmt *st;
+	struct stat sb;
 	bool ok = false;
 	int v = -1;
 
-	/* the schema version first: a bundle of another perfbot is not to be upgraded */
-	if (sqlite3_open_v2(path, &b, SQLITE_OPEN_READONLY, NULL) == SQLITE_OK &&
+	/* the schema version first: a bundle of another perfbot is not to be
+	 * upgraded (only a regular file is read here: a FIFO would block, and
+	 * db_open_readonly says what anything else is) */
+	if (stat(path, &sb) == 0 && S_ISREG(sb.st_mode) &&
+	    sqlite3_open_v2(path, &b, SQLITE_OPEN_READONLY, NULL) == SQLITE_OK &&
 	    sqlite3_prepare_v2(b, "PRAGMA user_version", -1, &st, NULL) == SQLITE_OK) {
 		if (sqlite3_step(st) == SQLITE_ROW)
 			v = sqlite3_column_int(st, 0);

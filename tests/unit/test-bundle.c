@@ -2,6 +2,7 @@
  * however often, every reference mapped; bundles of another perfbot or
  * schema refused with nothing written. */
 #include <stdlib.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "bundle.h"
@@ -177,6 +178,11 @@ void test_bundle(void)
 	free(v);
 	v = xasprintf("%s/missing.db", dir);
 	CHECK(!bundle_import(h, v, "test", logs, &o, &err));
+	free(v);
+	v = xasprintf("%s/fifo.db", dir);
+	CHECK(mkfifo(v, 0600) == 0);
+	CHECK(!bundle_import(h, v, "test", logs, &o, &err));
+	CHECK_HAS(err.msg, "fifo.db");
 	free(v);
 	v = test_write(dir, "text.db", "not a database\n");
 	CHECK(!bundle_import(h, v, "test", logs, &o, &err));
