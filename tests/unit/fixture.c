@@ -1,6 +1,7 @@
 #include <stdlib.h>
 
 #include "check.h"
+#include "db.h"
 #include "fixture.h"
 
 static void set_change(struct kernel_change *c, const char *label, const char *file)
@@ -103,4 +104,13 @@ void fixture_free(struct fixture *f)
 	free(f->tree.version);
 	workloads_free(&f->workloads);
 	queue_free(&f->queue);
+}
+
+long long fixture_rows(struct sqlite3 *db, const char *table)
+{
+	char *sql = xasprintf("SELECT count(*) FROM %s", table);
+	long long n = db_count(db, sql, 0);
+
+	free(sql);
+	return n;
 }

@@ -22,4 +22,8 @@ bool fixture_init(struct fixture *f, const char *without, const char *with);
 bool fixture_set_boots(struct fixture *f, int n, const char *const *texts, const enum side *sides);
 void fixture_free(struct fixture *f);
 
+/* Rows of a table of db (-1 on error), for the database tests. */
+struct sqlite3;
+long long fixture_rows(struct sqlite3 *db, const char *table);
+
 #endif

@@ -14,20 +14,11 @@
 
 #define W "PB1 sample hugetlb-migrate "
 
-static long long rows(sqlite3 *db, const char *table)
-{
-	char *sql = xasprintf("SELECT count(*) FROM %s", table);
-	long long n = db_count(db, sql, 0);
-
-	free(sql);
-	return n;
-}
-
 /* What a home database holds, in one line: comparisons/runs/samples/results/kernels/patches. */
 static char *holdings(sqlite3 *db)
 {
-	return xasprintf("%lld/%lld/%lld/%lld/%lld/%lld", rows(db, "comparisons"), rows(db, "runs"),
-			 rows(db, "samples"), rows(db, "results"), rows(db, "kernels"), rows(db, "patches"));
+	return xasprintf("%lld/%lld/%lld/%lld/%lld/%lld", fixture_rows(db, "comparisons"), fixture_rows(db, "runs"),
+			 fixture_rows(db, "samples"), fixture_rows(db, "results"), fixture_rows(db, "kernels"), fixture_rows(db, "patches"));
 }
 
 /* A copy of the bundle at from, changed by sql. */
@@ -79,12 +70,12 @@ void test_bundle(void)
 	CHECK_INT(o.logs, 2);
 	CHECK_INT(o.logs_missing, 2 * 2 * f.cmp.obs.nboots - 2);
 	/* everything of both, the kernels and the patch shared, every reference whole */
-	CHECK_INT(rows(h, "comparisons"), 3);
-	CHECK_INT(rows(h, "kernels"), 2);
-	CHECK_INT(rows(h, "patches"), 1);
-	CHECK_INT(rows(h, "runs"), 3 * f.cmp.obs.nboots);
-	CHECK(rows(h, "samples") > 0 && rows(h, "samples") % 3 == 0);
-	CHECK(rows(h, "results") > 0 && rows(h, "results") % 3 == 0);
+	CHECK_INT(fixture_rows(h, "comparisons"), 3);
+	CHECK_INT(fixture_rows(h, "kernels"), 2);
+	CHECK_INT(fixture_rows(h, "patches"), 1);
+	CHECK_INT(fixture_rows(h, "runs"), 3 * f.cmp.obs.nboots);
+	CHECK(fixture_rows(h, "samples") > 0 && fixture_rows(h, "samples") % 3 == 0);
+	CHECK(fixture_rows(h, "results") > 0 && fixture_rows(h, "results") % 3 == 0);
 	CHECK_INT(db_count(h, "SELECT count(*) FROM pragma_foreign_key_check", 0), 0);
 	CHECK_INT(db_count(h, "SELECT count(DISTINCT uid) FROM comparisons", 0), 3);
 	/* the imported comparisons' samples are the job's, boot for boot */
@@ -142,7 +133,7 @@ void test_bundle(void)
 		CHECK_INT(db_count(h, "SELECT count(*) FROM runs WHERE comparison_id=? AND results_log LIKE '%-boot1.results.log' AND results_log NOT LIKE '%/side/%'", o2.first), 1);
 		CHECK_INT(db_count(h, "SELECT count(*) FROM kernels WHERE id=? AND build_status='built' AND failure IS NULL", 1), 1);
 		/* its patch is home's, whatever queue path the node had */
-		CHECK_INT(rows(h, "patches"), 1);
+		CHECK_INT(fixture_rows(h, "patches"), 1);
 		CHECK_INT(db_count(h, "SELECT count(*) FROM comparisons WHERE id=? AND patch_id=(SELECT patch_id FROM comparisons WHERE id=1)", o2.first), 1);
 		CHECK_INT(db_count(h, "SELECT count(*) FROM pragma_foreign_key_check", 0), 0);
 		free(beside);

@@ -18,15 +18,6 @@
 
 #define W "PB1 sample hugetlb-migrate "
 
-static long long count(sqlite3 *db, const char *table)
-{
-	char *sql = xasprintf("SELECT count(*) FROM %s", table);
-	long long n = db_count(db, sql, 0);
-
-	free(sql);
-	return n;
-}
-
 /* A file's bytes, to see that a refused open wrote none. */
 static char *bytes(const char *path, size_t *len)
 {
@@ -290,19 +281,19 @@ void test_db(void)
 
 	CHECK(db_open(path, &db, &err));
 	CHECK_INT(db_count(db, "PRAGMA user_version", 0), DB_SCHEMA_VERSION);
-	CHECK_INT(count(db, "patches"), 0);
+	CHECK_INT(fixture_rows(db, "patches"), 0);
 	test_named_columns(db);
 	test_report_queries(db);
 	CHECK(fixture_init(&f, W "1 migrate_ms 1\n" W "1 pages_migrated 0\n",
 			   W "1 migrate_ms 2\n" W "1 pages_migrated 32\n" W "2 pages_migrated 32\n"));
 	CHECK(db_store_comparison(db, &f.cmp, "test", NULL, &id, &err));
 	CHECK(id > 0);
-	CHECK_INT(count(db, "patches"), 1);
-	CHECK_INT(count(db, "kernels"), 2);
-	CHECK_INT(count(db, "comparisons"), 1);
-	CHECK_INT(count(db, "runs"), 4);
-	CHECK_INT(count(db, "samples"), 2 * 2 + 2 * 3);
-	CHECK_INT(count(db, "results"), f.chosen[0]->nmetrics);
+	CHECK_INT(fixture_rows(db, "patches"), 1);
+	CHECK_INT(fixture_rows(db, "kernels"), 2);
+	CHECK_INT(fixture_rows(db, "comparisons"), 1);
+	CHECK_INT(fixture_rows(db, "runs"), 4);
+	CHECK_INT(fixture_rows(db, "samples"), 2 * 2 + 2 * 3);
+	CHECK_INT(fixture_rows(db, "results"), f.chosen[0]->nmetrics);
 	CHECK_INT(db_count(db, "SELECT count(*) FROM results WHERE verdict='behaviour change' AND "
 			       "metric='pages_migrated' AND median_with=32 AND comparison_id=?", id), 1);
 
@@ -314,9 +305,9 @@ void test_db(void)
 	/* A second comparison of the same patch reuses its patch and kernel rows. */
 	CHECK(db_store_comparison(db, &f.cmp, "test", NULL, &id2, &err));
 	CHECK(id2 == id + 1);
-	CHECK_INT(count(db, "patches"), 1);
-	CHECK_INT(count(db, "kernels"), 2);
-	CHECK_INT(count(db, "runs"), 8);
+	CHECK_INT(fixture_rows(db, "patches"), 1);
+	CHECK_INT(fixture_rows(db, "kernels"), 2);
+	CHECK_INT(fixture_rows(db, "runs"), 8);
 
 	/* nightly's questions: measured before on this base, config and version? */
 	CHECK_INT(db_measured_before(db, f.queue.dir, 771, f.cmp.patch->sha256, "cafe", "c0nf", "test"),
@@ -490,9 +481,9 @@ void test_db(void)
 	char *choice = f.cmp.workload_choice;
 	f.cmp.workload_choice = NULL; /* comparisons.workload_choice is NOT NULL */
 	CHECK(!db_store_comparison(db, &f.cmp, "test", NULL, &id, &err));
-	CHECK_INT(count(db, "comparisons"), 2);
-	CHECK_INT(count(db, "runs"), 8);
-	CHECK_INT(count(db, "samples"), 20);
+	CHECK_INT(fixture_rows(db, "comparisons"), 2);
+	CHECK_INT(fixture_rows(db, "runs"), 8);
+	CHECK_INT(fixture_rows(db, "samples"), 20);
 	f.cmp.workload_choice = choice;
 
 	/* A calibration: no patch, its noise floor stored and found again by accel. */
