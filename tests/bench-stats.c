@@ -70,6 +70,23 @@ int main(int argc, char **argv)
 		       regimes[r].gate_pct, a, b, ng, c, d, (double)o.boots / o.trials,
 		       o.no_change ? o.threshold_sum / o.no_change : 0);
 	}
+	/* run.max_boots = run.boots: the one look is also the last, where a
+	 * null's interval must fit inside its threshold or stay inconclusive
+	 * (the e2e runs so: 2 boots a kernel) */
+	printf("\none look at 2 boots a side (run.boots = run.max_boots = 2): a null patch\n"
+	       "%-19s %-22s %-22s %-22s %s\n", "regime", "false alarms", "no change",
+	       "inconclusive", "mean threshold");
+	for (size_t r = 0; r < sizeof(regimes) / sizeof(*regimes); r++) {
+		const struct sim_schedule one = { 2, 2, run.alpha, run.beta };
+		struct sim_outcome o;
+
+		sim_sequential(&regimes[r], &one, 0, trials, seed + 3 * r, &o);
+		pct_with_bounds(a, sizeof(a), o.flagged, o.trials);
+		pct_with_bounds(b, sizeof(b), o.no_change, o.trials);
+		pct_with_bounds(d, sizeof(d), o.inconclusive, o.trials);
+		printf("%-19s %-22s %-22s %-22s %.1f%%\n", regimes[r].name, a, b, d,
+		       o.no_change ? o.threshold_sum / o.no_change : 0);
+	}
 	printf("\npower: metric 0 flagged as a regression (mean boots a side)\n%-19s", "regime");
 	for (size_t e = 0; e < sizeof(effects) / sizeof(*effects); e++)
 		printf(" %13.1f%%         ", effects[e] * 100);

@@ -400,12 +400,15 @@ static double look_pct(const struct look *l, double d)
 	return l->scale == 1 ? expm1(d) * 100 : l->scale == 2 ? d * 100 : NAN;
 }
 
-#define Z_NULL_PASSES 2.5758293035489004 /* the normal's 99.5% quantile: 99% two-sided */
+#define NULL_PASSES 0.995 /* one side of the 99% a null's estimate stays within */
 
 /* The smallest change the metric can tell from no change within the last
  * look: there, its interval at 1 - 2 beta_last fits inside +-threshold in
- * about 98% of null comparisons (99% were its standard error known). At
- * least the gate, rounded up to 0.1%. */
+ * 99% of null comparisons. The estimate's own spread is a t quantile at the
+ * last look's degrees of freedom, not the normal's: at 2 boots a side and
+ * no calibration (df 2) the normal's 2.58 would leave 12% of nulls
+ * inconclusive at the last look, the t's 9.92 leaves 1%. At least the
+ * gate, rounded up to 0.1%. */
 static double threshold_pct(const struct verdict_policy *vp, const struct look *l,
 			    const struct prior *pr)
 {
@@ -422,7 +425,7 @@ static double threshold_pct(const struct verdict_policy *vp, const struct look *
 	beta_last = stats_look_level_early(vp->beta, last, vp->first_look, last);
 	if (beta_last <= 0 || df < 1)
 		return vp->gate_pct;
-	r = (gsl_cdf_tdist_Pinv(1 - beta_last, df) + Z_NULL_PASSES) * se_last;
+	r = (gsl_cdf_tdist_Pinv(1 - beta_last, df) + gsl_cdf_tdist_Pinv(NULL_PASSES, df)) * se_last;
 	r = ceil(look_pct(l, r) * 10 - 1e-9) / 10;
 	return r > vp->gate_pct ? r : vp->gate_pct;
 }

@@ -9,6 +9,7 @@
 #include "sim.h"
 
 static const struct sim_schedule run = { 2, 10, 0.01, 0.05 };
+static const struct sim_schedule one = { 2, 2, 0.01, 0.05 };
 
 void test_sim(void)
 {
@@ -51,4 +52,12 @@ void test_sim(void)
 	CHECK(o.flagged >= 2 * u.flagged);
 	sim_sequential(&drift, &run, 0, 500, 5, &o);
 	CHECK(o.flagged <= 10);
+	/* one look, the last (run.boots = run.max_boots = 2, as the e2e runs):
+	 * a null fits inside what 2 boots resolve 99% of the time, unpaired at
+	 * 2 degrees of freedom (the normal's quantile left 10% open) */
+	sim_sequential(&wall, &one, 0, 1000, 6, &o);
+	printf("  sim wall 3%%, one look: no change %d/1000, inconclusive %d\n", o.no_change,
+	       o.inconclusive);
+	CHECK(o.inconclusive <= 20);
+	CHECK(o.flagged <= 15);
 }
