@@ -446,14 +446,25 @@ struct metric_work {
  * paired test's fewer degrees of freedom cost at 2 to 10 rounds (make
  * bench-stats). It takes a calibration of 4 rounds (calibrate.boots' 4)
  * to say so: from 2 or 3, a paired CV under 0.7 of the other is often
- * chance. Without one: unpaired. */
+ * chance. Without one: unpaired. A schedule of few rounds costs the paired
+ * test more: at its last look the interval's t quantile at last - 1
+ * degrees of freedom (12.7 at 2 rounds) against the unpaired one's, which
+ * the calibration's prior adds to (2.3), so pairing must leave less than
+ * their ratio of the noise too. */
 #define PAIRING_PAYS 0.7
 #define PAIRING_ROUNDS 4
-static bool pairing_pays(const struct noise_floor *nf)
+static bool pairing_pays(const struct verdict_policy *vp, const struct noise_floor *nf)
 {
-	return nf && nf->rounds >= PAIRING_ROUNDS && !isnan(nf->paired_cv_pct) &&
-	       !isnan(nf->between_cv_pct) &&
-	       nf->paired_cv_pct < PAIRING_PAYS * nf->between_cv_pct;
+	int last = vp->last_look;
+	double cost;
+
+	if (!nf || nf->rounds < PAIRING_ROUNDS || isnan(nf->paired_cv_pct) ||
+	    isnan(nf->between_cv_pct) || last < 2)
+		return false;
+	cost = gsl_cdf_tdist_Pinv(0.975, last - 1) /
+	       gsl_cdf_tdist_Pinv(0.975, 2 * last - 2 + (nf->boots >= 2 ? nf->boots - 1 : 0));
+	return nf->paired_cv_pct < PAIRING_PAYS * nf->between_cv_pct &&
+	       nf->paired_cv_pct * cost < nf->between_cv_pct;
 }
 
 /* measure_boots' rounds: boots 2r and 2r+1, one of each kernel, paired
@@ -520,7 +531,7 @@ static void metric_stats(const struct inputs *in, const struct workload *wl,
 			    (m->n[0] && memcmp(sorted[0], sorted[1], sizeof(double) * (size_t)m->n[0])));
 	free(sorted[0]);
 	free(sorted[1]);
-	w->paired = in->obs->rounds && pairing_pays(nf);
+	w->paired = in->obs->rounds && pairing_pays(in->vp, nf);
 	if (w->paired)
 		collect_rounds(in->obs, w->ss, 2, &w->rounds);
 	m->deterministic = side_shows_deterministic(in->vp, &w->ss[0], nf) &&

@@ -54,10 +54,17 @@ void test_sim(void)
 	CHECK(o.flagged <= 10);
 	/* one look, the last (run.boots = run.max_boots = 2, as the e2e runs):
 	 * a null fits inside what 2 boots resolve 99% of the time, unpaired at
-	 * 2 degrees of freedom (the normal's quantile left 10% open) */
+	 * 2 degrees of freedom (the normal's quantile left 10% open) and with a
+	 * calibration that would pair 10 rounds (pairing 2 left 1 degree of
+	 * freedom: 12% open, thresholds of 100%) */
 	sim_sequential(&wall, &one, 0, 1000, 6, &o);
 	printf("  sim wall 3%%, one look: no change %d/1000, inconclusive %d\n", o.no_change,
 	       o.inconclusive);
 	CHECK(o.inconclusive <= 20);
 	CHECK(o.flagged <= 15);
+	sim_sequential(&drift, &one, 0, 500, 7, &o);
+	printf("  sim drift, one look: no change %d/500 (mean threshold %.1f%%), inconclusive %d\n",
+	       o.no_change, o.no_change ? o.threshold_sum / o.no_change : 0, o.inconclusive);
+	CHECK(o.inconclusive <= 10);
+	CHECK(o.no_change >= 480 && o.threshold_sum / o.no_change < 60);
 }
