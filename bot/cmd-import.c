@@ -10,7 +10,7 @@
 static const struct pb_usage usage = {
 	"perfbot import", "[options] BUNDLE.db...",
 	"exit status: 0 imported (or held already), 1 a bundle refused or the database "
-	"unusable (nothing of that bundle stored), 2 bad usage"
+	"unusable (nothing of that bundle stored), 2 bad usage\n"
 };
 
 int cmd_import(int argc, char **argv)
