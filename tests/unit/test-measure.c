@@ -412,7 +412,8 @@ static void test_stop(void)
 	teardown(&f, &fk);
 }
 
-/* Under tcg-icount a kernel that panicked panics again: booted once; in a
+/* Under tcg-icount a kernel that panicked panics again: booted once; one
+ * that hung is booted twice; one that booted ok is not failed; in a
  * wall-clock mode it keeps its rounds. */
 static void test_failed_for_good(void)
 {
@@ -437,6 +438,31 @@ static void test_failed_for_good(void)
 	CHECK_INT(fk.calls[SIDE_WITH], 3);
 	/* no ok boot on one side: no extra rounds either */
 	CHECK_INT(f.cmp.obs.nboots, 6);
+	teardown(&f, &fk);
+
+	/* a hang under tcg-icount is given a second boot: one that hangs
+	 * every time is booted twice, one that hung once goes on */
+	setup(&f, &fk, &mp, "tcg-icount", 3, 6);
+	fk.outcome[SIDE_WITH] = BOOT_TIMEOUT;
+	CHECK(measure_boots(&cfg, &f.cmp, &mp, &err));
+	CHECK_INT(fk.calls[SIDE_WITH], 2);
+	teardown(&f, &fk);
+	setup(&f, &fk, &mp, "tcg-icount", 3, 6);
+	fk.fail_first[SIDE_WITH] = 1;
+	fk.fail_as = BOOT_TIMEOUT;
+	CHECK(measure_boots(&cfg, &f.cmp, &mp, &err));
+	CHECK_INT(fk.calls[SIDE_WITH], 3);
+	CHECK_INT(measure_ok_boots(&f.cmp, SIDE_WITH), 2);
+	teardown(&f, &fk);
+	/* a calibration: both sides one kernel, which booted ok on the other
+	 * side, so even a panic there is no kernel that fails for good */
+	setup(&f, &fk, &mp, "tcg-icount", 3, 6);
+	snprintf(f.cmp.image[SIDE_WITH].key, sizeof(f.cmp.image[SIDE_WITH].key), "%s",
+		 f.cmp.image[SIDE_WITHOUT].key);
+	fk.fail_first[SIDE_WITH] = 1;
+	fk.fail_as = BOOT_PANIC;
+	CHECK(measure_boots(&cfg, &f.cmp, &mp, &err));
+	CHECK_INT(fk.calls[SIDE_WITH], 3);
 	teardown(&f, &fk);
 }
 
