@@ -73,6 +73,7 @@ bool bundle_check(const char *path, const char *perfbot_version, pb_err *err)
 	sqlite3 *b = NULL;
 	sqlite3_stmt *st;
 	struct stat sb;
+	long long ncomparisons, nbisects;
 	bool ok = false;
 	int v = -1;
 
@@ -95,11 +96,11 @@ bool bundle_check(const char *path, const char *perfbot_version, pb_err *err)
 	}
 	if (!db_open_readonly(path, &b, err))
 		return false;
-	if (bundle_count(b, "SELECT count(*) FROM comparisons WHERE uid IS NULL OR uid='' OR "
-			    "length(uid)<>32 OR uid GLOB '*[^0-9a-f]*'") < 0 ||
-	    bundle_count(b, "SELECT count(*) FROM bisects") < 0) {
+	ncomparisons = bundle_count(b, "SELECT count(*) FROM comparisons");
+	nbisects = bundle_count(b, "SELECT count(*) FROM bisects");
+	if (ncomparisons < 0 || nbisects < 0) {
 		pb_seterr(err, "bundle %s cannot be read: %s", path, sqlite3_errmsg(b));
-	} else if (bundle_count(b, "SELECT count(*) FROM comparisons") == 0) {
+	} else if (ncomparisons == 0) {
 		pb_seterr(err, "bundle %s holds no comparison", path);
 	} else if (bundle_count(b, "SELECT count(*) FROM comparisons WHERE uid IS NULL OR uid=''") > 0) {
 		pb_seterr(err, "bundle %s has comparisons without a uid (stored before schema 9)", path);
@@ -107,7 +108,7 @@ bool bundle_check(const char *path, const char *perfbot_version, pb_err *err)
 				   "uid GLOB '*[^0-9a-f]*'") > 0) {
 		/* it names their log directories: 32 hex digits, as perfbot makes them */
 		pb_seterr(err, "bundle %s has a comparison whose uid is not perfbot's (32 hex digits)", path);
-	} else if (bundle_count(b, "SELECT count(*) FROM bisects") > 0) {
+	} else if (nbisects > 0) {
 		pb_seterr(err, "bundle %s holds a bisect, which perfbot import does not bring yet", path);
 	} else {
 		char *sql = sqlite3_mprintf("SELECT perfbot_version FROM comparisons WHERE "
