@@ -16,7 +16,7 @@
 
 /* K_TEXT: free text without control characters, may be empty;
  * K_ADDRESSES: a comma-separated list of min to max mail addresses. */
-enum key_type { K_PATH, K_INT, K_REAL, K_ACCEL, K_TEXT, K_ADDRESSES };
+enum key_type { K_PATH, K_INT, K_REAL, K_ACCEL, K_TEXT, K_ADDRESSES, K_EXECUTOR };
 
 /* Every key config.ini may hold: anything else is an error, so a typo never
  * silently falls back to a default. */
@@ -58,6 +58,14 @@ static const struct config_key {
 	{ "mail", "from", K_ADDRESSES, offsetof(struct pb_config, mail_from), 1, 1 },
 	{ "mail", "cc", K_ADDRESSES, offsetof(struct pb_config, mail_cc), 0, 100 },
 	{ "mail", "sendmail", K_TEXT, offsetof(struct pb_config, mail_sendmail), 0, 0 },
+	{ "executor", "kind", K_EXECUTOR, offsetof(struct pb_config, executor), 0, 0 },
+	{ "executor", "partition", K_TEXT, offsetof(struct pb_config, slurm_partition), 0, 0 },
+	{ "executor", "account", K_TEXT, offsetof(struct pb_config, slurm_account), 0, 0 },
+	{ "executor", "time_limit", K_INT, offsetof(struct pb_config, slurm_time_limit), 0, 100000 },
+	{ "executor", "cpus_per_job", K_INT, offsetof(struct pb_config, slurm_cpus), 1, 1024 },
+	{ "executor", "max_jobs", K_INT, offsetof(struct pb_config, slurm_max_jobs), 1, 100000 },
+	{ "executor", "resubmits", K_INT, offsetof(struct pb_config, slurm_resubmits), 0, 100 },
+	{ "executor", "extra_args", K_TEXT, offsetof(struct pb_config, slurm_extra_args), 0, 0 },
 };
 
 /* Keys an older perfbot read: refused by name, so that a config.ini that
@@ -84,6 +92,15 @@ const char *accel_choice_name(int accel)
 	if (accel < 0 || accel >= (int)PB_ARRAY_SIZE(accel_names))
 		return "?";
 	return accel_names[accel];
+}
+
+static const char *const executor_names[] = { "local", "slurm" };
+
+const char *executor_name(int executor)
+{
+	if (executor < 0 || executor >= (int)PB_ARRAY_SIZE(executor_names))
+		return "?";
+	return executor_names[executor];
 }
 
 static double *real_field(struct pb_config *cfg, const struct config_key *k)
@@ -212,6 +229,14 @@ static bool set_value(struct pb_config *cfg, const struct config_key *k, const c
 				return true;
 			}
 		snprintf(why, whylen, "'%.100s' is not one of auto, kvm, tcg, tcg-icount", value);
+		return false;
+	case K_EXECUTOR:
+		for (size_t i = 0; i < PB_ARRAY_SIZE(executor_names); i++)
+			if (!strcmp(value, executor_names[i])) {
+				*int_field(cfg, k) = (int)i;
+				return true;
+			}
+		snprintf(why, whylen, "'%.100s' is not one of local, slurm", value);
 		return false;
 	}
 	return false;
@@ -386,6 +411,14 @@ static void set_defaults(struct pb_config *cfg)
 	cfg->mail_from = xstrdup("perfbot <perfbot@localhost>");
 	cfg->mail_cc = xstrdup("linux-mm@kvack.org");
 	cfg->mail_sendmail = xstrdup("");
+	cfg->executor = EXECUTOR_LOCAL;
+	cfg->slurm_partition = xstrdup("");
+	cfg->slurm_account = xstrdup("");
+	cfg->slurm_time_limit = 120;
+	cfg->slurm_cpus = 2;
+	cfg->slurm_max_jobs = 16;
+	cfg->slurm_resubmits = 2;
+	cfg->slurm_extra_args = xstrdup("");
 }
 
 bool config_load(struct pb_config *cfg, const char *path, pb_err *err)
@@ -514,6 +547,9 @@ void config_dump(const struct pb_config *cfg, FILE *out)
 			break;
 		case K_ACCEL:
 			fprintf(out, "%s\n", accel_choice_name(*int_field(c, k)));
+			break;
+		case K_EXECUTOR:
+			fprintf(out, "%s\n", executor_name(*int_field(c, k)));
 			break;
 		case K_TEXT:
 		case K_ADDRESSES:

@@ -54,11 +54,22 @@ struct pb_config {
 	char *mail_from;     /* [mail] from: the one address perfbot's mails come from */
 	char *mail_cc;       /* [mail] cc: addresses every mail is copied to, comma-separated */
 	char *mail_sendmail; /* [mail] sendmail: the program and its arguments, "" sends nothing */
+	int executor;        /* [executor] kind: EXECUTOR_LOCAL or EXECUTOR_SLURM */
+	char *slurm_partition; /* [executor] partition for sbatch, "" the cluster's default */
+	char *slurm_account;   /* [executor] account for sbatch, "" none */
+	int slurm_time_limit;  /* [executor] time_limit of a job, minutes (0: the partition's) */
+	int slurm_cpus;        /* [executor] cpus_per_job */
+	int slurm_max_jobs;    /* [executor] max_jobs queued or running at once */
+	int slurm_resubmits;   /* [executor] resubmits of a job that ended for a reason outside perfbot */
+	char *slurm_extra_args; /* [executor] extra_args for sbatch, split at white space */
 	struct workload_param *params; /* [workload NAME] key = value */
 	int nparams;
 };
 
 const char *accel_choice_name(int accel);
+
+enum { EXECUTOR_LOCAL, EXECUTOR_SLURM };
+const char *executor_name(int executor);
 
 /* Fills cfg with defaults, then reads path. A missing file, an unknown
  * section or key, or a bad value fails with "FILE:LINE: key: why". */

@@ -59,6 +59,7 @@ void test_queue(void);
 void test_config(void);
 void test_db(void);
 void test_bundle(void);
+void test_slurm(void);
 void test_jobdb(void);
 void test_hostile(void);
 void test_kselftest(void);

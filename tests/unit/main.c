@@ -76,7 +76,7 @@ static const struct {
 	const char *name;
 	void (*fn)(void);
 } suites[] = {
-	{ "queue", test_queue },     { "config", test_config },   { "db", test_db },     { "bundle", test_bundle },     { "jobdb", test_jobdb },   { "hostile", test_hostile }, { "kselftest", test_kselftest },
+	{ "queue", test_queue },     { "config", test_config },   { "db", test_db },     { "bundle", test_bundle }, { "slurm", test_slurm },     { "jobdb", test_jobdb },   { "hostile", test_hostile }, { "kselftest", test_kselftest },
 	{ "results", test_results }, { "kernel", test_kernel },   { "compare", test_compare }, { "measure", test_measure },
 	{ "workload", test_workload }, { "vm", test_vm },         { "stats", test_stats },
 	{ "options", test_options }, { "mail", test_mail },

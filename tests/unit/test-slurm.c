@@ -1,0 +1,82 @@
+/* The Slurm executor's rules: what scontrol's line says, what follows
+ * each state, and sbatch's argv (lines as Slurm 22.05 prints them). */
+#include <stdlib.h>
+
+#include "check.h"
+#include "slurm.h"
+
+#define JOB_LINE(state, reason, code) \
+	"JobId=2 JobName=perfbot-771 UserId=root(0) GroupId=root(0) Priority=1 Nice=0 " \
+	"JobState=" state " Reason=" reason " Dependency=(null) Requeue=1 Restarts=0 " \
+	"BatchFlag=1 ExitCode=" code " RunTime=00:00:01 NodeList=vm BatchHost=vm"
+
+static enum slurm_next next_of(const char *line, int attempts)
+{
+	struct slurm_job j;
+
+	return slurm_parse_job(line, &j) ? slurm_next(&j, attempts, 2) : (enum slurm_next)-1;
+}
+
+void test_slurm(void)
+{
+	struct slurm_job j;
+	struct pb_config cfg = { 0 };
+	char *args[] = { "--patch", "771", NULL };
+	char **argv;
+
+	CHECK(slurm_parse_job(JOB_LINE("FAILED", "NonZeroExitCode", "3:0"), &j));
+	CHECK_STR(j.state, "FAILED");
+	CHECK_STR(j.reason, "NonZeroExitCode");
+	CHECK_STR(j.node, "vm");
+	CHECK(j.exit_code == 3 && j.signal == 0 && j.restarts == 0);
+	CHECK(!slurm_parse_job("slurm_load_jobs error: Invalid job id specified", &j));
+	CHECK(slurm_parse_job("JobId=7 JobState=PENDING Reason=BeginTime Restarts=1 NodeList=(null) "
+			      "ExitCode=0:0", &j));
+	CHECK(j.restarts == 1 && !j.node[0]);
+	/* JobStateX= is not JobState= */
+	CHECK(slurm_parse_job("JobStateX=RUNNING JobState=RUNNING", &j) && !strcmp(j.state, "RUNNING"));
+
+	/* perfbot's own answers are done: measured, bad input, a kernel that failed */
+	CHECK_INT(next_of(JOB_LINE("COMPLETED", "None", "0:0"), 1), SLURM_DONE);
+	CHECK_INT(next_of(JOB_LINE("FAILED", "NonZeroExitCode", "3:0"), 1), SLURM_DONE);
+	CHECK_INT(next_of(JOB_LINE("FAILED", "NonZeroExitCode", "1:0"), 1), SLURM_DONE);
+	CHECK_INT(next_of(JOB_LINE("RUNNING", "None", "0:0"), 1), SLURM_WAIT);
+	CHECK_INT(next_of(JOB_LINE("PENDING", "Resources", "0:0"), 1), SLURM_WAIT);
+	CHECK_INT(next_of(JOB_LINE("COMPLETING", "None", "0:0"), 1), SLURM_WAIT);
+	/* reasons outside perfbot: again, up to the limit */
+	CHECK_INT(next_of(JOB_LINE("CANCELLED", "None", "0:15"), 1), SLURM_RESUBMIT);
+	CHECK_INT(next_of(JOB_LINE("CANCELLED", "None", "0:15"), 3), SLURM_GIVE_UP);
+	CHECK_INT(next_of(JOB_LINE("TIMEOUT", "TimeLimit", "0:15"), 2), SLURM_RESUBMIT);
+	CHECK_INT(next_of(JOB_LINE("NODE_FAIL", "NodeDown", "0:0"), 1), SLURM_RESUBMIT);
+	CHECK_INT(next_of(JOB_LINE("PREEMPTED", "None", "0:15"), 1), SLURM_RESUBMIT);
+	CHECK_INT(next_of(JOB_LINE("OUT_OF_MEMORY", "OutOfMemory", "0:125"), 1), SLURM_RESUBMIT);
+	CHECK_INT(next_of(JOB_LINE("FAILED", "JobLaunchFailure", "0:53"), 1), SLURM_RESUBMIT);
+	CHECK_INT(next_of(JOB_LINE("FAILED", "NonZeroExitCode", "4:0"), 1), SLURM_RESUBMIT);
+	CHECK_INT(next_of(JOB_LINE("FAILED", "NonZeroExitCode", "0:11"), 1), SLURM_RESUBMIT);
+
+	/* sbatch's argv: every setting its own word, extra_args split, no shell */
+	cfg.slurm_cpus = 2;
+	cfg.slurm_time_limit = 120;
+	cfg.slurm_partition = "mm";
+	cfg.slurm_account = "";
+	cfg.slurm_extra_args = "  --qos=low\t--exclusive ";
+	argv = slurm_sbatch_argv(&cfg, "perfbot-771", "/spool/job-1.out", "/spool/job-1.sh", args);
+	{
+		pb_str all;
+
+		str_init(&all);
+		for (char **a = argv; *a; a++)
+			str_addf(&all, "[%s]", *a);
+		CHECK_STR(all.buf, "[sbatch][--parsable][--job-name=perfbot-771][--output=/spool/job-1.out]"
+				   "[--cpus-per-task=2][--time=120][--partition=mm][--qos=low][--exclusive]"
+				   "[/spool/job-1.sh][--patch][771]");
+		str_free(&all);
+	}
+	slurm_argv_free(argv);
+	cfg.slurm_time_limit = 0;
+	cfg.slurm_partition = "";
+	cfg.slurm_extra_args = "";
+	argv = slurm_sbatch_argv(&cfg, "n", "o", "s", NULL);
+	CHECK(argv[5] && !strcmp(argv[5], "s") && !argv[6]);
+	slurm_argv_free(argv);
+}
