@@ -36,6 +36,7 @@ int cmd_pair(int argc, char **argv);
 int cmd_config(int argc, char **argv);
 int cmd_submit(int argc, char **argv);
 int cmd_jobs(int argc, char **argv);
+int cmd_bundle(int argc, char **argv);
 int cmd_import(int argc, char **argv);
 
 struct cli {

@@ -13,6 +13,7 @@ static const struct command commands[] = {
 	{ "submit", cmd_submit, "queue a run of a patch for perfbotd (the daemon)" },
 	{ "jobs", cmd_jobs, "list perfbotd's jobs: queued, running, done, failed" },
 	{ "nightly", cmd_nightly, "the cron job: a calibration, every mm patch not yet measured, the report" },
+	{ "bundle", cmd_bundle, "make a job's results database carry its boots' logs, for perfbot import" },
 	{ "import", cmd_import, "bring comparisons measured elsewhere (a cluster job's results database) into results.db" },
 	{ "report", cmd_report, "write the HTML report (index, patch pages, trend) from results.db" },
 	{ "mail", cmd_mail, "write (and send) the answer to a patch's review mail: its verdict" },

@@ -419,3 +419,77 @@ detach:
 	}
 	return ok;
 }
+
+/* One log into bundle_files, if it is a regular file of at most
+ * BUNDLE_LOG_MAX; *missing counts one that is not. */
+static bool pack_one(sqlite3 *b, sqlite3_stmt *ins, const char *path, int *packed, int *missing,
+		     pb_err *err)
+{
+	struct stat st;
+	size_t len = 0;
+	char *data = NULL;
+	bool ok = true;
+
+	if (stat(path, &st) == 0 && S_ISREG(st.st_mode) && st.st_size <= BUNDLE_LOG_MAX)
+		data = read_file(path, &len, NULL);
+	if (!data) {
+		(*missing)++;
+		return true;
+	}
+	sqlite3_reset(ins);
+	sqlite3_bind_text(ins, 1, path, -1, SQLITE_TRANSIENT);
+	sqlite3_bind_blob(ins, 2, data, (int)len, SQLITE_TRANSIENT);
+	if (sqlite3_step(ins) != SQLITE_DONE) {
+		pb_seterr(err, "database: %s", sqlite3_errmsg(b));
+		ok = false;
+	} else {
+		(*packed)++;
+	}
+	free(data);
+	return ok;
+}
+
+bool bundle_pack(const char *path, const char *perfbot_version, int *packed, int *missing,
+		 pb_err *err)
+{
+	sqlite3 *b = NULL;
+	sqlite3_stmt *logs = NULL, *ins = NULL;
+	bool ok;
+
+	*packed = *missing = 0;
+	if (!bundle_check(path, perfbot_version, err))
+		return false;
+	if (sqlite3_open_v2(path, &b, SQLITE_OPEN_READWRITE, NULL) != SQLITE_OK) {
+		pb_seterr(err, "%s: %s", path, b ? sqlite3_errmsg(b) : "cannot open");
+		sqlite3_close(b);
+		return false;
+	}
+	sqlite3_busy_timeout(b, 30000);
+	ok = db_exec(b, "BEGIN IMMEDIATE; CREATE TABLE IF NOT EXISTS bundle_files "
+			"(path TEXT PRIMARY KEY, content BLOB NOT NULL)", err);
+	if (ok && (sqlite3_prepare_v2(b, "SELECT console_log FROM runs WHERE console_log <> '' UNION "
+					 "SELECT results_log FROM runs WHERE results_log <> ''",
+				      -1, &logs, NULL) != SQLITE_OK ||
+		   sqlite3_prepare_v2(b, "INSERT OR REPLACE INTO bundle_files(path, content) VALUES (?, ?)",
+				      -1, &ins, NULL) != SQLITE_OK)) {
+		pb_seterr(err, "database: %s", sqlite3_errmsg(b));
+		ok = false;
+	}
+	while (ok && sqlite3_step(logs) == SQLITE_ROW)
+		ok = pack_one(b, ins, (const char *)sqlite3_column_text(logs, 0), packed, missing, err);
+	sqlite3_finalize(logs);
+	sqlite3_finalize(ins);
+	ok = ok && db_exec(b, "COMMIT", err);
+	if (!ok) {
+		db_exec(b, "ROLLBACK", NULL);
+		*packed = 0;
+		if (!strstr(err->msg, path)) {
+			char *msg = xstrdup(err->msg);
+
+			pb_seterr(err, "packing %s: %s", path, msg);
+			free(msg);
+		}
+	}
+	sqlite3_close(b);
+	return ok;
+}

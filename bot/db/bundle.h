@@ -31,4 +31,12 @@ bool bundle_check(const char *path, const char *perfbot_version, pb_err *err);
 bool bundle_import(sqlite3 *db, const char *path, const char *perfbot_version, const char *log_dir,
 		   struct bundle_outcome *out, pb_err *err);
 
+/* Makes the database at path (a job's, which this perfbot wrote) carry its
+ * boots' logs: every console and results log its runs name that is a
+ * regular file goes into its bundle_files table, in one transaction, so
+ * that it imports on a machine that never saw the node's files. *missing
+ * counts the logs named but not found. Packing twice replaces. */
+bool bundle_pack(const char *path, const char *perfbot_version, int *packed, int *missing,
+		 pb_err *err);
+
 #endif

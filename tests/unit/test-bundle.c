@@ -141,6 +141,59 @@ void test_bundle(void)
 		free(side);
 	}
 
+	/* packed on the node, its logs travel inside it: imported after the
+	 * node's files are gone, every log comes */
+	{
+		char *node = xasprintf("%s/node", dir), *job3 = xasprintf("%s/node/job3.db", dir);
+		char *l1 = NULL, *l2 = NULL, *copy = NULL;
+		sqlite3 *b3;
+		struct bundle_outcome o3;
+		sqlite3_stmt *st;
+		int packed = -1, missing = -1;
+
+		CHECK(mkdir_p(node, &err));
+		l1 = test_write(node, "boot1.console.log", "[    0.000000] Linux version 6.1\n");
+		l2 = test_write(node, "boot1.results.log", "PB1 done\n");
+		CHECK(db_open(job3, &b3, &err));
+		CHECK(db_store_comparison(b3, &f.cmp, "test", NULL, &id, &err));
+		{
+			char *q = sqlite3_mprintf("UPDATE runs SET console_log=%Q, results_log=%Q WHERE "
+						  "boot_index=1", l1, l2);
+
+			CHECK(db_exec(b3, q, &err));
+			sqlite3_free(q);
+		}
+		db_close(b3);
+		CHECK(bundle_pack(job3, "test", &packed, &missing, &err));
+		CHECK_INT(packed, 2);
+		CHECK_INT(missing, 2 * f.cmp.obs.nboots - 2); /* the fixture's /nonexistent/ ones */
+		/* packing again replaces, adds nothing */
+		CHECK(bundle_pack(job3, "test", &packed, &missing, &err));
+		CHECK_INT(packed, 2);
+		/* the node's files gone: only what the bundle carries can come */
+		CHECK(unlink(l1) == 0 && unlink(l2) == 0);
+		CHECK(bundle_import(h, job3, "test", logs, &o3, &err));
+		CHECK(o3.imported == 1 && o3.logs == 2);
+		if (sqlite3_prepare_v2(h, "SELECT console_log FROM runs WHERE comparison_id=? AND boot_index=1",
+				       -1, &st, NULL) == SQLITE_OK) {
+			sqlite3_bind_int64(st, 1, o3.first);
+			if (sqlite3_step(st) == SQLITE_ROW)
+				copy = read_file((const char *)sqlite3_column_text(st, 0), NULL, NULL);
+			sqlite3_finalize(st);
+		}
+		CHECK_STR(copy, "[    0.000000] Linux version 6.1\n");
+		/* a database of another perfbot version is not packed, nor changed */
+		v = bundle_variant(dir, job3, "other-pack.db", "UPDATE comparisons SET perfbot_version='v0.1'");
+		CHECK(!bundle_pack(v, "test", &packed, &missing, &err));
+		CHECK_HAS(err.msg, "was measured by perfbot v0.1");
+		free(v);
+		free(copy);
+		free(l1);
+		free(l2);
+		free(job3);
+		free(node);
+	}
+
 	/* imported again: stored once */
 	before = holdings(h);
 	CHECK(bundle_import(h, job, "test", logs, &o, &err));
