@@ -66,6 +66,7 @@ static const struct config_key {
 	{ "executor", "max_jobs", K_INT, offsetof(struct pb_config, slurm_max_jobs), 1, 100000 },
 	{ "executor", "resubmits", K_INT, offsetof(struct pb_config, slurm_resubmits), 0, 100 },
 	{ "executor", "extra_args", K_TEXT, offsetof(struct pb_config, slurm_extra_args), 0, 0 },
+	{ "executor", "spool_dir", K_PATH, offsetof(struct pb_config, spool_dir), 0, 0 },
 };
 
 /* Keys an older perfbot read: refused by name, so that a config.ini that
@@ -383,6 +384,18 @@ static void set_default_paths(struct pb_config *cfg)
 	cfg->cache_dir = xstrdup(l->cache_dir);
 }
 
+char *config_spool_dir(const struct pb_config *cfg)
+{
+	const char *slash;
+
+	if (cfg->spool_dir)
+		return xstrdup(cfg->spool_dir);
+	slash = strrchr(cfg->db_path, '/');
+	if (!slash)
+		return xstrdup("spool");
+	return xasprintf("%.*s/spool", (int)(slash - cfg->db_path), cfg->db_path);
+}
+
 static void set_defaults(struct pb_config *cfg)
 {
 	set_default_paths(cfg);
@@ -534,10 +547,16 @@ void config_dump(const struct pb_config *cfg, FILE *out)
 		fprintf(out, "%s.%s = ", k->section, k->key);
 		switch (k->type) {
 		case K_PATH:
-			if (*string_field(c, k))
+			if (*string_field(c, k)) {
 				fprintf(out, "%s\n", *string_field(c, k));
-			else
+			} else if (string_field(c, k) == &c->spool_dir) {
+				char *spool = config_spool_dir(cfg);
+
+				fprintf(out, "%s\n", spool);
+				free(spool);
+			} else {
 				fprintf(out, "%s/ccache\n", cfg->cache_dir);
+			}
 			break;
 		case K_INT:
 			fprintf(out, "%d\n", *int_field(c, k));

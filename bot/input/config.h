@@ -62,6 +62,8 @@ struct pb_config {
 	int slurm_max_jobs;    /* [executor] max_jobs queued or running at once */
 	int slurm_resubmits;   /* [executor] resubmits of a job that ended for a reason outside perfbot */
 	char *slurm_extra_args; /* [executor] extra_args for sbatch, split at white space */
+	char *spool_dir;       /* [executor] spool_dir: jobs' scripts, databases, output; NULL:
+				* beside database.path (config_spool_dir) */
 	struct workload_param *params; /* [workload NAME] key = value */
 	int nparams;
 };
@@ -70,6 +72,8 @@ const char *accel_choice_name(int accel);
 
 enum { EXECUTOR_LOCAL, EXECUTOR_SLURM };
 const char *executor_name(int executor);
+/* [executor] spool_dir, or spool/ beside database.path: the caller's to free. */
+char *config_spool_dir(const struct pb_config *cfg);
 
 /* Fills cfg with defaults, then reads path. A missing file, an unknown
  * section or key, or a bad value fails with "FILE:LINE: key: why". */
