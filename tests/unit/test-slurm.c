@@ -1,8 +1,11 @@
 /* The Slurm executor's rules: what scontrol's line says, what follows
  * each state, and sbatch's argv (lines as Slurm 22.05 prints them). */
 #include <stdlib.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 #include "check.h"
+#include "cluster.h"
 #include "slurm.h"
 
 #define JOB_LINE(state, reason, code) \
@@ -79,4 +82,51 @@ void test_slurm(void)
 	argv = slurm_sbatch_argv(&cfg, "n", "o", "s", NULL);
 	CHECK(argv[5] && !strcmp(argv[5], "s") && !argv[6]);
 	slurm_argv_free(argv);
+
+	/* the job script, under sh as sbatch runs it, with a perfbot that
+	 * records its calls and exits as told */
+	{
+		char *dir = test_tmpdir(), *script = test_write(dir, "job.sh", cluster_job_script);
+		char *fake = test_write(dir, "perfbot",
+					"#!/bin/sh\n"
+					"{ printf '%s|' \"$@\"; echo; } >> \"${0%/*}/calls\"\n"
+					"if [ \"$1\" = bundle ]; then exit \"${BUNDLE_RC:-0}\"; fi\n"
+					"[ -f \"${0%/*}/seed.db\" ] && [ ! -f \"${0%/*}/job.db\" ] && exit 9\n"
+					"echo stored > \"${0%/*}/job.db\"; exit \"${RUN_RC:-0}\"\n");
+		char *db = xasprintf("%s/job.db", dir), *seed = test_write(dir, "seed.db", "calibration\n");
+		char *calls_path = xasprintf("%s/calls", dir), *calls;
+		struct spawn_result r;
+		char *env_run3[] = { "RUN_RC=3", NULL }, *env_bundle[] = { "BUNDLE_RC=1", NULL };
+		char *job[] = { "sh", script, fake, db, seed, "run", "--patch", "771", "-c", "a.b=c d", NULL };
+		struct spawn_opts quiet = { .stdout_path = "", .stderr_path = "" };
+
+		CHECK(chmod(fake, 0755) == 0);
+		CHECK(spawn_wait(job, &quiet, &r));
+		CHECK_INT(r.status, 0);
+		calls = read_file(calls_path, NULL, NULL);
+		/* perfbot's own words (one with a space in it), its database, then bundle */
+		{
+			char *want = xasprintf("run|--patch|771|-c|a.b=c d|--db|%s|\nbundle|%s|\n", db, db);
+
+			CHECK_STR(calls, want);
+			free(want);
+		}
+		free(calls);
+		/* the seed was copied first (the fake exits 9 without it) */
+		CHECK(unlink(calls_path) == 0);
+		quiet.env_add = env_run3;
+		CHECK(spawn_wait(job, &quiet, &r));
+		CHECK_INT(r.status, 3); /* perfbot's status is the job's */
+		CHECK(unlink(calls_path) == 0);
+		quiet.env_add = env_bundle;
+		CHECK(spawn_wait(job, &quiet, &r));
+		CHECK_INT(r.status, 1); /* a bundle that could not be packed fails an ok run */
+		free(calls_path);
+		free(seed);
+		free(db);
+		free(fake);
+		free(script);
+		rm_rf(dir);
+		free(dir);
+	}
 }

@@ -1,0 +1,46 @@
+/* Comparisons run as Slurm jobs: each task a perfbot command that a node
+ * runs into a database of its own, made a bundle that carries its logs;
+ * submitted, watched, resubmitted when it ended for a reason outside
+ * perfbot, cancelled when perfbot is stopped. The caller imports the
+ * bundles. */
+#ifndef PERFBOT_CLUSTER_H
+#define PERFBOT_CLUSTER_H
+
+#include <signal.h>
+#include <stdbool.h>
+
+#include "config.h"
+
+enum task_state { TASK_WAITING, TASK_ACTIVE, TASK_DONE, TASK_GAVE_UP, TASK_CANCELLED };
+
+struct cluster_task {
+	/* the caller's */
+	char *name;              /* a word: the job's name (perfbot-<name>) and its files' */
+	char **args;             /* perfbot's command after the binary: "run", "--patch", "31", ... */
+	int seed_from;           /* the task whose database this one starts from (-1: none); it
+				  * is submitted once that one is done */
+	/* the executor's */
+	char *db, *out;          /* spool/<name>.db (the bundle), spool/<name>.out (its output) */
+	long job;                /* the Slurm job id of the latest submission */
+	int attempts;            /* submissions */
+	int unseen;              /* polls in a row scontrol knew nothing of the job */
+	enum task_state state;
+	int exit_code;           /* perfbot's, once done */
+	char node[64];           /* where it ran last */
+	char why[256];           /* why it gave up, or the reasons it was resubmitted */
+};
+
+/* The job script: constant text, every value an argument (never a
+ * shell string built from one). */
+extern const char cluster_job_script[];
+
+/* Runs the tasks on Slurm: at most [executor] max_jobs submitted at once,
+ * each into spool (which the nodes must see), perfbot the binary the
+ * nodes run. Watches them every poll seconds until each is done or given
+ * up; *stop set (SIGTERM) cancels every active job and returns false.
+ * Progress on stdout. False with err when Slurm refused a submission. */
+bool cluster_run(const struct pb_config *cfg, const char *spool, const char *perfbot,
+		 struct cluster_task *t, int n, double poll, volatile sig_atomic_t *stop, pb_err *err);
+void cluster_task_free(struct cluster_task *t);
+
+#endif
