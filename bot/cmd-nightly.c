@@ -5,10 +5,14 @@
  * then writes the report again. Holds the database's lock from
  * start to end, so a nightly and a manual run never collide; prints and
  * stores a summary. */
+#include <signal.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
+#include "bundle.h"
 #include "cli.h"
+#include "cluster.h"
 #include "db.h"
 #include "kernel.h"
 #include "pipeline.h"
@@ -110,15 +114,15 @@ static int queue_workloads(const struct workload_set *set, const struct pb_queue
 	return n;
 }
 
-/* One patch of the queue: skipped (not mm, or measured before), or run. */
-static void nightly_patch(const struct pb_config *cfg, const struct pb_queue *q,
-			  const struct pipeline *pl, const struct pb_patch *p, bool all, struct tally *t,
-			  struct overlap *o)
+static void patch_outcome(const struct pb_config *cfg, const struct pb_queue *q,
+			  const struct pipeline *pl, const struct pb_patch *p,
+			  const struct pipeline_outcome *out, const char *where, struct tally *t);
+
+/* Whether p is skipped tonight (not mm, or measured before), noted so. */
+static bool skipped_tonight(const struct pipeline *pl, const struct pb_queue *q,
+			    const struct pb_patch *p, bool all, struct tally *t)
 {
-	struct pipeline_outcome out;
-	struct run_request rq = { .number = p->number, .boots_begin = overlap_boots_begin, .ctx = o };
 	long long before;
-	int prc;
 
 	if (!p->is_mm) {
 		char *why = xasprintf("skipped: not an mm patch (%s)", p->mm_reason);
@@ -126,7 +130,7 @@ static void nightly_patch(const struct pb_config *cfg, const struct pb_queue *q,
 		note(t, p, why);
 		free(why);
 		t->skipped++;
-		return;
+		return true;
 	}
 	before = all ? 0 : measured_before(pl->db, q, p, &pl->tree, &pl->kc);
 	if (before) {
@@ -136,8 +140,22 @@ static void nightly_patch(const struct pb_config *cfg, const struct pb_queue *q,
 		note(t, p, why);
 		free(why);
 		t->skipped++;
-		return;
+		return true;
 	}
+	return false;
+}
+
+/* One patch of the queue: skipped (not mm, or measured before), or run. */
+static void nightly_patch(const struct pb_config *cfg, const struct pb_queue *q,
+			  const struct pipeline *pl, const struct pb_patch *p, bool all, struct tally *t,
+			  struct overlap *o)
+{
+	struct pipeline_outcome out;
+	struct run_request rq = { .number = p->number, .boots_begin = overlap_boots_begin, .ctx = o };
+	int prc;
+
+	if (skipped_tonight(pl, q, p, all, t))
+		return;
 	prc = pipeline_run_patch(cfg, q, &rq, &out);
 	t->run++;
 	if (prc == PB_EXIT_ERROR || !out.comparison) {
@@ -145,13 +163,25 @@ static void nightly_patch(const struct pb_config *cfg, const struct pb_queue *q,
 		t->failures++;
 		return;
 	}
+	patch_outcome(cfg, q, pl, p, &out, "", t);
+}
+
+/* A patch's comparison, stored: counted, noted, answered on the list. where:
+ * "" or ", on NODE". */
+static void patch_outcome(const struct pb_config *cfg, const struct pb_queue *q,
+			  const struct pipeline *pl, const struct pb_patch *p,
+			  const struct pipeline_outcome *out_, const char *where, struct tally *t)
+{
+	const struct pipeline_outcome out = *out_;
+
 	t->failures += out.status != STATUS_MEASURED;
 	t->regressions += out.decided && out.verdict == VERDICT_REGRESSION;
 	t->behaviour += out.behaviour_change;
 	{
-		char *what = xasprintf("%s: %s%s (comparison %lld)", status_name(out.status),
+		char *what = xasprintf("%s: %s%s (comparison %lld%s)", status_name(out.status),
 				       out.decided ? verdict_name(out.verdict) : "-",
-				       out.behaviour_change ? ", behaviour change" : "", out.comparison);
+				       out.behaviour_change ? ", behaviour change" : "", out.comparison,
+				       where);
 
 		note(t, p, what);
 		free(what);
@@ -173,6 +203,254 @@ static void nightly_patch(const struct pb_config *cfg, const struct pb_queue *q,
 		free(what);
 		free(eml);
 	}
+}
+
+/* Tonight's comparisons as Slurm jobs ([executor] kind = slurm). */
+static volatile sig_atomic_t stop_requested;
+
+static void on_stop(int sig)
+{
+	(void)sig;
+	stop_requested = 1;
+}
+
+/* The command every job of tonight runs after perfbot's: the same
+ * configuration file and overrides, locally on its node, with reports
+ * (and the boots' logs) of its own in the spool. */
+static void job_args(struct cluster_task *k, const struct pb_config *cfg, const struct cli *c,
+		     const char *spool, char **cmd, int ncmd)
+{
+	int n = 0, cap = ncmd + 2 * c->noverrides + 8;
+
+	k->args = xcalloc((size_t)cap + 1, sizeof(char *));
+	for (int i = 0; i < ncmd; i++)
+		k->args[n++] = xstrdup(cmd[i]);
+	k->args[n++] = xstrdup("-C");
+	k->args[n++] = xstrdup(cfg->path);
+	for (int i = 0; i < c->noverrides; i++) {
+		k->args[n++] = xstrdup("-c");
+		k->args[n++] = xstrdup(c->overrides[i]);
+	}
+	k->args[n++] = xstrdup("-c");
+	k->args[n++] = xstrdup("executor.kind=local");
+	k->args[n++] = xstrdup("--report-dir");
+	k->args[n++] = xasprintf("%s/%s-reports", spool, k->name);
+}
+
+/* The uid of the newest comparison of kind in the bundle at path ("" if none). */
+static void bundle_uid(const char *path, const char *kind, char uid[33])
+{
+	sqlite3 *b = NULL;
+	pb_err err;
+	sqlite3_stmt *st;
+
+	uid[0] = '\0';
+	if (!db_open_readonly(path, &b, &err))
+		return;
+	if (sqlite3_prepare_v2(b, "SELECT uid FROM comparisons WHERE kind=? ORDER BY id DESC LIMIT 1",
+			       -1, &st, NULL) == SQLITE_OK) {
+		sqlite3_bind_text(st, 1, kind, -1, SQLITE_STATIC);
+		if (sqlite3_step(st) == SQLITE_ROW && sqlite3_column_text(st, 0))
+			snprintf(uid, 33, "%s", (const char *)sqlite3_column_text(st, 0));
+		sqlite3_finalize(st);
+	}
+	db_close(b);
+}
+
+/* What the comparison of uid here says, as run would have told it. */
+static bool stored_outcome(sqlite3 *db, const char *uid, struct pipeline_outcome *out)
+{
+	sqlite3_stmt *st;
+	bool ok = false;
+
+	memset(out, 0, sizeof(*out));
+	if (sqlite3_prepare_v2(db, "SELECT id, status, verdict, behaviour FROM comparisons WHERE uid=?",
+			       -1, &st, NULL) != SQLITE_OK)
+		return false;
+	sqlite3_bind_text(st, 1, uid, -1, SQLITE_STATIC);
+	if (sqlite3_step(st) == SQLITE_ROW) {
+		const char *status = (const char *)sqlite3_column_text(st, 1);
+		const char *verdict = (const char *)sqlite3_column_text(st, 2);
+		const char *behaviour = (const char *)sqlite3_column_text(st, 3);
+
+		out->comparison = sqlite3_column_int64(st, 0);
+		ok = status && status_parse(status, &out->status);
+		out->decided = verdict && verdict_parse(verdict, &out->verdict);
+		out->behaviour_change = behaviour && !strcmp(behaviour, "behaviour change");
+	}
+	sqlite3_finalize(st);
+	return ok;
+}
+
+/* A done job's bundle into results.db; the uid of its comparison of kind. */
+static bool import_task(struct pipeline *pl, const struct pb_config *cfg, const struct cluster_task *k,
+			const char *kind, char uid[33])
+{
+	struct bundle_outcome o;
+	char *logs = xasprintf("%s/logs", cfg->report_dir);
+	bool ok = path_exists(k->db) && bundle_import(pl->db, k->db, perfbot_version, logs, &o, &pl->err);
+
+	if (ok) {
+		bundle_uid(k->db, kind, uid);
+		printf("perfbot nightly: %s: imported %d comparison(s) of its bundle, %d log(s)\n", k->name,
+		       o.imported, o.logs);
+	} else {
+		char *v = visible(pl->err.msg);
+
+		printf("perfbot nightly: %s: nothing to import from %s: %s\n", k->name, k->db,
+		       path_exists(k->db) ? v : "its job stored nothing");
+		free(v);
+		uid[0] = '\0';
+	}
+	free(logs);
+	return ok && uid[0];
+}
+
+/* The calibration, then every patch that runs tonight, as Slurm jobs in a
+ * spool directory of tonight's; each patch's job starts from the
+ * calibration's database, so that it is judged by the noise floor its
+ * nodes' QEMU measured tonight (the QEMU build and CPU a calibration
+ * counts for are the node's, not this machine's). Each bundle is imported
+ * into results.db when the jobs have ended; a stop (SIGTERM, SIGINT)
+ * cancels every job still queued or running. */
+static bool nightly_slurm(const struct pb_config *cfg, const struct pb_queue *q, const struct cli *c,
+			  struct pipeline *pl, char **names, int nnames, bool all, bool calibrate,
+			  struct tally *t, long long *calibration)
+{
+	char *spool_root = config_spool_dir(cfg), *stamp = iso_time_now(), *spool, *qdir, *perfbot;
+	struct cluster_task *k = xcalloc((size_t)q->npatches + 1, sizeof(*k));
+	const struct pb_patch **of = xcalloc((size_t)q->npatches + 1, sizeof(*of));
+	struct sigaction sa = { .sa_handler = on_stop }, old_term, old_int;
+	int n, cal = -1, first;
+	bool ok, ran = false;
+	pb_err cluster_err = { "" };
+
+	for (char *p = stamp; *p; p++)
+		if (*p == ':')
+			*p = '-';
+	spool = xasprintf("%s/nightly-%s-%d", spool_root, stamp, (int)getpid());
+	qdir = xasprintf("%s/queue", spool);
+	{
+		char *dir = exe_dir();
+
+		perfbot = xasprintf("%s/perfbot", dir ? dir : "/usr/bin");
+		free(dir);
+	}
+	ok = mkdir_p(qdir, &pl->err);
+	/* the patches first, at 1..: the calibration, at 0, only when one runs */
+	n = 1;
+	for (int i = 0; ok && i < q->npatches; i++) {
+		const struct pb_patch *p = &q->patches[i];
+		const char *base = strrchr(p->file, '/') ? strrchr(p->file, '/') + 1 : p->file;
+		char *copy = xasprintf("%s/%s", qdir, base), num[16];
+		char *cmd[] = { "run", "--patch", num, "--queue", qdir };
+
+		if (skipped_tonight(pl, q, p, all, t)) {
+			free(copy);
+			continue;
+		}
+		snprintf(num, sizeof(num), "%d", p->number);
+		ok = copy_file(p->file, copy, &pl->err);
+		free(copy);
+		of[n] = p;
+		k[n].name = xasprintf("%03d", p->number);
+		job_args(&k[n++], cfg, c, spool, cmd, 5);
+	}
+	if (ok && n > 1 && calibrate && nnames) {
+		char *cmd[2 + 2 * CLI_MAX_WORKLOADS + 2];
+		char boots[16];
+		int m = 0;
+
+		cmd[m++] = "calibrate";
+		for (int i = 0; i < nnames; i++) {
+			cmd[m++] = "-w";
+			cmd[m++] = names[i];
+		}
+		snprintf(boots, sizeof(boots), "%d", cfg->calibrate_boots);
+		cmd[m++] = "-b";
+		cmd[m++] = boots;
+		cal = 0;
+		k[0].name = xstrdup("calibration");
+		job_args(&k[0], cfg, c, spool, cmd, m);
+	}
+	/* without a calibration, the tasks are 1..n-1 */
+	first = cal < 0 ? 1 : 0;
+	k[0].seed_from = -1;
+	for (int i = 1; i < n; i++)
+		k[i].seed_from = cal;
+	if (ok && n > first) {
+		char *v = visible(spool);
+
+		printf("perfbot nightly: %d job(s) for Slurm (at most %d at once), spool %s\n", n - first,
+		       cfg->slurm_max_jobs, v);
+		free(v);
+		sigaction(SIGTERM, &sa, &old_term);
+		sigaction(SIGINT, &sa, &old_int);
+		ran = true;
+		ok = cluster_run(cfg, spool, perfbot, k + first, n - first, 2, &stop_requested, &pl->err);
+		sigaction(SIGTERM, &old_term, NULL);
+		sigaction(SIGINT, &old_int, NULL);
+	}
+	/* what ended is imported, even after a stop (whose error is kept) */
+	if (!ok)
+		cluster_err = pl->err;
+	for (int i = first; ran && i < n; i++) {
+		struct pipeline_outcome out;
+		char uid[33], *where;
+		long long pid;
+
+		if (i == cal) {
+			if (k[i].state == TASK_DONE && import_task(pl, cfg, &k[i], "calibration", uid) &&
+			    stored_outcome(pl->db, uid, &out)) {
+				*calibration = out.comparison;
+			} else {
+				printf("perfbot nightly: no calibration tonight (%s): the patches' noise "
+				       "floors come from their own boots\n",
+				       k[i].state == TASK_GAVE_UP ? k[i].why : "see its job's output");
+				t->failures++;
+			}
+			continue;
+		}
+		t->run++;
+		if (k[i].state != TASK_DONE) {
+			char *why = k[i].state == TASK_GAVE_UP
+					    ? xasprintf("its Slurm job was given up: %s", k[i].why)
+					    : xstrdup("not measured: perfbot was stopped (its job cancelled)");
+
+			note(t, of[i], why);
+			free(why);
+			t->failures++;
+			continue;
+		}
+		/* the patch's row here first: the import maps the node's copy
+		 * (number and hash) onto it, so the comparison is tonight's
+		 * queue's, and counts as measured the next night */
+		if (!db_store_patch(pl->db, of[i], q->dir, &pid, &pl->err) ||
+		    !import_task(pl, cfg, &k[i], "patch", uid) || !stored_outcome(pl->db, uid, &out)) {
+			char *why = xasprintf("perfbot could not measure it on %s (exit %d; see %s)",
+					      k[i].node[0] ? k[i].node : "its node", k[i].exit_code, k[i].out);
+
+			note(t, of[i], why);
+			free(why);
+			t->failures++;
+			continue;
+		}
+		where = xasprintf(", on %s", k[i].node[0] ? k[i].node : "?");
+		patch_outcome(cfg, q, pl, of[i], &out, where, t);
+		free(where);
+	}
+	if (!ok)
+		pl->err = cluster_err;
+	for (int i = 0; i < n; i++)
+		cluster_task_free(&k[i]);
+	free(k);
+	free(of);
+	free(perfbot);
+	free(qdir);
+	free(spool);
+	free(stamp);
+	free(spool_root);
+	return ok;
 }
 
 /* The nightly table's row; its id into *nid. */
@@ -197,8 +475,8 @@ static bool store_summary(sqlite3 *db, const struct pb_queue *q, const struct pi
 
 /* The plan: the lock from start to end, the base tree and config the
  * patches are judged on, a calibration, every patch, the report. */
-static int nightly(const struct pb_config *cfg, const struct pb_queue *q, bool all, bool calibrate,
-		   bool recalibrate)
+static int nightly(const struct pb_config *cfg, const struct pb_queue *q, const struct cli *c,
+		   bool all, bool calibrate, bool recalibrate)
 {
 	struct pipeline pl;
 	struct tally t = { 0 };
@@ -223,7 +501,10 @@ static int nightly(const struct pb_config *cfg, const struct pb_queue *q, bool a
 	 * which is last night's when nothing it measured has changed (the
 	 * same base kernel, accelerator, config and workloads) */
 	nnames = queue_workloads(&pl.wset, q, names, CLI_MAX_WORKLOADS);
-	if (calibrate && nnames) {
+	if (cfg->executor == EXECUTOR_SLURM) {
+		if (!nightly_slurm(cfg, q, c, &pl, names, nnames, all, calibrate, &t, &calibration))
+			goto fail;
+	} else if (calibrate && nnames) {
 		struct pipeline_outcome out;
 
 		if (pipeline_calibrate(cfg, q, names, nnames, cfg->calibrate_boots, !recalibrate,
@@ -231,7 +512,7 @@ static int nightly(const struct pb_config *cfg, const struct pb_queue *q, bool a
 			t.failures++;
 		calibration = out.comparison;
 	}
-	{
+	if (cfg->executor == EXECUTOR_LOCAL) {
 		struct overlap o = { .cfg = cfg, .q = q, .pl = &pl, .all = all };
 
 		for (o.i = 0; o.i < q->npatches; o.i++)
@@ -287,7 +568,7 @@ int cmd_nightly(int argc, char **argv)
 		config_free(&cfg);
 		goto out;
 	}
-	rc = nightly(&cfg, &q, all, !no_calibrate, recalibrate);
+	rc = nightly(&cfg, &q, &c, all, !no_calibrate, recalibrate);
 	queue_free(&q);
 	config_free(&cfg);
 out:

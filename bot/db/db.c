@@ -868,7 +868,7 @@ static char *join_lines(char **v, int n)
 	return str_steal(&s);
 }
 
-static bool store_patch(sqlite3 *db, const struct pb_patch *p, const char *queue, long long *id,
+bool db_store_patch(sqlite3 *db, const struct pb_patch *p, const char *queue, long long *id,
 			pb_err *err)
 {
 	char *fixes = join_lines(p->fixes, p->nfixes);
@@ -1036,7 +1036,7 @@ static bool store_all(sqlite3 *db, const struct comparison *cmp, const char *ver
 	pb_str names;
 	bool ok;
 
-	if (cmp->patch && !store_patch(db, cmp->patch, cmp->queue_dir, &pid, err))
+	if (cmp->patch && !db_store_patch(db, cmp->patch, cmp->queue_dir, &pid, err))
 		return false;
 	if (cmp->series && !store_series(db, cmp, &sid, err))
 		return false;

@@ -59,6 +59,11 @@ bool db_load_noise(sqlite3 *db, const char *accel, const char *config_sha256, in
 		   int warmup, struct noise_floor **noise, int *n, long long *calibration,
 		   long long *elsewhere, pb_err *err);
 
+/* The row of patch p of queue (added if missing); its id into *id. */
+struct pb_patch;
+bool db_store_patch(sqlite3 *db, const struct pb_patch *p, const char *queue, long long *id,
+		    pb_err *err);
+
 /* The newest patch comparison of this patch file (queue, number, sha256)
  * on this base tree and config by this perfbot version; 0 if none. */
 long long db_measured_before(sqlite3 *db, const char *queue, int number, const char *patch_sha256,
