@@ -47,7 +47,7 @@ MANPAGES := doc/perfbot.1 doc/perfbotd.8 doc/perfbot.ini.5
 UNITS    := $(BUILD)/install/perfbotd.service $(BUILD)/install/perfbot-nightly.service
 
 .PHONY: all setup run test unit bad-input fuzz fuzz-smoke e2e e2e-series bench bench-throughput bench-stats fresh-test clean FORCE \
-	install uninstall install-test check-docs deb tcg-soak
+	install uninstall install-test check-docs deb tcg-soak slurm-test
 all: $(BUILD)/perfbot $(BUILD)/perfbotd $(BUILD)/perfbotd.service $(WORKLOADS)
 
 $(BUILD)/obj $(BUILD)/asan $(BUILD)/workloads:
@@ -150,6 +150,11 @@ e2e: all
 # make test, which must stay well inside CI's time on a fresh machine).
 e2e-series: all
 	tests/e2e-series.sh
+
+# perfbot nightly through Slurm on a one-machine cluster the test starts
+# (root; installs slurm-wlm and munge when missing; about 15 minutes).
+slurm-test: all
+	tests/slurm.sh
 
 test:
 	scripts/setup --tests
