@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#include <unistd.h>
 
 #include "slurm.h"
 #include "util.h"
@@ -16,7 +17,9 @@ const char cluster_job_script[] =
 	"# it its arguments. $1 perfbot, $2 the job's own database, $3 a database\n"
 	"# to start from (\"\" none: the calibration it is judged with), then\n"
 	"# perfbot's command. The database is then made a bundle that carries its\n"
-	"# boots' logs (perfbot bundle), for perfbot import. Exit status: perfbot's.\n"
+	"# boots' logs (perfbot bundle), for perfbot import. Exit status: perfbot's,\n"
+	"# or 1 when the database to start from could not be copied or an ok run's\n"
+	"# logs could not be packed.\n"
 	"perfbot=$1 db=$2 seed=$3\n"
 	"shift 3\n"
 	"rm -f \"$db\" \"$db-wal\" \"$db-shm\"\n"
@@ -42,13 +45,33 @@ void cluster_task_free(struct cluster_task *t)
 	memset(t, 0, sizeof(*t));
 }
 
-/* sbatch for task i; its job id into t[i].job. */
-static bool submit(const struct pb_config *cfg, const char *script, const char *perfbot,
-		   struct cluster_task *t, int i, pb_err *err)
+#define REFUSALS_MAX 3
+#define REFUSAL_WAIT 30.0
+
+/* sbatch's job id in its --parsable output: the last line that is one
+ * ("ID" or "ID;cluster"); warnings may come before it. 0 if none. */
+static long parse_job_id(const char *out)
+{
+	long id = 0;
+
+	for (const char *line = out; line && *line; line = strchr(line, '\n') ? strchr(line, '\n') + 1 : NULL) {
+		char *end;
+		long v = strtol(line, &end, 10);
+
+		if (v > 0 && end != line && (*end == '\n' || *end == ';' || *end == '\0'))
+			id = v;
+	}
+	return id;
+}
+
+/* sbatch for task i, as attempt attempts + 1; its job id into t[i].job.
+ * False with err (sbatch's last line) when refused. */
+static bool submit(const struct pb_config *cfg, const char *spool, const char *script,
+		   const char *perfbot, const char *cwd, struct cluster_task *t, int i, pb_err *err)
 {
 	struct cluster_task *k = &t[i];
 	const char *seed = k->seed_from >= 0 && t[k->seed_from].state == TASK_DONE &&
-					   path_exists(t[k->seed_from].db)
+					   t[k->seed_from].db && path_exists(t[k->seed_from].db)
 				   ? t[k->seed_from].db
 				   : "";
 	int nargs = 0, status = -1;
@@ -56,6 +79,10 @@ static bool submit(const struct pb_config *cfg, const char *script, const char *
 	pb_str out;
 	bool ok;
 
+	free(k->db);
+	free(k->out);
+	k->db = xasprintf("%s/%s-%d.db", spool, k->name, k->attempts + 1);
+	k->out = xasprintf("%s/%s-%d.out", spool, k->name, k->attempts + 1);
 	for (char **a = k->args; a && *a; a++)
 		nargs++;
 	args = xcalloc((size_t)nargs + 4, sizeof(char *));
@@ -64,14 +91,10 @@ static bool submit(const struct pb_config *cfg, const char *script, const char *
 	args[2] = (char *)seed;
 	for (int a = 0; a < nargs; a++)
 		args[3 + a] = k->args[a];
-	argv = slurm_sbatch_argv(cfg, name, k->out, script, args);
+	argv = slurm_sbatch_argv(cfg, name, k->out, cwd, script, args);
 	str_init(&out);
-	ok = spawn_capture(argv, NULL, true, &out, &status) && status == 0;
-	if (ok) {
-		/* --parsable: "ID" or "ID;cluster" */
-		k->job = strtol(out.buf ? out.buf : "", NULL, 10);
-		ok = k->job > 0;
-	}
+	ok = spawn_capture(argv, NULL, true, &out, &status) && status == 0 &&
+	     (k->job = parse_job_id(out.buf)) > 0;
 	if (!ok) {
 		/* sbatch's last line says why ("sbatch: error: invalid partition ...") */
 		char *text = out.buf ? trim(out.buf) : "", *nl = strrchr(text, '\n');
@@ -81,6 +104,7 @@ static bool submit(const struct pb_config *cfg, const char *script, const char *
 		free(v);
 	} else {
 		k->attempts++;
+		k->refusals = 0;
 		k->state = TASK_ACTIVE;
 		printf("perfbot: %s: Slurm job %ld submitted (attempt %d)%s%s\n", k->name, k->job,
 		       k->attempts, seed[0] ? ", starting from " : "", seed[0] ? t[k->seed_from].name : "");
@@ -92,32 +116,51 @@ static bool submit(const struct pb_config *cfg, const char *script, const char *
 	return ok;
 }
 
-/* What scontrol says of job id now; false if it knows nothing of it. */
-static bool job_state(long id, struct slurm_job *job)
+enum job_seen { JOB_KNOWN, JOB_UNKNOWN, JOB_NO_ANSWER };
+
+/* What scontrol says of job id now: known (into *job), unknown to it
+ * ("Invalid job id": past MinJobAge, or lost), or no answer (slurmctld
+ * down or busy: ask again, it says nothing of the job). */
+static enum job_seen job_state(long id, struct slurm_job *job)
 {
 	char num[32];
 	char *argv[] = { "scontrol", "-o", "show", "job", num, NULL };
 	pb_str out;
 	int status = -1;
-	bool ok;
+	enum job_seen seen = JOB_NO_ANSWER;
 
 	snprintf(num, sizeof(num), "%ld", id);
 	str_init(&out);
-	ok = spawn_capture(argv, NULL, false, &out, &status) && status == 0 && out.buf &&
-	     slurm_parse_job(out.buf, job);
+	if (spawn_capture(argv, NULL, true, &out, &status) && out.buf) {
+		if (status == 0 && slurm_parse_job(out.buf, job))
+			seen = JOB_KNOWN;
+		else if (strstr(out.buf, "Invalid job id"))
+			seen = JOB_UNKNOWN;
+	}
 	str_free(&out);
-	return ok;
+	return seen;
 }
 
-static void cancel(long id)
+/* scancel of every job of ids, in one call. */
+static void cancel(const long *ids, int n)
 {
-	char num[32];
-	char *argv[] = { "scancel", num, NULL };
+	char **argv = xcalloc((size_t)n + 2, sizeof(char *));
 	struct spawn_opts o = { .stdout_path = "", .stderr_path = "", .timeout = 30 };
 	struct spawn_result r;
 
-	snprintf(num, sizeof(num), "%ld", id);
-	spawn_wait(argv, &o, &r);
+	argv[0] = xstrdup("scancel");
+	for (int i = 0; i < n; i++)
+		argv[1 + i] = xasprintf("%ld", ids[i]);
+	if (n)
+		spawn_wait(argv, &o, &r);
+	for (int i = 0; i <= n; i++)
+		free(argv[i]);
+	free(argv);
+}
+
+static void cancel_one(long id)
+{
+	cancel(&id, 1);
 }
 
 static void nap(double seconds)
@@ -127,105 +170,131 @@ static void nap(double seconds)
 	nanosleep(&ts, NULL);
 }
 
-/* Whether task i may be submitted now: waiting, and what it starts from
- * settled. */
-static bool ready(const struct cluster_task *t, int i)
+/* Whether task i may be submitted now: waiting, past its wait after a
+ * refusal, and what it starts from settled. */
+static bool ready(const struct cluster_task *t, int i, double now)
 {
 	int s = t[i].seed_from;
 
-	return t[i].state == TASK_WAITING &&
+	return t[i].state == TASK_WAITING && now >= t[i].not_before &&
 	       (s < 0 || t[s].state == TASK_DONE || t[s].state == TASK_GAVE_UP);
+}
+
+/* What follows job of task k in the state scontrol gave; false while it
+ * is under way. */
+static bool settle(const struct pb_config *cfg, struct cluster_task *k, const struct slurm_job *job)
+{
+	enum slurm_next next = slurm_next(job, k->attempts, cfg->slurm_resubmits);
+	size_t at;
+
+	if (next == SLURM_WAIT)
+		return false;
+	snprintf(k->node, sizeof(k->node), "%s", job->node);
+	if (next == SLURM_DONE) {
+		k->state = TASK_DONE;
+		k->exit_code = job->exit_code;
+		printf("perfbot: %s: Slurm job %ld on %s ended, %s, exit %d\n", k->name, k->job,
+		       job->node[0] ? job->node : "?", job->state, job->exit_code);
+		return true;
+	}
+	at = strlen(k->why);
+	snprintf(k->why + at, sizeof(k->why) - at, "%sjob %ld %s (%s)", at ? "; " : "", k->job,
+		 job->state, job->reason);
+	/* a held job stays in the queue until cancelled */
+	cancel_one(k->job);
+	if (next == SLURM_RESUBMIT) {
+		printf("perfbot: %s: Slurm job %ld %s (%s), outside perfbot: submitted again\n", k->name,
+		       k->job, job->state, job->reason);
+		k->state = TASK_WAITING;
+		return false;
+	}
+	printf("perfbot: %s: Slurm job %ld %s (%s), %d submission(s): given up\n", k->name, k->job,
+	       job->state, job->reason, k->attempts);
+	k->state = TASK_GAVE_UP;
+	return true;
 }
 
 bool cluster_run(const struct pb_config *cfg, const char *spool, const char *perfbot,
 		 struct cluster_task *t, int n, double poll, volatile sig_atomic_t *stop, pb_err *err)
 {
-	char *script = xasprintf("%s/job.sh", spool);
-	int open = n;
+	char *script = xasprintf("%s/job.sh", spool), *cwd = getcwd(NULL, 0);
+	int open = n, submitted = 0;
 	bool ok = mkdir_p(spool, err) &&
 		  write_file_atomic(script, cluster_job_script, strlen(cluster_job_script), err);
 
-	for (int i = 0; i < n; i++) {
-		t[i].db = xasprintf("%s/%s.db", spool, t[i].name);
-		t[i].out = xasprintf("%s/%s.out", spool, t[i].name);
+	for (int i = 0; i < n; i++)
 		t[i].state = TASK_WAITING;
-	}
-	while (ok && open > 0) {
+	while (ok && open > 0 && !(stop && *stop)) {
 		int active = 0;
 
-		if (stop && *stop)
-			break;
 		for (int i = 0; i < n; i++)
 			active += t[i].state == TASK_ACTIVE;
-		for (int i = 0; ok && i < n && active < cfg->slurm_max_jobs; i++)
-			if (ready(t, i) && (ok = submit(cfg, script, perfbot, t, i, err)))
+		for (int i = 0; i < n && active < cfg->slurm_max_jobs && !(stop && *stop); i++) {
+			if (!ready(t, i, now_seconds()))
+				continue;
+			if (submit(cfg, spool, script, perfbot, cwd, t, i, err)) {
 				active++;
+				submitted++;
+				continue;
+			}
+			/* the first refusal of all: Slurm or [executor] is wrong */
+			if (!submitted) {
+				ok = false;
+				break;
+			}
+			printf("perfbot: %s: %s\n", t[i].name, err->msg);
+			if (++t[i].refusals < REFUSALS_MAX) {
+				t[i].not_before = now_seconds() + REFUSAL_WAIT * t[i].refusals;
+			} else {
+				size_t at = strlen(t[i].why);
+
+				snprintf(t[i].why + at, sizeof(t[i].why) - at, "%s%s", at ? "; " : "", err->msg);
+				t[i].state = TASK_GAVE_UP;
+				open--;
+			}
+		}
 		if (!ok)
 			break;
 		nap(poll);
 		for (int i = 0; i < n && !(stop && *stop); i++) {
 			struct slurm_job job;
-			enum slurm_next next;
+			enum job_seen seen;
 
 			if (t[i].state != TASK_ACTIVE)
 				continue;
-			if (!job_state(t[i].job, &job)) {
-				/* gone from scontrol (past MinJobAge, or slurmctld
-				 * restarted): ask again, then count it lost */
+			seen = job_state(t[i].job, &job);
+			if (seen == JOB_NO_ANSWER)
+				continue;
+			if (seen == JOB_UNKNOWN) {
+				/* forgotten: ended long ago, or slurmctld lost it */
 				if (++t[i].unseen < 10)
 					continue;
+				memset(&job, 0, sizeof(job));
 				snprintf(job.state, sizeof(job.state), "NODE_FAIL");
 				snprintf(job.reason, sizeof(job.reason), "unknown to scontrol");
-				job.node[0] = '\0';
-				job.exit_code = job.signal = 0;
 			}
 			t[i].unseen = 0;
-			next = slurm_next(&job, t[i].attempts, cfg->slurm_resubmits);
-			if (next == SLURM_WAIT)
-				continue;
-			snprintf(t[i].node, sizeof(t[i].node), "%s", job.node);
-			if (next == SLURM_DONE) {
-				t[i].state = TASK_DONE;
-				t[i].exit_code = job.exit_code;
-				open--;
-				printf("perfbot: %s: Slurm job %ld on %s ended, %s, exit %d\n", t[i].name,
-				       t[i].job, job.node[0] ? job.node : "?", job.state, job.exit_code);
-				continue;
-			}
-			{
-				size_t at = strlen(t[i].why);
-
-				snprintf(t[i].why + at, sizeof(t[i].why) - at, "%sjob %ld %s (%s)",
-					 at ? "; " : "", t[i].job, job.state, job.reason);
-			}
-			if (next == SLURM_RESUBMIT) {
-				printf("perfbot: %s: Slurm job %ld ended %s (%s), outside perfbot: submitted "
-				       "again\n", t[i].name, t[i].job, job.state, job.reason);
-				t[i].state = TASK_WAITING;
-			} else {
-				printf("perfbot: %s: Slurm job %ld ended %s (%s), %d submission(s): given up\n",
-				       t[i].name, t[i].job, job.state, job.reason, t[i].attempts);
-				t[i].state = TASK_GAVE_UP;
-				open--;
-			}
+			open -= settle(cfg, &t[i], &job);
 		}
 		fflush(stdout);
 	}
 	if (stop && *stop) {
+		long *ids = xcalloc((size_t)n + 1, sizeof(long));
+		int nids = 0;
+
 		for (int i = 0; i < n; i++)
 			if (t[i].state == TASK_ACTIVE) {
-				cancel(t[i].job);
+				ids[nids++] = t[i].job;
 				t[i].state = TASK_CANCELLED;
 				printf("perfbot: %s: Slurm job %ld cancelled (perfbot stopped)\n", t[i].name,
 				       t[i].job);
 			}
+		cancel(ids, nids);
+		free(ids);
 		pb_seterr(err, "stopped: every Slurm job of it cancelled");
 		ok = false;
-	} else if (!ok) {
-		for (int i = 0; i < n; i++)
-			if (t[i].state == TASK_ACTIVE)
-				cancel(t[i].job);
 	}
+	free(cwd);
 	free(script);
 	return ok;
 }

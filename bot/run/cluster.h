@@ -20,10 +20,14 @@ struct cluster_task {
 	int seed_from;           /* the task whose database this one starts from (-1: none); it
 				  * is submitted once that one is done */
 	/* the executor's */
-	char *db, *out;          /* spool/<name>.db (the bundle), spool/<name>.out (its output) */
+	char *db, *out;          /* the latest submission's spool/<name>-<attempt>.db (the
+				  * bundle) and .out (its output): a submission never touches
+				  * another's */
 	long job;                /* the Slurm job id of the latest submission */
 	int attempts;            /* submissions */
-	int unseen;              /* polls in a row scontrol knew nothing of the job */
+	int unseen;              /* polls in a row scontrol said the job is unknown */
+	int refusals;            /* sbatch refused it, in a row */
+	double not_before;       /* no new submission before (now_seconds) */
 	enum task_state state;
 	int exit_code;           /* perfbot's, once done */
 	char node[64];           /* where it ran last */
@@ -36,9 +40,12 @@ extern const char cluster_job_script[];
 
 /* Runs the tasks on Slurm: at most [executor] max_jobs submitted at once,
  * each into spool (which the nodes must see), perfbot the binary the
- * nodes run. Watches them every poll seconds until each is done or given
- * up; *stop set (SIGTERM) cancels every active job and returns false.
- * Progress on stdout. False with err when Slurm refused a submission. */
+ * nodes run, in this process's working directory. Watches them every poll
+ * seconds until each is done or given up; *stop set (SIGTERM) cancels
+ * every active job and returns false. A refused submission is tried again
+ * (3 times, 30 s apart, then the task is given up), unless it is the
+ * first: then Slurm or [executor] is wrong, nothing runs, false with err.
+ * Progress on stdout. */
 bool cluster_run(const struct pb_config *cfg, const char *spool, const char *perfbot,
 		 struct cluster_task *t, int n, double poll, volatile sig_atomic_t *stop, pb_err *err);
 void cluster_task_free(struct cluster_task *t);

@@ -44,28 +44,43 @@ bool slurm_parse_job(const char *line, struct slurm_job *job)
 	return job->state[0] != '\0';
 }
 
+/* Whether the reason of a pending job is a hold, which nothing releases
+ * unless someone acts: launch_failed_requeued_held (22.05, after a batch
+ * launch failure), JobHeldAdmin, JobHeldUser. */
+static bool held(const struct slurm_job *job)
+{
+	return !strcmp(job->state, "REQUEUE_HOLD") ||
+	       (!strcmp(job->state, "PENDING") && strcasestr(job->reason, "held"));
+}
+
 enum slurm_next slurm_next(const struct slurm_job *job, int attempts, int resubmits)
 {
-	static const char *const waiting[] = { "PENDING", "CONFIGURING", "RUNNING", "COMPLETING",
-					       "REQUEUED", "REQUEUE_HOLD", "REQUEUE_FED", "RESIZING",
-					       "SUSPENDED", "STAGE_OUT", "SIGNALING" };
-	bool outside;
+	/* ended for a reason outside perfbot: another submission may do */
+	static const char *const outside_states[] = { "CANCELLED", "TIMEOUT", "NODE_FAIL", "PREEMPTED",
+						      "BOOT_FAIL", "DEADLINE", "OUT_OF_MEMORY" };
+	bool outside = held(job);
 
-	for (size_t i = 0; i < PB_ARRAY_SIZE(waiting); i++)
-		if (!strcmp(job->state, waiting[i]))
-			return SLURM_WAIT;
+	for (size_t i = 0; i < PB_ARRAY_SIZE(outside_states); i++)
+		outside |= !strcmp(job->state, outside_states[i]);
 	if (!strcmp(job->state, "COMPLETED"))
 		return SLURM_DONE;
-	/* perfbot ran to its end and said how: bad input (1, 2) and a kernel
-	 * that failed (3) are answers, which another node would give again */
-	outside = true;
-	if (!strcmp(job->state, "FAILED") && strcmp(job->reason, "JobLaunchFailure") && !job->signal &&
-	    job->exit_code >= PB_EXIT_ERROR && job->exit_code <= PB_EXIT_KERNEL)
-		outside = false;
+	if (!strcmp(job->state, "FAILED")) {
+		/* perfbot ran to its end and said how: bad usage (2) and a
+		 * kernel that failed (3) are answers another node would give
+		 * again, and so is perfbot dying of a signal of its own (the
+		 * script saw 128 + it: a crash repeats). Bad input or
+		 * environment (1) may be this node's (a full disk), stopped (4)
+		 * is a signal from outside; a launch failure or the script
+		 * killed is Slurm's. */
+		outside = !strcmp(job->reason, "JobLaunchFailure") || job->signal ||
+			  job->exit_code == PB_EXIT_ERROR || job->exit_code == PB_EXIT_STOPPED;
+		if (!outside)
+			return SLURM_DONE;
+	}
+	/* anything else is under way: pending, running, completing,
+	 * requeued, suspended, a node powering up, a state a newer Slurm adds */
 	if (!outside)
-		return SLURM_DONE;
-	/* node failure, preemption, time limit, out of memory, a cancel that
-	 * was not perfbot's, a launch failure, perfbot stopped (exit 4) */
+		return SLURM_WAIT;
 	return attempts <= resubmits ? SLURM_RESUBMIT : SLURM_GIVE_UP;
 }
 
@@ -78,7 +93,7 @@ static void push(char ***argv, int *n, char *s)
 }
 
 char **slurm_sbatch_argv(const struct pb_config *cfg, const char *name, const char *output,
-			 const char *script, char *const *args)
+			 const char *chdir, const char *script, char *const *args)
 {
 	char **argv = NULL, *extra, *save = NULL;
 	int n = 0;
@@ -87,6 +102,8 @@ char **slurm_sbatch_argv(const struct pb_config *cfg, const char *name, const ch
 	push(&argv, &n, xstrdup("--parsable"));
 	push(&argv, &n, xasprintf("--job-name=%s", name));
 	push(&argv, &n, xasprintf("--output=%s", output));
+	if (chdir)
+		push(&argv, &n, xasprintf("--chdir=%s", chdir));
 	push(&argv, &n, xasprintf("--cpus-per-task=%d", cfg->slurm_cpus));
 	if (cfg->slurm_time_limit > 0)
 		push(&argv, &n, xasprintf("--time=%d", cfg->slurm_time_limit));

@@ -22,10 +22,12 @@ struct slurm_job {
 bool slurm_parse_job(const char *line, struct slurm_job *job);
 
 enum slurm_next {
-	SLURM_WAIT,      /* pending or running: ask again later */
-	SLURM_DONE,      /* perfbot ran and exited: import what it stored (exit_code says how) */
-	SLURM_RESUBMIT,  /* ended for a reason outside perfbot: node failure, preemption, time limit,
-			  * a cancel not perfbot's own, a launch failure, perfbot stopped by SIGTERM */
+	SLURM_WAIT,      /* pending, running, or a state not known to end: ask again later */
+	SLURM_DONE,      /* perfbot ran and answered: import what it stored (exit_code says how) */
+	SLURM_RESUBMIT,  /* ended, or held, for a reason outside perfbot: node failure, preemption,
+			  * time limit, a cancel not perfbot's own, a launch failure, perfbot stopped
+			  * by a signal or failing on this node's environment (exit 1); the caller
+			  * cancels a held job first */
 	SLURM_GIVE_UP,   /* such a reason once more than resubmits allows */
 };
 
@@ -34,10 +36,11 @@ enum slurm_next slurm_next(const struct slurm_job *job, int attempts, int resubm
 
 /* sbatch's argv (NULL-terminated, each string the caller's to free with
  * slurm_argv_free) for script with args: --parsable, the job's name, its output
- * file, [executor]'s partition, account, time limit, CPUs and extra_args
- * (split at white space; never through a shell). */
+ * file, its working directory (chdir, NULL: sbatch's default), [executor]'s
+ * partition, account, time limit, CPUs and extra_args (split at white space;
+ * never through a shell). */
 char **slurm_sbatch_argv(const struct pb_config *cfg, const char *name, const char *output,
-			 const char *script, char *const *args);
+			 const char *chdir, const char *script, char *const *args);
 void slurm_argv_free(char **argv);
 
 #endif

@@ -42,7 +42,18 @@ void test_slurm(void)
 	/* perfbot's own answers are done: measured, bad input, a kernel that failed */
 	CHECK_INT(next_of(JOB_LINE("COMPLETED", "None", "0:0"), 1), SLURM_DONE);
 	CHECK_INT(next_of(JOB_LINE("FAILED", "NonZeroExitCode", "3:0"), 1), SLURM_DONE);
-	CHECK_INT(next_of(JOB_LINE("FAILED", "NonZeroExitCode", "1:0"), 1), SLURM_DONE);
+	CHECK_INT(next_of(JOB_LINE("FAILED", "NonZeroExitCode", "1:0"), 1), SLURM_RESUBMIT);
+	CHECK_INT(next_of(JOB_LINE("FAILED", "NonZeroExitCode", "2:0"), 1), SLURM_DONE);
+	CHECK_INT(next_of(JOB_LINE("FAILED", "NonZeroExitCode", "139:0"), 1), SLURM_DONE);
+	/* held: nothing would release it */
+	CHECK_INT(next_of(JOB_LINE("PENDING", "launch_failed_requeued_held", "0:0"), 1), SLURM_RESUBMIT);
+	CHECK_INT(next_of(JOB_LINE("PENDING", "JobHeldAdmin", "0:0"), 3), SLURM_GIVE_UP);
+	CHECK_INT(next_of(JOB_LINE("REQUEUE_HOLD", "None", "0:0"), 1), SLURM_RESUBMIT);
+	/* under way, or a state perfbot does not know: never resubmitted beside itself */
+	CHECK_INT(next_of(JOB_LINE("POWER_UP_NODE", "None", "0:0"), 1), SLURM_WAIT);
+	CHECK_INT(next_of(JOB_LINE("SUSPENDED", "None", "0:0"), 1), SLURM_WAIT);
+	CHECK_INT(next_of(JOB_LINE("RECONFIG_FAIL", "None", "0:0"), 1), SLURM_WAIT);
+	CHECK_INT(next_of(JOB_LINE("BOOT_FAIL", "None", "0:0"), 1), SLURM_RESUBMIT);
 	CHECK_INT(next_of(JOB_LINE("RUNNING", "None", "0:0"), 1), SLURM_WAIT);
 	CHECK_INT(next_of(JOB_LINE("PENDING", "Resources", "0:0"), 1), SLURM_WAIT);
 	CHECK_INT(next_of(JOB_LINE("COMPLETING", "None", "0:0"), 1), SLURM_WAIT);
@@ -63,14 +74,14 @@ void test_slurm(void)
 	cfg.slurm_partition = "mm";
 	cfg.slurm_account = "";
 	cfg.slurm_extra_args = "  --qos=low\t--exclusive ";
-	argv = slurm_sbatch_argv(&cfg, "perfbot-771", "/spool/job-1.out", "/spool/job-1.sh", args);
+	argv = slurm_sbatch_argv(&cfg, "perfbot-771", "/spool/job-1.out", "/srv/perfbot", "/spool/job-1.sh", args);
 	{
 		pb_str all;
 
 		str_init(&all);
 		for (char **a = argv; *a; a++)
 			str_addf(&all, "[%s]", *a);
-		CHECK_STR(all.buf, "[sbatch][--parsable][--job-name=perfbot-771][--output=/spool/job-1.out]"
+		CHECK_STR(all.buf, "[sbatch][--parsable][--job-name=perfbot-771][--output=/spool/job-1.out][--chdir=/srv/perfbot]"
 				   "[--cpus-per-task=2][--time=120][--partition=mm][--qos=low][--exclusive]"
 				   "[/spool/job-1.sh][--patch][771]");
 		str_free(&all);
@@ -79,7 +90,7 @@ void test_slurm(void)
 	cfg.slurm_time_limit = 0;
 	cfg.slurm_partition = "";
 	cfg.slurm_extra_args = "";
-	argv = slurm_sbatch_argv(&cfg, "n", "o", "s", NULL);
+	argv = slurm_sbatch_argv(&cfg, "n", "o", NULL, "s", NULL);
 	CHECK(argv[5] && !strcmp(argv[5], "s") && !argv[6]);
 	slurm_argv_free(argv);
 
