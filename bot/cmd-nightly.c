@@ -215,12 +215,15 @@ static void on_stop(int sig)
 }
 
 /* The command every job of tonight runs after perfbot's: the same
- * configuration file and overrides, locally on its node, with reports
- * (and the boots' logs) of its own in the spool. */
+ * configuration file and overrides (relative ones resolve as here: the job
+ * starts in this directory), then what is the job's own, last so that it
+ * wins: run locally, tonight's queue as this nightly read it (the nodes
+ * see it: a directory, quilt series or mbox alike), reports (and the
+ * boots' logs) of its own in the spool. */
 static void job_args(struct cluster_task *k, const struct pb_config *cfg, const struct cli *c,
-		     const char *spool, char **cmd, int ncmd)
+		     const struct pb_queue *q, const char *spool, char **cmd, int ncmd)
 {
-	int n = 0, cap = ncmd + 2 * c->noverrides + 8;
+	int n = 0, cap = ncmd + 2 * c->noverrides + 10;
 
 	k->args = xcalloc((size_t)cap + 1, sizeof(char *));
 	for (int i = 0; i < ncmd; i++)
@@ -233,6 +236,8 @@ static void job_args(struct cluster_task *k, const struct pb_config *cfg, const 
 	}
 	k->args[n++] = xstrdup("-c");
 	k->args[n++] = xstrdup("executor.kind=local");
+	k->args[n++] = xstrdup("--queue");
+	k->args[n++] = xstrdup(q->dir);
 	k->args[n++] = xstrdup("--report-dir");
 	k->args[n++] = xasprintf("%s/%s-reports", spool, k->name);
 }
@@ -317,7 +322,7 @@ static bool nightly_slurm(const struct pb_config *cfg, const struct pb_queue *q,
 			  struct pipeline *pl, char **names, int nnames, bool all, bool calibrate,
 			  struct tally *t, long long *calibration)
 {
-	char *spool_root = config_spool_dir(cfg), *stamp = iso_time_now(), *spool, *qdir, *perfbot;
+	char *spool_root = config_spool_dir(cfg), *stamp = iso_time_now(), *spool, *perfbot;
 	struct cluster_task *k = xcalloc((size_t)q->npatches + 1, sizeof(*k));
 	const struct pb_patch **of = xcalloc((size_t)q->npatches + 1, sizeof(*of));
 	struct sigaction sa = { .sa_handler = on_stop }, old_term, old_int;
@@ -329,32 +334,26 @@ static bool nightly_slurm(const struct pb_config *cfg, const struct pb_queue *q,
 		if (*p == ':')
 			*p = '-';
 	spool = xasprintf("%s/nightly-%s-%d", spool_root, stamp, (int)getpid());
-	qdir = xasprintf("%s/queue", spool);
 	{
 		char *dir = exe_dir();
 
 		perfbot = xasprintf("%s/perfbot", dir ? dir : "/usr/bin");
 		free(dir);
 	}
-	ok = mkdir_p(qdir, &pl->err);
+	ok = true;
 	/* the patches first, at 1..: the calibration, at 0, only when one runs */
 	n = 1;
-	for (int i = 0; ok && i < q->npatches; i++) {
+	for (int i = 0; i < q->npatches; i++) {
 		const struct pb_patch *p = &q->patches[i];
-		const char *base = strrchr(p->file, '/') ? strrchr(p->file, '/') + 1 : p->file;
-		char *copy = xasprintf("%s/%s", qdir, base), num[16];
-		char *cmd[] = { "run", "--patch", num, "--queue", qdir };
+		char num[16];
+		char *cmd[] = { "run", "--patch", num };
 
-		if (skipped_tonight(pl, q, p, all, t)) {
-			free(copy);
+		if (skipped_tonight(pl, q, p, all, t))
 			continue;
-		}
 		snprintf(num, sizeof(num), "%d", p->number);
-		ok = copy_file(p->file, copy, &pl->err);
-		free(copy);
 		of[n] = p;
 		k[n].name = xasprintf("%03d", p->number);
-		job_args(&k[n++], cfg, c, spool, cmd, 5);
+		job_args(&k[n++], cfg, c, q, spool, cmd, 3);
 	}
 	if (ok && n > 1 && calibrate && nnames) {
 		char *cmd[2 + 2 * CLI_MAX_WORKLOADS + 2];
@@ -371,7 +370,7 @@ static bool nightly_slurm(const struct pb_config *cfg, const struct pb_queue *q,
 		cmd[m++] = boots;
 		cal = 0;
 		k[0].name = xstrdup("calibration");
-		job_args(&k[0], cfg, c, spool, cmd, m);
+		job_args(&k[0], cfg, c, q, spool, cmd, m);
 	}
 	/* without a calibration, the tasks are 1..n-1 */
 	first = cal < 0 ? 1 : 0;
@@ -390,6 +389,18 @@ static bool nightly_slurm(const struct pb_config *cfg, const struct pb_queue *q,
 		ok = cluster_run(cfg, spool, perfbot, k + first, n - first, 2, &stop_requested, &pl->err);
 		sigaction(SIGTERM, &old_term, NULL);
 		sigaction(SIGINT, &old_int, NULL);
+	}
+	/* nothing submitted (Slurm or [executor] wrong): nothing to import,
+	 * no spool left behind */
+	if (ran && !ok) {
+		bool any = false;
+
+		for (int i = first; i < n; i++)
+			any |= k[i].attempts > 0;
+		if (!any) {
+			rm_rf(spool);
+			ran = false;
+		}
 	}
 	/* what ended is imported, even after a stop (whose error is kept) */
 	if (!ok)
@@ -446,7 +457,6 @@ static bool nightly_slurm(const struct pb_config *cfg, const struct pb_queue *q,
 	free(k);
 	free(of);
 	free(perfbot);
-	free(qdir);
 	free(spool);
 	free(stamp);
 	free(spool_root);
