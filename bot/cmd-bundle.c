@@ -8,15 +8,21 @@
 #include "cli.h"
 
 static const struct pb_usage usage = {
-	"perfbot bundle", "BUNDLE.db...",
-	"exit status: 0 packed, 1 a database refused (nothing of it changed), 2 bad usage\n"
+	"perfbot bundle", "BUNDLE.db...\n   or: perfbot bundle --start-from SEED.db BUNDLE.db",
+	"--start-from makes BUNDLE.db (anew) a copy of SEED.db for a job to run\n"
+	"into: only what the job adds is packed and imported.\n"
+	"exit status: 0 packed (or made), 1 a database refused (nothing of it changed),\n"
+	"             2 bad usage\n"
 };
 
 int cmd_bundle(int argc, char **argv)
 {
 	pb_err err = { "" };
+	const char *seed = NULL;
 	int rc, nargs = 0;
 	const struct pb_option opts[] = {
+		OPT_STRING(0, "start-from", &seed, "SEED.db",
+			   "make BUNDLE.db a copy of SEED.db that knows what it started from"),
 		OPT_END(),
 	};
 
@@ -26,6 +32,17 @@ int cmd_bundle(int argc, char **argv)
 	if (!nargs) {
 		cli_error("perfbot bundle: name a results database (a job's)");
 		return PB_EXIT_USAGE;
+	}
+	if (seed) {
+		if (nargs != 1) {
+			cli_error("perfbot bundle: --start-from makes one database, not %d", nargs);
+			return PB_EXIT_USAGE;
+		}
+		if (!bundle_start_from(seed, argv[0], &err)) {
+			cli_error("%s", err.msg);
+			return PB_EXIT_ERROR;
+		}
+		return PB_EXIT_OK;
 	}
 	for (int i = 0; i < nargs; i++) {
 		int packed, missing;

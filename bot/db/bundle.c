@@ -11,6 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 #include "db.h"
 
@@ -68,13 +69,24 @@ static long long bundle_count(sqlite3 *db, const char *sql)
 	return db_count(db, sql, 0);
 }
 
+/* Whether schema ("" main, else "name.") has table name. */
+static bool has_table(sqlite3 *db, const char *schema, const char *name)
+{
+	char *sql = sqlite3_mprintf("SELECT count(*) FROM %ssqlite_master WHERE type='table' AND "
+				    "name=%Q", schema, name);
+	bool yes = db_count(db, sql, 0) > 0;
+
+	sqlite3_free(sql);
+	return yes;
+}
+
 bool bundle_check(const char *path, const char *perfbot_version, pb_err *err)
 {
 	sqlite3 *b = NULL;
 	sqlite3_stmt *st;
 	struct stat sb;
-	long long ncomparisons, nbisects;
-	bool ok = false;
+	long long ncomparisons;
+	bool ok = false, seeded;
 	int v = -1;
 
 	/* the schema version first: a bundle of another perfbot is not to be
@@ -96,23 +108,26 @@ bool bundle_check(const char *path, const char *perfbot_version, pb_err *err)
 	}
 	if (!db_open_readonly(path, &b, err))
 		return false;
-	ncomparisons = bundle_count(b, "SELECT count(*) FROM comparisons");
-	nbisects = bundle_count(b, "SELECT count(*) FROM bisects");
-	if (ncomparisons < 0 || nbisects < 0) {
+	seeded = has_table(b, "", "bundle_seed");
+	ncomparisons = bundle_count(b, seeded ? "SELECT count(*) FROM comparisons WHERE uid NOT IN "
+						"(SELECT uid FROM bundle_seed)"
+					      : "SELECT count(*) FROM comparisons");
+	if (ncomparisons < 0) {
 		pb_seterr(err, "bundle %s cannot be read: %s", path, sqlite3_errmsg(b));
 	} else if (ncomparisons == 0) {
-		pb_seterr(err, "bundle %s holds no comparison", path);
+		pb_seterr(err, "bundle %s holds no comparison%s", path, seeded ? " of its own" : "");
 	} else if (bundle_count(b, "SELECT count(*) FROM comparisons WHERE uid IS NULL OR uid=''") > 0) {
 		pb_seterr(err, "bundle %s has comparisons without a uid (stored before schema 9)", path);
 	} else if (bundle_count(b, "SELECT count(*) FROM comparisons WHERE length(uid)<>32 OR "
 				   "uid GLOB '*[^0-9a-f]*'") > 0) {
 		/* it names their log directories: 32 hex digits, as perfbot makes them */
 		pb_seterr(err, "bundle %s has a comparison whose uid is not perfbot's (32 hex digits)", path);
-	} else if (nbisects > 0) {
-		pb_seterr(err, "bundle %s holds a bisect, which perfbot import does not bring yet", path);
 	} else {
+		/* what its job started from came from home: measured there, by
+		 * whichever version, and not brought back */
 		char *sql = sqlite3_mprintf("SELECT perfbot_version FROM comparisons WHERE "
-					    "perfbot_version <> %Q LIMIT 1", perfbot_version);
+					    "perfbot_version <> %Q%s LIMIT 1", perfbot_version,
+					    seeded ? " AND uid NOT IN (SELECT uid FROM bundle_seed)" : "");
 		char *other = NULL;
 
 		if (sqlite3_prepare_v2(b, sql, -1, &st, NULL) == SQLITE_OK) {
@@ -323,6 +338,40 @@ static bool copy_new(sqlite3 *db, pb_err *err)
 	return ok;
 }
 
+/* The bundle's bisects that are not here (a bisect is its series
+ * comparison's uid and its start), with their steps; after copy_new, in
+ * the caller's transaction. A step's comparison and the series' are here
+ * by now: brought in the same bundle, or here before (what a job started
+ * from). */
+static bool copy_bisects(sqlite3 *db, struct bundle_outcome *out, pb_err *err)
+{
+	static const char *const bisect_map[][2] = {
+		{ "series_comparison", "SELECT m.id FROM main.comparisons m WHERE m.uid=ib.suid" },
+	};
+	static const char *const step_map[][2] = {
+		{ "bisect_id", "SELECT m.id FROM main.bisects m JOIN main.comparisons mc ON "
+			       "mc.id=m.series_comparison WHERE mc.uid=ib.suid AND m.started_at=ib.started_at" },
+		{ "comparison_id", "SELECT m.id FROM main.comparisons m JOIN bundle.comparisons bc ON "
+				   "bc.uid=m.uid WHERE bc.id=s.comparison_id" },
+	};
+	bool ok = db_exec(db, "DROP TABLE IF EXISTS temp.import_bisects; CREATE TEMP TABLE import_bisects "
+			      "AS SELECT b.id AS bid, bc.uid AS suid, b.started_at AS started_at FROM "
+			      "bundle.bisects b JOIN bundle.comparisons bc ON bc.id=b.series_comparison "
+			      "WHERE NOT EXISTS (SELECT 1 FROM main.bisects m JOIN main.comparisons mc ON "
+			      "mc.id=m.series_comparison WHERE mc.uid=bc.uid AND m.started_at=b.started_at)",
+			  err) &&
+		  copy_rows(db, "bisects", "b", bisect_map, PB_ARRAY_SIZE(bisect_map), false,
+			    "bundle.bisects b JOIN temp.import_bisects ib ON ib.bid=b.id ORDER BY b.id", err) &&
+		  copy_rows(db, "bisect_steps", "s", step_map, PB_ARRAY_SIZE(step_map), false,
+			    "bundle.bisect_steps s JOIN temp.import_bisects ib ON ib.bid=s.bisect_id "
+			    "ORDER BY s.bisect_id, s.step", err);
+
+	if (ok)
+		out->bisects = (int)db_count(db, "SELECT count(*) FROM temp.import_bisects", 0);
+	db_exec(db, "DROP TABLE IF EXISTS temp.import_bisects", NULL);
+	return ok;
+}
+
 /* The log copies of the import under way, before its rollback: nothing
  * half-written stays. */
 static void remove_log_copies(sqlite3 *db, const char *log_dir)
@@ -343,7 +392,7 @@ static void remove_log_copies(sqlite3 *db, const char *log_dir)
 bool bundle_import(sqlite3 *db, const char *path, const char *perfbot_version, const char *log_dir,
 		   struct bundle_outcome *out, pb_err *err)
 {
-	bool ok, has_files;
+	bool ok, has_files, seeded;
 	char *root, *dir = xstrdup(path), *slash = strrchr(dir, '/');
 
 	memset(out, 0, sizeof(*out));
@@ -364,24 +413,31 @@ bool bundle_import(sqlite3 *db, const char *path, const char *perfbot_version, c
 	}
 	/* the new ones, outside the transaction so that a rollback keeps the
 	 * list of the log copies to remove (this process holds the lock) */
-	ok = db_exec(db, "DROP TABLE IF EXISTS temp.import_new; CREATE TEMP TABLE import_new AS SELECT uid "
-			 "FROM bundle.comparisons WHERE uid NOT IN (SELECT uid FROM main.comparisons WHERE "
-			 "uid IS NOT NULL)", err) &&
+	seeded = has_table(db, "bundle.", "bundle_seed");
+	ok = db_exec(db, seeded ? "DROP TABLE IF EXISTS temp.import_new; CREATE TEMP TABLE import_new AS "
+				  "SELECT uid FROM bundle.comparisons WHERE uid NOT IN (SELECT uid FROM "
+				  "main.comparisons WHERE uid IS NOT NULL) AND uid NOT IN (SELECT uid FROM "
+				  "bundle.bundle_seed)"
+				: "DROP TABLE IF EXISTS temp.import_new; CREATE TEMP TABLE import_new AS "
+				  "SELECT uid FROM bundle.comparisons WHERE uid NOT IN (SELECT uid FROM "
+				  "main.comparisons WHERE uid IS NOT NULL)", err) &&
 	     /* deferred: BEGIN IMMEDIATE would take the attached bundle's write
 	      * lock too, and wait on a job still writing it; the first INSERT
 	      * locks main alone (this process holds perfbot's lock) */
 	     db_exec(db, "BEGIN", err);
 	if (!ok)
 		goto detach;
-	has_files = db_count(db, "SELECT count(*) FROM bundle.sqlite_master WHERE type='table' AND "
-				 "name='bundle_files'", 0) > 0;
-	out->comparisons = (int)db_count(db, "SELECT count(*) FROM bundle.comparisons", 0);
+	has_files = has_table(db, "bundle.", "bundle_files");
+	out->comparisons = (int)db_count(db, seeded ? "SELECT count(*) FROM bundle.comparisons WHERE uid "
+						      "NOT IN (SELECT uid FROM bundle.bundle_seed)"
+						    : "SELECT count(*) FROM bundle.comparisons", 0);
 	out->imported = (int)db_count(db, "SELECT count(*) FROM temp.import_new", 0);
 	if (out->imported < 0 || out->comparisons < 0) {
 		pb_seterr(err, "database: %s", sqlite3_errmsg(db));
 		ok = false;
 	}
-	ok = ok && (!out->imported || (copy_new(db, err) && bring_logs(db, log_dir, has_files, root, out, err)));
+	ok = ok && (!out->imported || (copy_new(db, err) && copy_bisects(db, out, err) &&
+				       bring_logs(db, log_dir, has_files, root, out, err)));
 	if (ok && out->imported) {
 		sqlite3_stmt *st;
 
@@ -467,8 +523,15 @@ bool bundle_pack(const char *path, const char *perfbot_version, int *packed, int
 	sqlite3_busy_timeout(b, 30000);
 	ok = db_exec(b, "BEGIN IMMEDIATE; CREATE TABLE IF NOT EXISTS bundle_files "
 			"(path TEXT PRIMARY KEY, content BLOB NOT NULL)", err);
-	if (ok && (sqlite3_prepare_v2(b, "SELECT console_log FROM runs WHERE console_log <> '' UNION "
-					 "SELECT results_log FROM runs WHERE results_log <> ''",
+	/* not the logs of what the job started from: home has them */
+	if (ok && (sqlite3_prepare_v2(b, has_table(b, "", "bundle_seed")
+					      ? "SELECT r.console_log FROM runs r JOIN comparisons c ON "
+						"c.id=r.comparison_id WHERE r.console_log <> '' AND c.uid NOT IN "
+						"(SELECT uid FROM bundle_seed) UNION SELECT r.results_log FROM runs "
+						"r JOIN comparisons c ON c.id=r.comparison_id WHERE r.results_log "
+						"<> '' AND c.uid NOT IN (SELECT uid FROM bundle_seed)"
+					      : "SELECT console_log FROM runs WHERE console_log <> '' UNION "
+						"SELECT results_log FROM runs WHERE results_log <> ''",
 				      -1, &logs, NULL) != SQLITE_OK ||
 		   sqlite3_prepare_v2(b, "INSERT OR REPLACE INTO bundle_files(path, content) VALUES (?, ?)",
 				      -1, &ins, NULL) != SQLITE_OK)) {
@@ -491,5 +554,64 @@ bool bundle_pack(const char *path, const char *perfbot_version, int *packed, int
 		}
 	}
 	sqlite3_close(b);
+	return ok;
+}
+
+bool bundle_start_from(const char *seed, const char *path, pb_err *err)
+{
+	sqlite3 *from = NULL, *b = NULL;
+	sqlite3_backup *copy;
+	bool ok = true;
+
+	if (!db_open_readonly(seed, &from, err))
+		return false;
+	unlink(path);
+	/* SQLite's own copy: a consistent one, whatever the seed's journal */
+	if (sqlite3_open_v2(path, &b, SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE, NULL) != SQLITE_OK ||
+	    !(copy = sqlite3_backup_init(b, "main", from, "main")) ||
+	    (sqlite3_backup_step(copy, -1), sqlite3_backup_finish(copy)) != SQLITE_OK) {
+		pb_seterr(err, "%s: %s", path, b ? sqlite3_errmsg(b) : "cannot open");
+		ok = false;
+	}
+	db_close(from);
+	ok = ok && db_exec(b, "BEGIN; DROP TABLE IF EXISTS bundle_files; CREATE TABLE IF NOT EXISTS "
+			      "bundle_seed (uid TEXT PRIMARY KEY); INSERT OR IGNORE INTO bundle_seed SELECT "
+			      "uid FROM comparisons WHERE uid IS NOT NULL; COMMIT", err);
+	sqlite3_close(b);
+	if (!ok) {
+		char *msg = xstrdup(err->msg);
+
+		unlink(path);
+		pb_seterr(err, "starting %s from %s: %s", path, seed, msg);
+		free(msg);
+	}
+	return ok;
+}
+
+bool bundle_export(const char *db_path, const char *const *uids, int n, const char *path, pb_err *err)
+{
+	sqlite3 *db = NULL;
+	bool ok;
+
+	unlink(path);
+	if (!db_open(path, &db, err))
+		return false;
+	ok = db_run(db, NULL, err, "ATTACH DATABASE ? AS bundle", "s", db_path) &&
+	     db_exec(db, "CREATE TEMP TABLE import_new (uid TEXT PRIMARY KEY)", err);
+	for (int i = 0; ok && i < n; i++)
+		ok = db_run(db, NULL, err, "INSERT OR IGNORE INTO temp.import_new SELECT uid FROM "
+					   "bundle.comparisons WHERE uid=?", "s", uids[i]);
+	ok = ok && db_exec(db, "BEGIN", err) && copy_new(db, err) && db_exec(db, "COMMIT", err);
+	if (!ok)
+		db_exec(db, "ROLLBACK", NULL);
+	db_exec(db, "DETACH DATABASE bundle", NULL);
+	db_close(db);
+	if (!ok) {
+		char *msg = xstrdup(err->msg);
+
+		unlink(path);
+		pb_seterr(err, "exporting to %s: %s", path, msg);
+		free(msg);
+	}
 	return ok;
 }

@@ -14,18 +14,20 @@ struct bundle_outcome {
 	long long first, last;  /* the ids the imported got here (0: none) */
 	int logs;               /* boot logs copied under the report dir */
 	int logs_missing;       /* named by a run but found nowhere */
+	int bisects;            /* bisects new here and stored, with their steps */
 	char hosts[256];        /* where the imported ran, space-separated */
 };
 
 /* Checks the bundle at path before anything is written: a perfbot
- * database of this schema version whose every comparison this perfbot
- * version measured (another version may judge otherwise) and has an
- * identity (a uid); no bisect (which it does not bring yet). */
+ * database of this schema version whose every comparison has an identity
+ * (a uid) and, but for what its job started from (bundle_start_from), was
+ * measured by this perfbot version (another version may judge otherwise). */
 bool bundle_check(const char *path, const char *perfbot_version, pb_err *err);
 
 /* Stores the bundle's comparisons that db does not hold yet (by uid) with
  * their patches, series, kernels, runs, samples, results and noise floors,
- * all in one transaction; the boots' logs go to log_dir/imported-<uid>/,
+ * and its bisects with their steps, all in one transaction (what its job
+ * started from is not brought back); the boots' logs go to log_dir/imported-<uid>/,
  * from the bundle's bundle_files table or else the path its run names.
  * Importing a bundle twice stores it once. Checks it first. */
 bool bundle_import(sqlite3 *db, const char *path, const char *perfbot_version, const char *log_dir,
@@ -38,5 +40,17 @@ bool bundle_import(sqlite3 *db, const char *path, const char *perfbot_version, c
  * counts the logs named but not found. Packing twice replaces. */
 bool bundle_pack(const char *path, const char *perfbot_version, int *packed, int *missing,
 		 pb_err *err);
+
+/* A job's database at path, started from the database seed (a calibration
+ * job's bundle, an export): a copy without seed's packed logs that knows
+ * which comparisons came with it (table bundle_seed), so that its bundle
+ * packs, checks and imports only its own. */
+bool bundle_start_from(const char *seed, const char *path, pb_err *err);
+
+/* A new database at path with the comparisons of db_path named by uid
+ * (their patches, series, kernels, runs, samples, results, noise), for a
+ * job that needs them (a bisect its series comparison). Their logs stay
+ * where they are. */
+bool bundle_export(const char *db_path, const char *const *uids, int n, const char *path, pb_err *err);
 
 #endif

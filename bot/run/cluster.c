@@ -24,7 +24,7 @@ const char cluster_job_script[] =
 	"shift 3\n"
 	"rm -f \"$db\" \"$db-wal\" \"$db-shm\"\n"
 	"if [ -n \"$seed\" ]; then\n"
-	"\tcp \"$seed\" \"$db\" || exit 1\n"
+	"\t\"$perfbot\" bundle --start-from \"$seed\" \"$db\" || exit 1\n"
 	"fi\n"
 	"echo \"perfbot job $SLURM_JOB_ID on $(hostname): $*\"\n"
 	"\"$perfbot\" \"$@\" --db \"$db\"\n"
@@ -42,6 +42,7 @@ void cluster_task_free(struct cluster_task *t)
 	free(t->args);
 	free(t->db);
 	free(t->out);
+	free(t->seed);
 	memset(t, 0, sizeof(*t));
 }
 
@@ -73,7 +74,9 @@ static bool submit(const struct pb_config *cfg, const char *spool, const char *s
 	const char *seed = k->seed_from >= 0 && t[k->seed_from].state == TASK_DONE &&
 					   t[k->seed_from].db && path_exists(t[k->seed_from].db)
 				   ? t[k->seed_from].db
+			   : k->seed ? k->seed
 				   : "";
+	const char *seed_name = k->seed_from >= 0 ? t[k->seed_from].name : "what it needs from here";
 	int nargs = 0, status = -1;
 	char **args, **argv, *name = xasprintf("perfbot-%s", k->name);
 	pb_str out;
@@ -107,7 +110,7 @@ static bool submit(const struct pb_config *cfg, const char *spool, const char *s
 		k->refusals = 0;
 		k->state = TASK_ACTIVE;
 		printf("perfbot: %s: Slurm job %ld submitted (attempt %d)%s%s\n", k->name, k->job,
-		       k->attempts, seed[0] ? ", starting from " : "", seed[0] ? t[k->seed_from].name : "");
+		       k->attempts, seed[0] ? ", starting from " : "", seed[0] ? seed_name : "");
 	}
 	str_free(&out);
 	slurm_argv_free(argv);

@@ -19,6 +19,7 @@ struct cluster_task {
 	char **args;             /* perfbot's command after the binary: "run", "--patch", "31", ... */
 	int seed_from;           /* the task whose database this one starts from (-1: none); it
 				  * is submitted once that one is done */
+	char *seed;              /* else a database it starts from (NULL: none), freed with it */
 	/* the executor's */
 	char *db, *out;          /* the latest submission's spool/<name>-<attempt>.db (the
 				  * bundle) and .out (its output): a submission never touches

@@ -194,6 +194,78 @@ void test_bundle(void)
 		free(node);
 	}
 
+	/* a job that started from home's comparison (a bisect, from its series
+	 * comparison; measured by an older perfbot): its bundle packs, checks
+	 * and brings only its own, with its bisect, once */
+	{
+		char *seed = xasprintf("%s/seed.db", dir), *job4 = xasprintf("%s/job4.db", dir), *snap;
+		char *uid = NULL;
+		const char *uids[1];
+		struct bundle_outcome o4;
+		struct bisect_step steps[2] = {
+			{ .role = "search", .prefix_a = 0, .prefix_b = 1, .verdict = "regression", .bad = true },
+			{ .role = "confirm", .prefix_a = 0, .prefix_b = 1, .verdict = "regression", .bad = true },
+		};
+		struct bisect_record r = { .series_comparison = 1, .workload = "hugetlb-migrate",
+					   .metric = "migrate_ms", .change = "regression", .npatches = 1,
+					   .culprit = 1, .culprit_number = 765, .status = "confirmed",
+					   .detail = "the one", .steps = steps, .nsteps = 2,
+					   .started_at = "2026-12-06T22:00:00Z",
+					   .finished_at = "2026-12-06T22:10:00Z", .wall_seconds = 600 };
+		sqlite3 *b4, *sd;
+		sqlite3_stmt *st;
+		int packed, missing;
+
+		CHECK(sqlite3_prepare_v2(h, "SELECT uid FROM comparisons WHERE id=1", -1, &st, NULL) == SQLITE_OK);
+		CHECK(sqlite3_step(st) == SQLITE_ROW);
+		uid = xstrdup((const char *)sqlite3_column_text(st, 0));
+		sqlite3_finalize(st);
+		uids[0] = uid;
+		CHECK(bundle_export(home, uids, 1, seed, &err));
+		CHECK(db_open(seed, &sd, &err));
+		CHECK_INT(fixture_rows(sd, "comparisons"), 1);
+		CHECK_INT(fixture_rows(sd, "runs"), db_count(h, "SELECT count(*) FROM runs WHERE comparison_id=1", 0));
+		CHECK_INT(db_count(sd, "SELECT count(*) FROM pragma_foreign_key_check", 0), 0);
+		/* logs of its own names, which the job's bundle does not pack */
+		CHECK(db_exec(sd, "UPDATE comparisons SET perfbot_version='v0.1'; UPDATE runs SET "
+				  "console_log='/nonexistent/seed-'||id", &err));
+		db_close(sd);
+		/* a job's database made from it holds nothing of its own yet */
+		if (!bundle_start_from(seed, job4, &err))
+			CHECK_STR(err.msg, "");
+		CHECK(!bundle_check(job4, "test", &err));
+		CHECK_HAS(err.msg, "holds no comparison of its own");
+		CHECK(db_open(job4, &b4, &err));
+		CHECK(db_store_comparison(b4, &f.cmp, "test", NULL, &steps[0].comparison_id, &err));
+		CHECK(db_store_comparison(b4, &f.cmp, "test", NULL, &steps[1].comparison_id, &err));
+		CHECK(db_store_bisect(b4, &r, &id, &err));
+		db_close(b4);
+		CHECK(bundle_check(job4, "test", &err));
+		CHECK(bundle_pack(job4, "test", &packed, &missing, &err));
+		/* its two comparisons' logs alone (the same paths, packed once) */
+		CHECK_INT(missing, 2 * f.cmp.obs.nboots);
+		snap = holdings(h);
+		CHECK(bundle_import(h, job4, "test", logs, &o4, &err));
+		CHECK(o4.comparisons == 2 && o4.imported == 2 && o4.bisects == 1);
+		CHECK_INT(db_count(h, "SELECT count(*) FROM comparisons WHERE perfbot_version='v0.1'", 0), 0);
+		CHECK_INT(db_count(h, "SELECT count(*) FROM bisects WHERE series_comparison=1 AND culprit_number=765", 0), 1);
+		CHECK_INT(db_count(h, "SELECT count(*) FROM bisect_steps s JOIN bisects b ON b.id=s.bisect_id "
+				      "WHERE s.comparison_id>=? AND s.bad=1", o4.first), 2);
+		CHECK_INT(db_count(h, "SELECT count(*) FROM pragma_foreign_key_check", 0), 0);
+		free(snap);
+		snap = holdings(h);
+		CHECK(bundle_import(h, job4, "test", logs, &o4, &err));
+		CHECK(o4.imported == 0 && o4.bisects == 0);
+		before = holdings(h);
+		CHECK_STR(before, snap);
+		CHECK_INT(fixture_rows(h, "bisects"), 1);
+		free(before);
+		free(snap);
+		free(uid);
+		free(seed);
+		free(job4);
+	}
+
 	/* imported again: stored once */
 	before = holdings(h);
 	CHECK(bundle_import(h, job, "test", logs, &o, &err));

@@ -101,6 +101,7 @@ void test_slurm(void)
 		char *fake = test_write(dir, "perfbot",
 					"#!/bin/sh\n"
 					"{ printf '%s|' \"$@\"; echo; } >> \"${0%/*}/calls\"\n"
+					"if [ \"$1\" = bundle ] && [ \"$2\" = --start-from ]; then cp \"$3\" \"$4\"; exit; fi\n"
 					"if [ \"$1\" = bundle ]; then exit \"${BUNDLE_RC:-0}\"; fi\n"
 					"[ -f \"${0%/*}/seed.db\" ] && [ ! -f \"${0%/*}/job.db\" ] && exit 9\n"
 					"echo stored > \"${0%/*}/job.db\"; exit \"${RUN_RC:-0}\"\n");
@@ -117,13 +118,14 @@ void test_slurm(void)
 		calls = read_file(calls_path, NULL, NULL);
 		/* perfbot's own words (one with a space in it), its database, then bundle */
 		{
-			char *want = xasprintf("run|--patch|771|-c|a.b=c d|--db|%s|\nbundle|%s|\n", db, db);
+			char *want = xasprintf("bundle|--start-from|%s|%s|\nrun|--patch|771|-c|a.b=c d|--db|%s|\n"
+					       "bundle|%s|\n", seed, db, db, db);
 
 			CHECK_STR(calls, want);
 			free(want);
 		}
 		free(calls);
-		/* the seed was copied first (the fake exits 9 without it) */
+		/* the job's database was made from the seed first (the fake exits 9 without it) */
 		CHECK(unlink(calls_path) == 0);
 		quiet.env_add = env_run3;
 		CHECK(spawn_wait(job, &quiet, &r));
