@@ -13,6 +13,7 @@
 #include "bundle.h"
 #include "cli.h"
 #include "cluster.h"
+#include "executor.h"
 #include "db.h"
 #include "kernel.h"
 #include "pipeline.h"
@@ -214,101 +215,20 @@ static void on_stop(int sig)
 	stop_requested = 1;
 }
 
-/* The command every job of tonight runs after perfbot's: the same
- * configuration file and overrides (relative ones resolve as here: the job
- * starts in this directory), then what is the job's own, last so that it
- * wins: run locally, tonight's queue as this nightly read it (the nodes
- * see it: a directory, quilt series or mbox alike), reports (and the
- * boots' logs) of its own in the spool. */
-static void job_args(struct cluster_task *k, const struct pb_config *cfg, const struct cli *c,
-		     const struct pb_queue *q, const char *spool, char **cmd, int ncmd)
-{
-	int n = 0, cap = ncmd + 2 * c->noverrides + 10;
-
-	k->args = xcalloc((size_t)cap + 1, sizeof(char *));
-	for (int i = 0; i < ncmd; i++)
-		k->args[n++] = xstrdup(cmd[i]);
-	k->args[n++] = xstrdup("-C");
-	k->args[n++] = xstrdup(cfg->path);
-	for (int i = 0; i < c->noverrides; i++) {
-		k->args[n++] = xstrdup("-c");
-		k->args[n++] = xstrdup(c->overrides[i]);
-	}
-	k->args[n++] = xstrdup("-c");
-	k->args[n++] = xstrdup("executor.kind=local");
-	k->args[n++] = xstrdup("--queue");
-	k->args[n++] = xstrdup(q->dir);
-	k->args[n++] = xstrdup("--report-dir");
-	k->args[n++] = xasprintf("%s/%s-reports", spool, k->name);
-}
-
-/* The uid of the newest comparison of kind in the bundle at path ("" if none). */
-static void bundle_uid(const char *path, const char *kind, char uid[33])
-{
-	sqlite3 *b = NULL;
-	pb_err err;
-	sqlite3_stmt *st;
-
-	uid[0] = '\0';
-	if (!db_open_readonly(path, &b, &err))
-		return;
-	if (sqlite3_prepare_v2(b, "SELECT uid FROM comparisons WHERE kind=? ORDER BY id DESC LIMIT 1",
-			       -1, &st, NULL) == SQLITE_OK) {
-		sqlite3_bind_text(st, 1, kind, -1, SQLITE_STATIC);
-		if (sqlite3_step(st) == SQLITE_ROW && sqlite3_column_text(st, 0))
-			snprintf(uid, 33, "%s", (const char *)sqlite3_column_text(st, 0));
-		sqlite3_finalize(st);
-	}
-	db_close(b);
-}
-
-/* What the comparison of uid here says, as run would have told it. */
-static bool stored_outcome(sqlite3 *db, const char *uid, struct pipeline_outcome *out)
-{
-	sqlite3_stmt *st;
-	bool ok = false;
-
-	memset(out, 0, sizeof(*out));
-	if (sqlite3_prepare_v2(db, "SELECT id, status, verdict, behaviour FROM comparisons WHERE uid=?",
-			       -1, &st, NULL) != SQLITE_OK)
-		return false;
-	sqlite3_bind_text(st, 1, uid, -1, SQLITE_STATIC);
-	if (sqlite3_step(st) == SQLITE_ROW) {
-		const char *status = (const char *)sqlite3_column_text(st, 1);
-		const char *verdict = (const char *)sqlite3_column_text(st, 2);
-		const char *behaviour = (const char *)sqlite3_column_text(st, 3);
-
-		out->comparison = sqlite3_column_int64(st, 0);
-		ok = status && status_parse(status, &out->status);
-		out->decided = verdict && verdict_parse(verdict, &out->verdict);
-		out->behaviour_change = behaviour && !strcmp(behaviour, "behaviour change");
-	}
-	sqlite3_finalize(st);
-	return ok;
-}
-
 /* A done job's bundle into results.db; the uid of its comparison of kind. */
 static bool import_task(struct pipeline *pl, const struct pb_config *cfg, const struct cluster_task *k,
 			const char *kind, char uid[33])
 {
-	struct bundle_outcome o;
-	char *logs = xasprintf("%s/logs", cfg->report_dir);
-	bool ok = path_exists(k->db) && bundle_import(pl->db, k->db, perfbot_version, logs, &o, &pl->err);
+	bool ok = executor_import(pl->db, cfg, k, kind, "perfbot nightly", uid, &pl->err);
 
-	if (ok) {
-		bundle_uid(k->db, kind, uid);
-		printf("perfbot nightly: %s: imported %d comparison(s) of its bundle, %d log(s)\n", k->name,
-		       o.imported, o.logs);
-	} else {
+	if (!ok) {
 		char *v = visible(pl->err.msg);
 
-		printf("perfbot nightly: %s: nothing to import from %s: %s\n", k->name, k->db,
-		       path_exists(k->db) ? v : "its job stored nothing");
+		printf("perfbot nightly: %s: nothing to import from %s: %s\n", k->name,
+		       k->db ? k->db : "?", v);
 		free(v);
-		uid[0] = '\0';
 	}
-	free(logs);
-	return ok && uid[0];
+	return ok;
 }
 
 /* The calibration, then every patch that runs tonight, as Slurm jobs in a
@@ -322,7 +242,7 @@ static bool nightly_slurm(const struct pb_config *cfg, const struct pb_queue *q,
 			  struct pipeline *pl, char **names, int nnames, bool all, bool calibrate,
 			  struct tally *t, long long *calibration)
 {
-	char *spool_root = config_spool_dir(cfg), *stamp = iso_time_now(), *spool, *perfbot;
+	char *spool = executor_spool(cfg, "nightly"), *perfbot = executor_perfbot();
 	struct cluster_task *k = xcalloc((size_t)q->npatches + 1, sizeof(*k));
 	const struct pb_patch **of = xcalloc((size_t)q->npatches + 1, sizeof(*of));
 	struct sigaction sa = { .sa_handler = on_stop }, old_term, old_int;
@@ -330,16 +250,6 @@ static bool nightly_slurm(const struct pb_config *cfg, const struct pb_queue *q,
 	bool ok, ran = false;
 	pb_err cluster_err = { "" };
 
-	for (char *p = stamp; *p; p++)
-		if (*p == ':')
-			*p = '-';
-	spool = xasprintf("%s/nightly-%s-%d", spool_root, stamp, (int)getpid());
-	{
-		char *dir = exe_dir();
-
-		perfbot = xasprintf("%s/perfbot", dir ? dir : "/usr/bin");
-		free(dir);
-	}
 	ok = true;
 	/* the patches first, at 1..: the calibration, at 0, only when one runs */
 	n = 1;
@@ -353,7 +263,7 @@ static bool nightly_slurm(const struct pb_config *cfg, const struct pb_queue *q,
 		snprintf(num, sizeof(num), "%d", p->number);
 		of[n] = p;
 		k[n].name = xasprintf("%03d", p->number);
-		job_args(&k[n++], cfg, c, q, spool, cmd, 3);
+		executor_job_args(&k[n++], cfg, c, q, spool, cmd, 3);
 	}
 	if (ok && n > 1 && calibrate && nnames) {
 		char *cmd[2 + 2 * CLI_MAX_WORKLOADS + 2];
@@ -370,7 +280,7 @@ static bool nightly_slurm(const struct pb_config *cfg, const struct pb_queue *q,
 		cmd[m++] = boots;
 		cal = 0;
 		k[0].name = xstrdup("calibration");
-		job_args(&k[0], cfg, c, q, spool, cmd, m);
+		executor_job_args(&k[0], cfg, c, q, spool, cmd, m);
 	}
 	/* without a calibration, the tasks are 1..n-1 */
 	first = cal < 0 ? 1 : 0;
@@ -412,7 +322,7 @@ static bool nightly_slurm(const struct pb_config *cfg, const struct pb_queue *q,
 
 		if (i == cal) {
 			if (k[i].state == TASK_DONE && import_task(pl, cfg, &k[i], "calibration", uid) &&
-			    stored_outcome(pl->db, uid, &out)) {
+			    executor_outcome(pl->db, uid, &out)) {
 				*calibration = out.comparison;
 			} else {
 				printf("perfbot nightly: no calibration tonight (%s): the patches' noise "
@@ -437,7 +347,7 @@ static bool nightly_slurm(const struct pb_config *cfg, const struct pb_queue *q,
 		 * (number and hash) onto it, so the comparison is tonight's
 		 * queue's, and counts as measured the next night */
 		if (!db_store_patch(pl->db, of[i], q->dir, &pid, &pl->err) ||
-		    !import_task(pl, cfg, &k[i], "patch", uid) || !stored_outcome(pl->db, uid, &out)) {
+		    !import_task(pl, cfg, &k[i], "patch", uid) || !executor_outcome(pl->db, uid, &out)) {
 			char *why = xasprintf("perfbot could not measure it on %s (exit %d; see %s)",
 					      k[i].node[0] ? k[i].node : "its node", k[i].exit_code, k[i].out);
 
@@ -458,8 +368,6 @@ static bool nightly_slurm(const struct pb_config *cfg, const struct pb_queue *q,
 	free(of);
 	free(perfbot);
 	free(spool);
-	free(stamp);
-	free(spool_root);
 	return ok;
 }
 

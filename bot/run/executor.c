@@ -1,0 +1,251 @@
+/* perfbot's commands as Slurm jobs (executor.h). */
+#include "executor.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "bundle.h"
+#include "db.h"
+#include "report.h"
+
+char *executor_perfbot(void)
+{
+	char *dir = exe_dir(), *perfbot = xasprintf("%s/perfbot", dir ? dir : "/usr/bin");
+
+	free(dir);
+	return perfbot;
+}
+
+char *executor_spool(const struct pb_config *cfg, const char *what)
+{
+	char *root = config_spool_dir(cfg), *stamp = iso_time_now(), *spool;
+
+	for (char *p = stamp; *p; p++)
+		if (*p == ':')
+			*p = '-';
+	spool = xasprintf("%s/%s-%s-%d", root, what, stamp, (int)getpid());
+	free(stamp);
+	free(root);
+	return spool;
+}
+
+void executor_job_args(struct cluster_task *k, const struct pb_config *cfg, const struct cli *c,
+		       const struct pb_queue *q, const char *spool, char *const *cmd, int ncmd)
+{
+	int n = 0, cap = ncmd + 2 * c->noverrides + 10;
+
+	k->args = xcalloc((size_t)cap + 1, sizeof(char *));
+	for (int i = 0; i < ncmd; i++)
+		k->args[n++] = xstrdup(cmd[i]);
+	k->args[n++] = xstrdup("-C");
+	k->args[n++] = xstrdup(cfg->path);
+	for (int i = 0; i < c->noverrides; i++) {
+		k->args[n++] = xstrdup("-c");
+		k->args[n++] = xstrdup(c->overrides[i]);
+	}
+	k->args[n++] = xstrdup("-c");
+	k->args[n++] = xstrdup("executor.kind=local");
+	k->args[n++] = xstrdup("--queue");
+	k->args[n++] = xstrdup(q->dir);
+	k->args[n++] = xstrdup("--report-dir");
+	k->args[n++] = xasprintf("%s/%s-reports", spool, k->name);
+}
+
+/* The uid of the newest comparison of kind in the bundle at path, not one
+ * its job started from ("" if none). */
+static void bundle_uid(const char *path, const char *kind, char uid[33])
+{
+	sqlite3 *b = NULL;
+	pb_err err;
+	sqlite3_stmt *st;
+	bool seeded;
+
+	uid[0] = '\0';
+	if (!db_open_readonly(path, &b, &err))
+		return;
+	seeded = db_count(b, "SELECT count(*) FROM sqlite_master WHERE type='table' AND "
+			     "name='bundle_seed'", 0) > 0;
+	if (sqlite3_prepare_v2(b, seeded ? "SELECT uid FROM comparisons WHERE kind=? AND uid NOT IN "
+					   "(SELECT uid FROM bundle_seed) ORDER BY id DESC LIMIT 1"
+					 : "SELECT uid FROM comparisons WHERE kind=? ORDER BY id DESC LIMIT 1",
+			       -1, &st, NULL) == SQLITE_OK) {
+		sqlite3_bind_text(st, 1, kind, -1, SQLITE_STATIC);
+		if (sqlite3_step(st) == SQLITE_ROW && sqlite3_column_text(st, 0))
+			snprintf(uid, 33, "%s", (const char *)sqlite3_column_text(st, 0));
+		sqlite3_finalize(st);
+	}
+	db_close(b);
+}
+
+bool executor_outcome(sqlite3 *db, const char *uid, struct pipeline_outcome *out)
+{
+	sqlite3_stmt *st;
+	bool ok = false;
+
+	memset(out, 0, sizeof(*out));
+	if (sqlite3_prepare_v2(db, "SELECT id, status, verdict, behaviour FROM comparisons WHERE uid=?",
+			       -1, &st, NULL) != SQLITE_OK)
+		return false;
+	sqlite3_bind_text(st, 1, uid, -1, SQLITE_STATIC);
+	if (sqlite3_step(st) == SQLITE_ROW) {
+		const char *status = (const char *)sqlite3_column_text(st, 1);
+		const char *verdict = (const char *)sqlite3_column_text(st, 2);
+		const char *behaviour = (const char *)sqlite3_column_text(st, 3);
+
+		out->comparison = sqlite3_column_int64(st, 0);
+		ok = status && status_parse(status, &out->status);
+		out->decided = verdict && verdict_parse(verdict, &out->verdict);
+		out->behaviour_change = behaviour && !strcmp(behaviour, "behaviour change");
+	}
+	sqlite3_finalize(st);
+	return ok;
+}
+
+bool executor_import(sqlite3 *db, const struct pb_config *cfg, const struct cluster_task *k,
+		     const char *kind, const char *who, char uid[33], pb_err *err)
+{
+	struct bundle_outcome o;
+	char *logs = xasprintf("%s/logs", cfg->report_dir);
+	bool ok = false;
+
+	uid[0] = '\0';
+	if (!k->db || !path_exists(k->db))
+		pb_seterr(err, "its job stored nothing");
+	else if (bundle_import(db, k->db, perfbot_version, logs, &o, err))
+		ok = true;
+	if (ok) {
+		bundle_uid(k->db, kind, uid);
+		printf("%s: %s: imported %d comparison(s)%s of its bundle, %d log(s)\n", who, k->name,
+		       o.imported, o.bisects ? " and its bisect" : "", o.logs);
+		if (!uid[0]) {
+			pb_seterr(err, "its bundle %s holds no %s comparison", k->db, kind);
+			ok = false;
+		}
+	}
+	free(logs);
+	return ok;
+}
+
+static volatile sig_atomic_t stop_requested;
+
+static void on_stop(int sig)
+{
+	(void)sig;
+	stop_requested = 1;
+}
+
+/* The job's output (what perfbot said on its node), as it was. */
+static void show_output(const struct cluster_task *k)
+{
+	size_t len = 0;
+	char *text = k->out ? read_file(k->out, &len, NULL) : NULL;
+
+	printf("perfbot: --- the output of Slurm job %ld (%s, on %s) ---\n", k->job, k->out ? k->out : "?",
+	       k->node[0] ? k->node : "?");
+	if (text && len) {
+		fwrite(text, 1, len, stdout);
+		if (text[len - 1] != '\n')
+			putchar('\n');
+	}
+	printf("perfbot: --- end of its output ---\n");
+	free(text);
+}
+
+int executor_run_one(const struct pb_config *cfg, const struct cli *c, const struct pb_queue *q,
+		     struct executor_one *one)
+{
+	char *spool = executor_spool(cfg, one->name), *perfbot = executor_perfbot();
+	struct cluster_task k = { .name = xstrdup(one->name), .seed_from = -1, .seed = one->seed };
+	struct sigaction sa = { .sa_handler = on_stop }, old_term, old_int;
+	volatile sig_atomic_t *stop = one->stop ? one->stop : &stop_requested;
+	sqlite3 *db = NULL;
+	pb_err err = { "" };
+	char uid[33], *page = NULL;
+	int rc = PB_EXIT_ERROR, pages;
+	bool ok;
+
+	one->seed = NULL;
+	one->comparison = 0;
+	one->node[0] = '\0';
+	executor_job_args(&k, cfg, c, q, spool, one->cmd, one->ncmd);
+	{
+		char *v = visible(spool);
+
+		printf("perfbot: %s as a Slurm job ([executor] kind = slurm), spool %s\n", one->name, v);
+		free(v);
+	}
+	fflush(stdout);
+	if (!one->stop) {
+		stop_requested = 0;
+		sigaction(SIGTERM, &sa, &old_term);
+		sigaction(SIGINT, &sa, &old_int);
+	}
+	ok = cluster_run(cfg, spool, perfbot, &k, 1, 2, stop, &err);
+	if (!one->stop) {
+		sigaction(SIGTERM, &old_term, NULL);
+		sigaction(SIGINT, &old_int, NULL);
+	}
+	snprintf(one->node, sizeof(one->node), "%s", k.node);
+	if (!k.attempts) {
+		/* nothing submitted (Slurm or [executor] wrong): no spool left */
+		rm_rf(spool);
+		cli_error("%s", err.msg);
+		goto out;
+	}
+	if (k.out && path_exists(k.out))
+		show_output(&k);
+	if (!ok || k.state == TASK_CANCELLED) {
+		cli_error("%s: stopped; its Slurm job %ld cancelled, nothing of it stored", one->name, k.job);
+		rc = PB_EXIT_STOPPED;
+		goto out;
+	}
+	if (k.state != TASK_DONE) {
+		cli_error("%s: its Slurm job was given up: %s", one->name, k.why);
+		goto out;
+	}
+	/* perfbot refused it on the node (bad input, nothing to measure): its
+	 * output said why, and there is nothing to bring */
+	if (k.exit_code != PB_EXIT_OK && k.exit_code != PB_EXIT_KERNEL &&
+	    (!k.db || !path_exists(k.db) || !bundle_check(k.db, perfbot_version, &err))) {
+		rc = k.exit_code;
+		goto out;
+	}
+	if (k.exit_code == PB_EXIT_OK && (!k.db || !path_exists(k.db))) {
+		rc = PB_EXIT_OK; /* nothing measured: a patch run skips */
+		goto out;
+	}
+	if (!db_lock_wait(cfg->db_path, stop, &err) || !db_open(cfg->db_path, &db, &err) ||
+	    (one->patch && !db_store_patch(db, one->patch, q->dir, NULL, &err)) ||
+	    !executor_import(db, cfg, &k, one->kind, "perfbot", uid, &err)) {
+		cli_error("%s: its bundle %s did not come home: %s", one->name, k.db ? k.db : "?", err.msg);
+		goto out;
+	}
+	{
+		struct pipeline_outcome o;
+
+		if (executor_outcome(db, uid, &o))
+			one->comparison = o.comparison;
+	}
+	/* the patches' pages and the index, and the answer's page (a series',
+	 * which shows its bisect) */
+	if (!report_write_all(db, q, cfg->report_dir, &pages, &err) ||
+	    ((one->page_of || one->comparison) &&
+	     !report_write_patch(db, one->page_of ? one->page_of : one->comparison, cfg->report_dir,
+				 &page, &err))) {
+		cli_error("%s", err.msg);
+		goto out;
+	}
+	printf("perfbot: %s: Slurm job %ld on %s: exit %d; comparison %lld here; report %s\n", one->name,
+	       k.job, k.node[0] ? k.node : "?", k.exit_code, one->comparison,
+	       page ? page : cfg->report_dir);
+	rc = k.exit_code;
+out:
+	free(page);
+	db_close(db);
+	cluster_task_free(&k);
+	free(perfbot);
+	free(spool);
+	return rc;
+}

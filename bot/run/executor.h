@@ -1,0 +1,69 @@
+/* [executor] kind = slurm: perfbot's own commands as Slurm jobs (cluster.h)
+ * for every command that hands its comparisons to the executor: nightly
+ * (its tasks at once), run --patch and run --series, bisect, and
+ * perfbotd's jobs (one job each). Each job runs perfbot locally on its
+ * node into a database of its own, which comes home as a bundle. */
+#ifndef PERFBOT_EXECUTOR_H
+#define PERFBOT_EXECUTOR_H
+
+#include <signal.h>
+#include <sqlite3.h>
+#include <stdbool.h>
+
+#include "cli.h"
+#include "cluster.h"
+#include "config.h"
+#include "pipeline.h"
+#include "queue.h"
+
+/* The perfbot binary the nodes run: this one's (the nodes see its path). */
+char *executor_perfbot(void);
+
+/* A spool directory of this command's own, under [executor] spool_dir:
+ * <spool>/<what>-<time>-<pid>. Not made yet. */
+char *executor_spool(const struct pb_config *cfg, const char *what);
+
+/* k's command line after perfbot's binary: cmd, then the same config file
+ * and overrides as this command's (relative paths resolve as here: the job
+ * starts in this directory), then what is the job's own, last so that it
+ * wins: run locally, the queue q as this command read it (the nodes see
+ * it), reports of its own in the spool. */
+void executor_job_args(struct cluster_task *k, const struct pb_config *cfg, const struct cli *c,
+		       const struct pb_queue *q, const char *spool, char *const *cmd, int ncmd);
+
+/* A done task's bundle into db (this process holds its lock); uid: the
+ * newest comparison of kind it brought (or held). Says what it imported
+ * on stdout, prefixed who. False, with err, if there was nothing to bring
+ * or the bundle was refused (nothing of it stored). */
+bool executor_import(sqlite3 *db, const struct pb_config *cfg, const struct cluster_task *k,
+		     const char *kind, const char *who, char uid[33], pb_err *err);
+
+/* What the comparison of uid in db says, as run would have told it. */
+bool executor_outcome(sqlite3 *db, const char *uid, struct pipeline_outcome *out);
+
+/* One command as one Slurm job, to its end. */
+struct executor_one {
+	const char *name;              /* a word: its job's and files' name ("765", "series") */
+	char *const *cmd;              /* perfbot's command: "run", "--patch", "765", ... */
+	int ncmd;
+	char *seed;                    /* a database it starts from, NULL none (freed here) */
+	const char *kind;              /* the kind of comparison that answers it: "patch", ... */
+	const struct pb_patch *patch;  /* run --patch: its row stored here first, so that the
+					* comparison is this queue's patch's */
+	volatile sig_atomic_t *stop;   /* set: cancel the job; NULL: SIGTERM and SIGINT do */
+	long long page_of;             /* the comparison here whose page shows the answer
+					* (a bisect's series); 0: the answer's own */
+	/* out */
+	long long comparison;          /* the answer, here (0: none came home) */
+	char node[64];                 /* where it ran */
+};
+
+/* Submits one's command, watches it (resubmitted as cluster_run does),
+ * prints its output, imports its bundle into results.db (waiting for the
+ * lock), writes the report. Returns perfbot's exit status on the node, or
+ * PB_EXIT_ERROR (said) when the job could not run or its bundle not come
+ * home, PB_EXIT_STOPPED when stopped (its job cancelled). */
+int executor_run_one(const struct pb_config *cfg, const struct cli *c, const struct pb_queue *q,
+		     struct executor_one *one);
+
+#endif
