@@ -1,10 +1,99 @@
 /* perfbot bisect [--metric W.M] [--comparison ID]: which patch of a series
  * made the change its series run found (bisect.h). */
+#include <stdio.h>
 #include <stdlib.h>
+#include <unistd.h>
 
 #include "bisect.h"
+#include "bundle.h"
 #include "cli.h"
+#include "db.h"
+#include "executor.h"
 #include "queue.h"
+
+/* [executor] kind = slurm: the bisect as one Slurm job (its steps depend
+ * each on the last: one node runs them in turn), which starts from a
+ * database holding the series comparison (and the calibration it was
+ * judged with); its steps and record come home as a bundle. */
+static int bisect_on_slurm(const struct cli *c, const struct pb_config *cfg, const struct pb_queue *q,
+			   const struct bisect_request *rq)
+{
+	char *seed = NULL, *uids[2] = { NULL, NULL }, id_arg[24];
+	char *cmd[] = { "bisect", "--comparison", id_arg, "--metric", (char *)rq->metric };
+	struct executor_one one = { .name = "bisect", .cmd = cmd, .ncmd = rq->metric ? 5 : 3,
+				    .kind = "bisect" };
+	sqlite3 *db = NULL, *s = NULL;
+	long long id = 0, seed_id = 0;
+	int rc = PB_EXIT_ERROR, n = 0;
+	pb_err err = { "" };
+
+	if (!path_exists(cfg->db_path)) {
+		cli_error("no database %s yet: perfbot run --series measures a series first",
+			  cfg->db_path);
+		return PB_EXIT_ERROR;
+	}
+	if (!db_open_readonly(cfg->db_path, &db, &err) || !bisect_find_series(db, q, rq, &id, &err))
+		goto fail;
+	{
+		sqlite3_stmt *st;
+
+		if (sqlite3_prepare_v2(db, "SELECT c.uid, cal.uid FROM comparisons c LEFT JOIN comparisons cal "
+					   "ON cal.id=c.noise_calibration WHERE c.id=?", -1, &st, NULL) == SQLITE_OK) {
+			sqlite3_bind_int64(st, 1, id);
+			if (sqlite3_step(st) == SQLITE_ROW)
+				for (int i = 0; i < 2; i++)
+					if (sqlite3_column_text(st, i))
+						uids[n++] = xstrdup((const char *)sqlite3_column_text(st, i));
+			sqlite3_finalize(st);
+		}
+	}
+	if (!n) {
+		pb_seterr(&err, "bisect: series comparison %lld has no uid (stored before schema 9): "
+			  "perfbot run --series measures it again", id);
+		goto fail;
+	}
+	/* where the nodes see it: the spool */
+	{
+		char *root = config_spool_dir(cfg);
+		bool made = mkdir_p(root, &err);
+
+		seed = executor_spool(cfg, "bisect-seed");
+		free(root);
+		if (!made)
+			goto fail;
+	}
+	{
+		char *path = xasprintf("%s.db", seed);
+
+		free(seed);
+		seed = path;
+	}
+	if (!bundle_export(cfg->db_path, (const char *const *)uids, n, seed, &err) ||
+	    !db_open_readonly(seed, &s, &err))
+		goto fail;
+	seed_id = db_count(s, "SELECT id FROM comparisons WHERE uid=(SELECT uid FROM comparisons "
+			      "WHERE kind='series' ORDER BY id DESC LIMIT 1)", 0);
+	db_close(s);
+	db_close(db);
+	db = NULL;
+	snprintf(id_arg, sizeof(id_arg), "%lld", seed_id);
+	printf("perfbot: bisect of series comparison %lld (%s there)\n", id, id_arg);
+	one.seed = xstrdup(seed);
+	one.page_of = id;
+	rc = executor_run_one(cfg, c, q, &one);
+	unlink(seed);
+	goto out;
+fail:
+	cli_error("%s", err.msg);
+	if (seed)
+		unlink(seed);
+out:
+	db_close(db);
+	free(seed);
+	free(uids[0]);
+	free(uids[1]);
+	return rc;
+}
 
 static const struct pb_usage usage = {
 	"perfbot bisect", "[--metric WORKLOAD.METRIC] [--comparison ID] [options]",
@@ -40,7 +129,8 @@ int cmd_bisect(int argc, char **argv)
 	{
 		struct bisect_request rq = { .series_cid = cid, .metric = metric };
 
-		rc = pipeline_bisect(&cfg, &q, &rq);
+		rc = cfg.executor == EXECUTOR_SLURM ? bisect_on_slurm(&c, &cfg, &q, &rq)
+						    : pipeline_bisect(&cfg, &q, &rq);
 	}
 	queue_free(&q);
 	config_free(&cfg);

@@ -6,6 +6,7 @@
 
 #include "bisect.h"
 #include "cli.h"
+#include "executor.h"
 #include "pipeline.h"
 #include "queue.h"
 
@@ -43,6 +44,48 @@ static int run_series(const struct pb_config *cfg, const struct pb_queue *q,
 	return brc == PB_EXIT_ERROR ? brc : rc;
 }
 
+/* [executor] kind = slurm: the same command as one Slurm job, which runs
+ * it locally on its node (the series' bisect too), its answer imported
+ * here. A patch that is not mm is said here, as run says it. */
+static int run_on_slurm(const struct cli *c, const struct pb_config *cfg, const struct pb_queue *q,
+			const struct patch_args *a, const struct run_request *rq)
+{
+	char *cmd[6 + 2 * CLI_MAX_WORKLOADS], num[16], name[16];
+	struct executor_one one = { .cmd = cmd, .name = "series", .kind = "series" };
+	int n = 0;
+
+	cmd[n++] = "run";
+	if (a->series) {
+		cmd[n++] = "--series";
+		if (a->mm_only)
+			cmd[n++] = "--mm-only";
+		if (a->no_bisect)
+			cmd[n++] = "--no-bisect";
+	} else {
+		const struct pb_patch *p = cli_queue_patch(q, a->number);
+
+		if (!p)
+			return PB_EXIT_ERROR;
+		if (!p->is_mm && !a->force)
+			return pipeline_run_patch(cfg, q, rq, NULL);
+		snprintf(num, sizeof(num), "%d", a->number);
+		snprintf(name, sizeof(name), "%03d", a->number);
+		cmd[n++] = "--patch";
+		cmd[n++] = num;
+		one.name = name;
+		one.kind = "patch";
+		one.patch = p;
+	}
+	for (int i = 0; i < a->nonly; i++) {
+		cmd[n++] = "--workload";
+		cmd[n++] = a->only[i];
+	}
+	if (a->force)
+		cmd[n++] = "--force";
+	one.ncmd = n;
+	return executor_run_one(cfg, c, q, &one);
+}
+
 int cmd_run(int argc, char **argv)
 {
 	struct cli c = { 0 };
@@ -58,8 +101,9 @@ int cmd_run(int argc, char **argv)
 					  .force = a.force, .series = a.series,
 					  .mm_only = a.mm_only };
 
-		rc = a.series ? run_series(&cfg, &q, &rq, !a.no_bisect)
-			      : pipeline_run_patch(&cfg, &q, &rq, NULL);
+		rc = cfg.executor == EXECUTOR_SLURM ? run_on_slurm(&c, &cfg, &q, &a, &rq)
+		     : a.series			    ? run_series(&cfg, &q, &rq, !a.no_bisect)
+						    : pipeline_run_patch(&cfg, &q, &rq, NULL);
 		queue_free(&q);
 		config_free(&cfg);
 	}

@@ -261,6 +261,21 @@ static bool bisect_target(struct bisect *b, const struct bisect_request *rq)
 	return false;
 }
 
+bool bisect_find_series(sqlite3 *db, const struct pb_queue *q, const struct bisect_request *rq,
+			long long *id, pb_err *err)
+{
+	struct bisect b = { .q = q };
+	bool ok;
+
+	b.pl.db = db;
+	ok = bisect_target(&b, rq);
+	*id = ok ? b.t.id : 0;
+	if (!ok)
+		*err = b.pl.err;
+	series_target_free(&b.t);
+	return ok;
+}
+
 /* The series again, as its comparison applied it (the queue may have
  * changed since), and the workload the metric belongs to. */
 static bool bisect_prepare(struct bisect *b)

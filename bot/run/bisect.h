@@ -8,6 +8,8 @@
 #ifndef PERFBOT_BISECT_H
 #define PERFBOT_BISECT_H
 
+#include <sqlite3.h>
+
 #include "config.h"
 #include "queue.h"
 
@@ -20,6 +22,12 @@ struct bisect_request {
  * series showed nothing to bisect), 3 no culprit confirmed (stored). */
 int pipeline_bisect(const struct pb_config *cfg, const struct pb_queue *q,
 		    const struct bisect_request *rq);
+
+/* The series comparison rq names in db (as pipeline_bisect finds it, and
+ * refuses it: a metric not "workload.metric", nothing to bisect): its id
+ * into *id. For a bisect run elsewhere (a Slurm job). */
+bool bisect_find_series(sqlite3 *db, const struct pb_queue *q, const struct bisect_request *rq,
+			long long *id, pb_err *err);
 
 /* The series' prefix k as the steps of applied (n of them): forward, its
  * first k; the queue taken out of the base (reverse), the reverts of the
