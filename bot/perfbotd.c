@@ -19,6 +19,7 @@
 
 #include "cli.h"
 #include "db.h"
+#include "executor.h"
 #include "jobdb.h"
 #include "pipeline.h"
 #include "prebuild.h"
@@ -167,8 +168,62 @@ static void next_job_build(void *ctx, const struct comparison *cmp, const char *
 	db_close(db);
 }
 
+/* [executor] kind = slurm: the job as one Slurm job (perfbot run --patch on
+ * a node, with perfbotd's settings and the job's own), its comparison
+ * imported and made the job's. A stop cancels the Slurm job: the job stays
+ * queued and is submitted again (no boot journal: the node's run is whole
+ * or nothing). */
+static int job_on_slurm(const struct cli *c, const struct pb_config *cfg, const struct pb_queue *q,
+			const struct job *j, char **only, int nonly)
+{
+	char *cmd[5 + 2 * CLI_MAX_WORKLOADS], num[16], *name = xasprintf("job%lld", j->id);
+	char *lines = xstrdup(j->overrides ? j->overrides : ""), *save = NULL;
+	struct cli jc = { .config_path = c->config_path };
+	struct executor_one one = { .name = name, .cmd = cmd, .kind = "patch", .stop = &stop_requested };
+	sqlite3 *db = NULL;
+	pb_err err;
+	int n = 0, rc;
+
+	jc.overrides = xcalloc((size_t)c->noverrides + strlen(lines) + 1, sizeof(char *));
+	for (int i = 0; i < c->noverrides; i++)
+		jc.overrides[jc.noverrides++] = c->overrides[i];
+	for (char *l = strtok_r(lines, "\n", &save); l; l = strtok_r(NULL, "\n", &save))
+		jc.overrides[jc.noverrides++] = l;
+	snprintf(num, sizeof(num), "%d", j->patch);
+	cmd[n++] = "run";
+	cmd[n++] = "--patch";
+	cmd[n++] = num;
+	for (int i = 0; i < nonly; i++) {
+		cmd[n++] = "--workload";
+		cmd[n++] = only[i];
+	}
+	if (j->force)
+		cmd[n++] = "--force";
+	one.ncmd = n;
+	one.patch = queue_find(q, j->patch);
+	if (!one.patch) {
+		cli_error("no patch %03d in queue %s any more", j->patch, q->dir);
+		rc = PB_EXIT_ERROR;
+	} else {
+		rc = executor_run_one(cfg, &jc, q, &one);
+	}
+	/* the job is done with the comparison its Slurm job brought */
+	if (one.comparison && (rc == PB_EXIT_OK || rc == PB_EXIT_KERNEL) &&
+	    !(db_lock_wait(cfg->db_path, NULL, &err) && db_open(cfg->db_path, &db, &err) &&
+	      db_exec(db, "BEGIN IMMEDIATE", &err) && jobdb_complete(db, j->id, one.comparison, &err) &&
+	      db_exec(db, "COMMIT", &err))) {
+		cli_error("job %lld: %s", j->id, err.msg);
+		rc = PB_EXIT_ERROR;
+	}
+	db_close(db);
+	free(jc.overrides);
+	free(lines);
+	free(name);
+	return rc;
+}
+
 /* In the child: the job as perfbot run would do it, its output in its log. */
-static void __attribute__((noreturn)) job_child(struct pb_config *cfg, const struct job *j,
+static void __attribute__((noreturn)) job_child(const struct cli *c, struct pb_config *cfg, const struct job *j,
 						pid_t parent)
 {
 	struct pb_queue q;
@@ -224,7 +279,8 @@ static void __attribute__((noreturn)) job_child(struct pb_config *cfg, const str
 					  .force = j->force, .job_id = j->id, .stop = &stop_requested,
 					  .boots_begin = next_job_build, .ctx = &nj };
 
-		rc = pipeline_run_patch(cfg, &q, &rq, NULL);
+		rc = cfg->executor == EXECUTOR_SLURM ? job_on_slurm(c, cfg, &q, j, only, nonly)
+						     : pipeline_run_patch(cfg, &q, &rq, NULL);
 		queue_free(&q);
 		/* the build dies with this process: let it end, unless stopping */
 		prebuild_finish(&nj.build, &stop_requested);
@@ -237,7 +293,7 @@ static void __attribute__((noreturn)) job_child(struct pb_config *cfg, const str
 }
 
 /* Runs one claimed job to its end (or to a stop); records how it ended. */
-static void run_job(sqlite3 *db, struct pb_config *cfg, struct job *j)
+static void run_job(sqlite3 *db, const struct cli *c, struct pb_config *cfg, struct job *j)
 {
 	pid_t parent = getpid(), child;
 	bool forwarded = false, hup_said = false;
@@ -258,7 +314,7 @@ static void run_job(sqlite3 *db, struct pb_config *cfg, struct job *j)
 		return;
 	}
 	if (child == 0)
-		job_child(cfg, j, parent);
+		job_child(c, cfg, j, parent);
 	for (;;) {
 		pid_t w = waitpid(child, &st, 0);
 
@@ -365,7 +421,7 @@ static int serve(struct cli *c, struct pb_config *cfg, bool once, int poll_s)
 			continue;
 		}
 		if (found) {
-			run_job(db, cfg, &j);
+			run_job(db, c, cfg, &j);
 			job_free(&j);
 			ran++;
 			continue;
