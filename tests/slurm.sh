@@ -10,7 +10,8 @@
 # Slurm nightly runs, one patch's job is cancelled with scancel: it must be
 # submitted again and still give its verdict. One bundle is imported twice
 # (stored once), and a Slurm nightly stopped with SIGTERM must leave no job
-# behind. Prints the two nightlies' wall times and "slurm: N passed, N
+# behind. run --patch, a perfbotd job, run --series and its bisect (the
+# synthetic -rc of make e2e-series) each run as a Slurm job and come home. Prints the two nightlies' wall times and "slurm: N passed, N
 # failed". The kernels come from the normal cache (PERFBOT_SLURM_CACHE).
 set -u
 cd "$(dirname "$0")/.."
@@ -152,6 +153,72 @@ check "next nightly: exit 0, every imported patch counts as measured, no job" \
 	test "$rc" -eq 0 -a "$(grep -c 'skipped: already measured' "$work/next.out")" -eq 4 \
 	-a "$(grep -c 'Slurm job' "$work/next.out")" -eq 0
 
+echo "slurm: run --patch as a Slurm job"
+"$perfbot" run --patch 772 --db "$work/slurm.db" --report-dir "$work/slurm-reports" "${common[@]}" \
+	-c executor.kind=slurm -c executor.spool_dir="$work/spool" >"$work/run.out" 2>&1
+rc=$?
+grep -E '^perfbot: (772|Slurm|---)' "$work/run.out"
+newest772="SELECT c.status||' '||coalesce(c.verdict,'-')||' '||coalesce(c.behaviour,'-') FROM comparisons c
+	JOIN patches p ON p.id=c.patch_id WHERE p.number=772 AND c.kind='patch' ORDER BY c.id DESC LIMIT 1"
+check "run --patch 772 through Slurm: exit 0 (rc=$rc)" test "$rc" -eq 0
+check "run through Slurm: its job's output is shown here" \
+	grep -q "^perfbot: --- the output of Slurm job [0-9]* " "$work/run.out"
+check "run through Slurm: its comparison came home (772 measured twice now)" \
+	test "$(sqlite3 "$work/slurm.db" "SELECT count(*) FROM comparisons c JOIN patches p ON p.id=c.patch_id
+		WHERE p.number=772 AND c.kind='patch'")" -eq 2
+check "run through Slurm: the local run's answer" \
+	test "$(sqlite3 "$work/slurm.db" "$newest772")" = "$(sqlite3 "$work/local.db" "$newest772")"
+
+echo "slurm: a perfbotd job as a Slurm job"
+"$perfbot" submit --patch 772 --db "$work/slurm.db" --report-dir "$work/slurm-reports" "${common[@]}" \
+	>"$work/submit.out" 2>&1
+job=$(sed -n 's/^perfbot: job \([0-9]*\) queued.*/\1/p' "$work/submit.out")
+"$top/build/perfbotd" --foreground --once --db "$work/slurm.db" --report-dir "$work/slurm-reports" \
+	-c executor.kind=slurm -c executor.spool_dir="$work/spool" >"$work/perfbotd.out" 2>&1
+rc=$?
+grep -E "job ${job:-?}" "$work/perfbotd.out" | tail -2
+check "perfbotd: exit 0 (rc=$rc)" test "$rc" -eq 0
+check "perfbotd: job ${job:-none} done with the comparison its Slurm job brought" \
+	test "$(sqlite3 "$work/slurm.db" "SELECT j.state FROM jobs j JOIN comparisons c ON c.id=j.comparison_id
+		WHERE j.id=${job:-0} AND c.kind='patch'")" = done
+check "perfbotd: the job's settings went with it (2 boots a kernel)" \
+	test "$(sqlite3 "$work/slurm.db" "SELECT c.boots_per_kernel FROM jobs j JOIN comparisons c
+		ON c.id=j.comparison_id WHERE j.id=${job:-0}")" = 2
+
+echo "slurm: a series as a Slurm job, then its bisect as another"
+# the synthetic -rc of make e2e-series (its third patch slows THP faults),
+# with its kernel cache
+slow=$top/tests/data/series-slow
+sdb=$work/series.db
+series=(--db "$sdb" --report-dir "$work/series-reports" --queue "$slow" --accel tcg-icount
+	--cache-dir "${PERFBOT_E2E_SERIES_CACHE:-/var/cache/perfbot/e2e}" -c executor.kind=slurm
+	-c executor.spool_dir="$work/spool")
+start=$(date +%s)
+"$perfbot" run --series --no-bisect -w thp-anon --iterations 3 "${series[@]}" >"$work/series.out" 2>&1
+rc=$?
+series_s=$(( $(date +%s) - start ))
+grep -E '^perfbot: (series|Slurm|the series)' "$work/series.out"
+check "run --series through Slurm: exit 0 (rc=$rc, ${series_s}s)" test "$rc" -eq 0
+check "the series' regression came home" \
+	test "$(sqlite3 "$sdb" "SELECT r.verdict FROM results r JOIN comparisons c ON c.id=r.comparison_id
+		WHERE c.kind='series' AND r.metric='fault_always_ms_per_gib'")" = regression
+start=$(date +%s)
+"$perfbot" bisect "${series[@]}" >"$work/bisect.out" 2>&1
+rc=$?
+bisect_s=$(( $(date +%s) - start ))
+grep -E '^perfbot: (bisect|Slurm)' "$work/bisect.out"
+check "bisect through Slurm: exit 0, a culprit confirmed (rc=$rc, ${bisect_s}s)" test "$rc" -eq 0
+check "bisect through Slurm: stored here, patch 3 of 4, confirmed, of the series comparison here" \
+	test "$(sqlite3 "$sdb" "SELECT b.culprit_number||'/'||b.npatches||'/'||b.status FROM bisects b
+		JOIN comparisons c ON c.id=b.series_comparison WHERE c.kind='series'")" = "3/4/confirmed"
+check "bisect through Slurm: every step a comparison here, of kind bisect" \
+	test "$(sqlite3 "$sdb" "SELECT count(*) FROM bisect_steps s JOIN comparisons c ON c.id=s.comparison_id
+		WHERE c.kind='bisect'")" -eq "$(sqlite3 "$sdb" "SELECT steps FROM bisects")"
+check "bisect through Slurm: one series comparison here (what the job started from stayed there)" \
+	test "$(sqlite3 "$sdb" "SELECT count(*) FROM comparisons WHERE kind='series'")" -eq 1
+check "bisect through Slurm: the series page names the culprit" \
+	grep -qr "the culprit is \[PATCH 6.1 3/4\]" "$work/series-reports"
+
 echo "slurm: a partition Slurm does not have"
 "$perfbot" nightly --all --no-calibrate --db "$work/slurm.db" --report-dir "$work/slurm-reports" \
 	"${common[@]}" -c executor.kind=slurm -c executor.spool_dir="$work/spool-bad" \
@@ -178,7 +245,8 @@ check "stopped: exit 1 (rc=$rc)" test "$rc" -eq 1
 check "stopped: it cancelled its jobs" grep -q "cancelled (perfbot stopped)" "$work/stop.out"
 check "stopped: no job of it is left in Slurm" test -z "$(squeue -h -o %i)"
 
-echo "slurm: local nightly ${local_s}s, Slurm nightly ${slurm_s}s (one job cancelled and run again)"
+echo "slurm: local nightly ${local_s}s, Slurm nightly ${slurm_s}s (one job cancelled and run again);" \
+	"series ${series_s}s and its bisect ${bisect_s}s as Slurm jobs"
 echo "slurm: $passed passed, $failed failed"
 # the cluster first: its pid files are under $work
 cluster_stop
