@@ -67,6 +67,7 @@ static const struct config_key {
 	{ "executor", "resubmits", K_INT, offsetof(struct pb_config, slurm_resubmits), 0, 100 },
 	{ "executor", "extra_args", K_TEXT, offsetof(struct pb_config, slurm_extra_args), 0, 0 },
 	{ "executor", "spool_dir", K_PATH, offsetof(struct pb_config, spool_dir), 0, 0 },
+	{ "executor", "keep_days", K_INT, offsetof(struct pb_config, spool_keep_days), 0, 36500 },
 };
 
 /* Keys an older perfbot read: refused by name, so that a config.ini that
@@ -432,6 +433,7 @@ static void set_defaults(struct pb_config *cfg)
 	cfg->slurm_max_jobs = 16;
 	cfg->slurm_resubmits = 2;
 	cfg->slurm_extra_args = xstrdup("");
+	cfg->spool_keep_days = 14;
 }
 
 bool config_load(struct pb_config *cfg, const char *path, pb_err *err)

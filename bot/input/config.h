@@ -64,6 +64,8 @@ struct pb_config {
 	char *slurm_extra_args; /* [executor] extra_args for sbatch, split at white space */
 	char *spool_dir;       /* [executor] spool_dir: jobs' scripts, databases, output; NULL:
 				* beside database.path (config_spool_dir) */
+	int spool_keep_days;   /* [executor] keep_days: a command's spool is removed this many
+				* days after it was last written (0: kept) */
 	struct workload_param *params; /* [workload NAME] key = value */
 	int nparams;
 };

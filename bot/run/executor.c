@@ -1,9 +1,13 @@
 /* perfbot's commands as Slurm jobs (executor.h). */
 #include "executor.h"
 
+#include <dirent.h>
+#include <fnmatch.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "bundle.h"
@@ -18,9 +22,37 @@ char *executor_perfbot(void)
 	return perfbot;
 }
 
+/* The spool directories (and a bisect's starting databases) of commands
+ * that wrote nothing for [executor] keep_days, removed: only names this
+ * perfbot gives (<what>-<time>-<pid>[.db]). */
+static void prune_spool(const struct pb_config *cfg, const char *root)
+{
+	DIR *d;
+	struct dirent *e;
+	time_t before = time(NULL) - (time_t)cfg->spool_keep_days * 86400;
+
+	if (!cfg->spool_keep_days || !(d = opendir(root)))
+		return;
+	while ((e = readdir(d))) {
+		struct stat st;
+		char *path;
+
+		if (fnmatch("*-[0-9][0-9][0-9][0-9]-[0-9][0-9]-[0-9][0-9]T[0-9][0-9]-[0-9][0-9]-[0-9][0-9]Z-[0-9]*",
+			    e->d_name, 0))
+			continue;
+		path = xasprintf("%s/%s", root, e->d_name);
+		if (lstat(path, &st) == 0 && st.st_mtime < before && (S_ISDIR(st.st_mode) || S_ISREG(st.st_mode)))
+			rm_rf(path);
+		free(path);
+	}
+	closedir(d);
+}
+
 char *executor_spool(const struct pb_config *cfg, const char *what)
 {
 	char *root = config_spool_dir(cfg), *stamp = iso_time_now(), *spool;
+
+	prune_spool(cfg, root);
 
 	for (char *p = stamp; *p; p++)
 		if (*p == ':')

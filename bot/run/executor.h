@@ -20,7 +20,8 @@
 char *executor_perfbot(void);
 
 /* A spool directory of this command's own, under [executor] spool_dir:
- * <spool>/<what>-<time>-<pid>. Not made yet. */
+ * <spool>/<what>-<time>-<pid>. Not made yet. Those of commands that wrote
+ * nothing for [executor] keep_days go first. */
 char *executor_spool(const struct pb_config *cfg, const char *what);
 
 /* k's command line after perfbot's binary: cmd, then the same config file

@@ -2,11 +2,65 @@
  * each state, and sbatch's argv (lines as Slurm 22.05 prints them). */
 #include <stdlib.h>
 #include <sys/stat.h>
+#include <sys/time.h>
 #include <unistd.h>
 
 #include "check.h"
 #include "cluster.h"
+#include "executor.h"
 #include "slurm.h"
+
+/* path's times set days ago */
+static void age(const char *path, int days)
+{
+	struct timeval tv[2];
+
+	gettimeofday(&tv[0], NULL);
+	tv[0].tv_sec -= (time_t)days * 86400;
+	tv[1] = tv[0];
+	CHECK(utimes(path, tv) == 0);
+}
+
+/* The spool keeps [executor] keep_days of what its commands wrote, and
+ * never touches a name perfbot does not give. */
+static void test_spool_pruning(void)
+{
+	char *root = test_tmpdir(), *spool, *p;
+	struct pb_config cfg = { .spool_dir = root, .spool_keep_days = 14 };
+	const char *names[] = { "nightly-2026-11-01T02-00-00Z-123", "run-2026-12-01T10-00-00Z-9",
+				"bisect-seed-2026-11-01T02-00-00Z-77.db", "mine", "nightly-notours" };
+	pb_err err;
+
+	for (int i = 0; i < 5; i++) {
+		p = xasprintf("%s/%s", root, names[i]);
+		if (i == 2)
+			free(test_write(root, names[i], "seed\n"));
+		else
+			CHECK(mkdir_p(p, &err));
+		/* all old but the run's */
+		if (i != 1)
+			age(p, 30);
+		free(p);
+	}
+	spool = executor_spool(&cfg, "run");
+	CHECK_HAS(spool, "/run-");
+	for (int i = 0; i < 5; i++) {
+		p = xasprintf("%s/%s", root, names[i]);
+		CHECK_INT(path_exists(p), i == 0 || i == 2 ? 0 : 1);
+		free(p);
+	}
+	free(spool);
+	/* 0 keeps everything */
+	p = xasprintf("%s/%s", root, names[0]);
+	CHECK(mkdir_p(p, &err));
+	age(p, 3000);
+	cfg.spool_keep_days = 0;
+	free(executor_spool(&cfg, "run"));
+	CHECK(path_exists(p));
+	free(p);
+	rm_rf(root);
+	free(root);
+}
 
 #define JOB_LINE(state, reason, code) \
 	"JobId=2 JobName=perfbot-771 UserId=root(0) GroupId=root(0) Priority=1 Nice=0 " \
@@ -142,4 +196,5 @@ void test_slurm(void)
 		rm_rf(dir);
 		free(dir);
 	}
+	test_spool_pruning();
 }
