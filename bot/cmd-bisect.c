@@ -40,7 +40,8 @@ static int bisect_on_slurm(const struct cli *c, const struct pb_config *cfg, con
 		if (sqlite3_prepare_v2(db, "SELECT c.uid, cal.uid FROM comparisons c LEFT JOIN comparisons cal "
 					   "ON cal.id=c.noise_calibration WHERE c.id=?", -1, &st, NULL) == SQLITE_OK) {
 			sqlite3_bind_int64(st, 1, id);
-			if (sqlite3_step(st) == SQLITE_ROW)
+			/* the series' own uid first: without it there is nothing to send */
+			if (sqlite3_step(st) == SQLITE_ROW && sqlite3_column_text(st, 0))
 				for (int i = 0; i < 2; i++)
 					if (sqlite3_column_text(st, i))
 						uids[n++] = xstrdup((const char *)sqlite3_column_text(st, i));
@@ -71,11 +72,24 @@ static int bisect_on_slurm(const struct cli *c, const struct pb_config *cfg, con
 	if (!bundle_export(cfg->db_path, (const char *const *)uids, n, seed, &err) ||
 	    !db_open_readonly(seed, &s, &err))
 		goto fail;
-	seed_id = db_count(s, "SELECT id FROM comparisons WHERE uid=(SELECT uid FROM comparisons "
-			      "WHERE kind='series' ORDER BY id DESC LIMIT 1)", 0);
+	{
+		sqlite3_stmt *st;
+
+		if (sqlite3_prepare_v2(s, "SELECT id FROM comparisons WHERE uid=? AND kind='series'", -1, &st,
+				       NULL) == SQLITE_OK) {
+			sqlite3_bind_text(st, 1, uids[0], -1, SQLITE_STATIC);
+			if (sqlite3_step(st) == SQLITE_ROW)
+				seed_id = sqlite3_column_int64(st, 0);
+			sqlite3_finalize(st);
+		}
+	}
 	db_close(s);
 	db_close(db);
 	db = NULL;
+	if (seed_id <= 0) {
+		pb_seterr(&err, "bisect: series comparison %lld did not go into %s", id, seed);
+		goto fail;
+	}
 	snprintf(id_arg, sizeof(id_arg), "%lld", seed_id);
 	printf("perfbot: bisect of series comparison %lld (%s there)\n", id, id_arg);
 	one.seed = xstrdup(seed);

@@ -212,6 +212,8 @@ static int job_on_slurm(const struct cli *c, const struct pb_config *cfg, const 
 	    !(db_lock_wait(cfg->db_path, NULL, &err) && db_open(cfg->db_path, &db, &err) &&
 	      db_exec(db, "BEGIN IMMEDIATE", &err) && jobdb_complete(db, j->id, one.comparison, &err) &&
 	      db_exec(db, "COMMIT", &err))) {
+		if (db)
+			db_exec(db, "ROLLBACK", NULL);
 		cli_error("job %lld: %s", j->id, err.msg);
 		rc = PB_EXIT_ERROR;
 	}
@@ -338,7 +340,9 @@ static void run_job(sqlite3 *db, const struct cli *c, struct pb_config *cfg, str
 		rc = WEXITSTATUS(st);
 	if (rc == PB_EXIT_STOPPED) {
 		state = JOB_QUEUED;
-		msg = xasprintf("stopped by SIGTERM: resumes after its last completed boot");
+		msg = xasprintf(cfg->executor == EXECUTOR_SLURM
+					? "stopped by SIGTERM: its Slurm job cancelled; runs whole again"
+					: "stopped by SIGTERM: resumes after its last completed boot");
 	} else if ((rc == PB_EXIT_OK || rc == PB_EXIT_KERNEL) && (msg = result_line(db, j->id))) {
 		state = JOB_DONE;
 	} else if (rc == PB_EXIT_OK) {

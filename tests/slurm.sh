@@ -181,8 +181,8 @@ check "perfbotd: exit 0 (rc=$rc)" test "$rc" -eq 0
 check "perfbotd: job ${job:-none} done with the comparison its Slurm job brought" \
 	test "$(sqlite3 "$work/slurm.db" "SELECT j.state FROM jobs j JOIN comparisons c ON c.id=j.comparison_id
 		WHERE j.id=${job:-0} AND c.kind='patch'")" = done
-check "perfbotd: the job's settings went with it (2 boots a kernel)" \
-	test "$(sqlite3 "$work/slurm.db" "SELECT c.boots_per_kernel FROM jobs j JOIN comparisons c
+check "perfbotd: the job's settings went with it (2 iterations, not 5)" \
+	test "$(sqlite3 "$work/slurm.db" "SELECT c.iterations FROM jobs j JOIN comparisons c
 		ON c.id=j.comparison_id WHERE j.id=${job:-0}")" = 2
 
 echo "slurm: a series as a Slurm job, then its bisect as another"

@@ -354,12 +354,19 @@ static bool copy_bisects(sqlite3 *db, struct bundle_outcome *out, pb_err *err)
 		{ "comparison_id", "SELECT m.id FROM main.comparisons m JOIN bundle.comparisons bc ON "
 				   "bc.uid=m.uid WHERE bc.id=s.comparison_id" },
 	};
+	long long orphan;
 	bool ok = db_exec(db, "DROP TABLE IF EXISTS temp.import_bisects; CREATE TEMP TABLE import_bisects "
 			      "AS SELECT b.id AS bid, bc.uid AS suid, b.started_at AS started_at FROM "
 			      "bundle.bisects b JOIN bundle.comparisons bc ON bc.id=b.series_comparison "
 			      "WHERE NOT EXISTS (SELECT 1 FROM main.bisects m JOIN main.comparisons mc ON "
 			      "mc.id=m.series_comparison WHERE mc.uid=bc.uid AND m.started_at=b.started_at)",
 			  err) &&
+		  /* its series comparison is here (brought now or before), or
+		   * the bisect has nothing to belong to */
+		  ((orphan = db_count(db, "SELECT count(*) FROM temp.import_bisects WHERE suid NOT IN "
+					  "(SELECT uid FROM main.comparisons WHERE uid IS NOT NULL)", 0)) == 0 ||
+		   (pb_seterr(err, "it holds %lld bisect(s) of a series comparison this database does "
+				   "not hold: import the series' bundle first", orphan), false)) &&
 		  copy_rows(db, "bisects", "b", bisect_map, PB_ARRAY_SIZE(bisect_map), false,
 			    "bundle.bisects b JOIN temp.import_bisects ib ON ib.bid=b.id ORDER BY b.id", err) &&
 		  copy_rows(db, "bisect_steps", "s", step_map, PB_ARRAY_SIZE(step_map), false,
@@ -557,15 +564,50 @@ bool bundle_pack(const char *path, const char *perfbot_version, int *packed, int
 	return ok;
 }
 
+/* A database at path and what SQLite keeps beside it, gone (a stale -wal
+ * would be replayed into the new one). */
+static void remove_db_files(const char *path)
+{
+	static const char *const ext[] = { "", "-wal", "-shm", "-journal" };
+
+	for (size_t i = 0; i < PB_ARRAY_SIZE(ext); i++) {
+		char *p = xasprintf("%s%s", path, ext[i]);
+
+		unlink(p);
+		free(p);
+	}
+}
+
 bool bundle_start_from(const char *seed, const char *path, pb_err *err)
 {
 	sqlite3 *from = NULL, *b = NULL;
 	sqlite3_backup *copy;
+	char *uri;
 	bool ok = true;
 
+	/* a perfbot database first (one line says what else it is) */
 	if (!db_open_readonly(seed, &from, err))
 		return false;
-	unlink(path);
+	db_close(from);
+	from = NULL;
+	/* then read as immutable: many nodes start from it at once, over a
+	 * shared filesystem, so no lock, no -shm and nothing written beside it */
+	uri = sqlite3_mprintf("file:%s?immutable=1", seed);
+	for (const char *c = seed; *c; c++)
+		if (*c == '%' || *c == '#' || *c == '?') {
+			/* SQLite's URI would read these otherwise */
+			pb_seterr(err, "%s: a path with %%, # or ? cannot start a job's database", seed);
+			sqlite3_free(uri);
+			return false;
+		}
+	if (sqlite3_open_v2(uri, &from, SQLITE_OPEN_READONLY | SQLITE_OPEN_URI, NULL) != SQLITE_OK) {
+		pb_seterr(err, "%s: %s", seed, from ? sqlite3_errmsg(from) : "cannot open");
+		sqlite3_close(from);
+		sqlite3_free(uri);
+		return false;
+	}
+	sqlite3_free(uri);
+	remove_db_files(path);
 	/* SQLite's own copy: a consistent one, whatever the seed's journal */
 	if (sqlite3_open_v2(path, &b, SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE, NULL) != SQLITE_OK ||
 	    !(copy = sqlite3_backup_init(b, "main", from, "main")) ||
@@ -573,7 +615,7 @@ bool bundle_start_from(const char *seed, const char *path, pb_err *err)
 		pb_seterr(err, "%s: %s", path, b ? sqlite3_errmsg(b) : "cannot open");
 		ok = false;
 	}
-	db_close(from);
+	sqlite3_close(from);
 	ok = ok && db_exec(b, "BEGIN; DROP TABLE IF EXISTS bundle_files; CREATE TABLE IF NOT EXISTS "
 			      "bundle_seed (uid TEXT PRIMARY KEY); INSERT OR IGNORE INTO bundle_seed SELECT "
 			      "uid FROM comparisons WHERE uid IS NOT NULL; COMMIT", err);
@@ -581,7 +623,7 @@ bool bundle_start_from(const char *seed, const char *path, pb_err *err)
 	if (!ok) {
 		char *msg = xstrdup(err->msg);
 
-		unlink(path);
+		remove_db_files(path);
 		pb_seterr(err, "starting %s from %s: %s", path, seed, msg);
 		free(msg);
 	}
@@ -593,7 +635,7 @@ bool bundle_export(const char *db_path, const char *const *uids, int n, const ch
 	sqlite3 *db = NULL;
 	bool ok;
 
-	unlink(path);
+	remove_db_files(path);
 	if (!db_open(path, &db, err))
 		return false;
 	ok = db_run(db, NULL, err, "ATTACH DATABASE ? AS bundle", "s", db_path) &&
@@ -609,7 +651,7 @@ bool bundle_export(const char *db_path, const char *const *uids, int n, const ch
 	if (!ok) {
 		char *msg = xstrdup(err->msg);
 
-		unlink(path);
+		remove_db_files(path);
 		pb_seterr(err, "exporting to %s: %s", path, msg);
 		free(msg);
 	}

@@ -8,6 +8,8 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "bundle.h"
+#include "cli.h"
 #include "slurm.h"
 #include "util.h"
 
@@ -189,9 +191,16 @@ static bool settle(const struct pb_config *cfg, struct cluster_task *k, const st
 {
 	enum slurm_next next = slurm_next(job, k->attempts, cfg->slurm_resubmits);
 	size_t at;
+	pb_err e;
 
 	if (next == SLURM_WAIT)
 		return false;
+	/* exit 1 after it stored comparisons of its own (a series whose
+	 * bisect could not go on, a bisect stopped at a step): perfbot's
+	 * answer with an error after it, not a node's fault to run again */
+	if (next == SLURM_RESUBMIT && !strcmp(job->state, "FAILED") && job->exit_code == 1 &&
+	    !job->signal && k->db && bundle_check(k->db, perfbot_version, &e))
+		next = SLURM_DONE;
 	snprintf(k->node, sizeof(k->node), "%s", job->node);
 	if (next == SLURM_DONE) {
 		k->state = TASK_DONE;
@@ -281,7 +290,8 @@ bool cluster_run(const struct pb_config *cfg, const char *spool, const char *per
 		}
 		fflush(stdout);
 	}
-	if (stop && *stop) {
+	/* a stop once every job had ended has nothing to cancel */
+	if (stop && *stop && open > 0) {
 		long *ids = xcalloc((size_t)n + 1, sizeof(long));
 		int nids = 0;
 

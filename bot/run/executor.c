@@ -230,7 +230,8 @@ int executor_run_one(const struct pb_config *cfg, const struct cli *c, const str
 		show_output(&k);
 	if (!ok || k.state == TASK_CANCELLED) {
 		cli_error("%s: stopped; its Slurm job %ld cancelled, nothing of it stored", one->name, k.job);
-		rc = PB_EXIT_STOPPED;
+		/* perfbotd's job stays queued; a command stopped by hand failed */
+		rc = one->stop ? PB_EXIT_STOPPED : PB_EXIT_ERROR;
 		goto out;
 	}
 	if (k.state != TASK_DONE) {
@@ -241,14 +242,19 @@ int executor_run_one(const struct pb_config *cfg, const struct cli *c, const str
 	 * output said why, and there is nothing to bring */
 	if (k.exit_code != PB_EXIT_OK && k.exit_code != PB_EXIT_KERNEL &&
 	    (!k.db || !path_exists(k.db) || !bundle_check(k.db, perfbot_version, &err))) {
+		printf("perfbot: %s: Slurm job %ld on %s: exit %d, nothing stored (its output says why)\n",
+		       one->name, k.job, k.node[0] ? k.node : "?", k.exit_code);
 		rc = k.exit_code;
 		goto out;
 	}
 	if (k.exit_code == PB_EXIT_OK && (!k.db || !path_exists(k.db))) {
-		rc = PB_EXIT_OK; /* nothing measured: a patch run skips */
+		printf("perfbot: %s: Slurm job %ld on %s: exit 0, nothing to measure\n", one->name, k.job,
+		       k.node[0] ? k.node : "?");
+		rc = PB_EXIT_OK;
 		goto out;
 	}
-	if (!db_lock_wait(cfg->db_path, stop, &err) || !db_open(cfg->db_path, &db, &err) ||
+	/* the job is done: its answer is brought home even if a stop comes now */
+	if (!db_lock_wait(cfg->db_path, NULL, &err) || !db_open(cfg->db_path, &db, &err) ||
 	    (one->patch && !db_store_patch(db, one->patch, q->dir, NULL, &err)) ||
 	    !executor_import(db, cfg, &k, one->kind, "perfbot", uid, &err)) {
 		cli_error("%s: its bundle %s did not come home: %s", one->name, k.db ? k.db : "?", err.msg);

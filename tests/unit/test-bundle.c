@@ -252,6 +252,18 @@ void test_bundle(void)
 		CHECK_INT(db_count(h, "SELECT count(*) FROM bisect_steps s JOIN bisects b ON b.id=s.bisect_id "
 				      "WHERE s.comparison_id>=? AND s.bad=1", o4.first), 2);
 		CHECK_INT(db_count(h, "SELECT count(*) FROM pragma_foreign_key_check", 0), 0);
+		/* into a database without its series comparison: refused, nothing written */
+		{
+			char *other = xasprintf("%s/other-home.db", dir);
+			sqlite3 *oh;
+
+			CHECK(db_open(other, &oh, &err));
+			CHECK(!bundle_import(oh, job4, "test", logs, &o4, &err));
+			CHECK_HAS(err.msg, "holds 1 bisect(s) of a series comparison this database does not hold");
+			CHECK_INT(fixture_rows(oh, "comparisons"), 0);
+			db_close(oh);
+			free(other);
+		}
 		free(snap);
 		snap = holdings(h);
 		CHECK(bundle_import(h, job4, "test", logs, &o4, &err));
