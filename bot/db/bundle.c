@@ -591,8 +591,17 @@ bool bundle_start_from(const char *seed, const char *path, pb_err *err)
 	db_close(from);
 	from = NULL;
 	/* then read as immutable: many nodes start from it at once, over a
-	 * shared filesystem, so no lock, no -shm and nothing written beside it */
-	uri = sqlite3_mprintf("file:%s?immutable=1", seed);
+	 * shared filesystem, so no lock, no -shm and nothing written beside it;
+	 * unless its -wal still holds pages (a writer not closed), which only
+	 * a normal read sees */
+	{
+		char *wal = xasprintf("%s-wal", seed);
+		struct stat ws;
+		bool settled = stat(wal, &ws) != 0 || ws.st_size == 0;
+
+		free(wal);
+		uri = sqlite3_mprintf(settled ? "file:%s?immutable=1" : "file:%s?mode=ro", seed);
+	}
 	for (const char *c = seed; *c; c++)
 		if (*c == '%' || *c == '#' || *c == '?') {
 			/* SQLite's URI would read these otherwise */

@@ -230,6 +230,23 @@ void test_bundle(void)
 		CHECK(db_exec(sd, "UPDATE comparisons SET perfbot_version='v0.1'; UPDATE runs SET "
 				  "console_log='/nonexistent/seed-'||id", &err));
 		db_close(sd);
+		/* a seed whose writer is still open (its -wal holds pages) is
+		 * read whole all the same */
+		{
+			char *seed2 = xasprintf("%s/seed-open.db", dir), *job5 = xasprintf("%s/job5.db", dir);
+			sqlite3 *w, *j5;
+
+			CHECK(db_open(seed2, &w, &err));
+			CHECK(db_store_comparison(w, &f.cmp, "test", NULL, &id, &err));
+			CHECK(bundle_start_from(seed2, job5, &err));
+			CHECK(db_open(job5, &j5, &err));
+			CHECK_INT(fixture_rows(j5, "comparisons"), 1);
+			CHECK_INT(fixture_rows(j5, "bundle_seed"), 1);
+			db_close(j5);
+			db_close(w);
+			free(seed2);
+			free(job5);
+		}
 		/* a job's database made from it holds nothing of its own yet */
 		if (!bundle_start_from(seed, job4, &err))
 			CHECK_STR(err.msg, "");
