@@ -151,8 +151,9 @@ e2e: all
 e2e-series: all
 	tests/e2e-series.sh
 
-# perfbot nightly through Slurm on a one-machine cluster the test starts
-# (root; installs slurm-wlm and munge when missing; about 15 minutes).
+# perfbot nightly, run, a perfbotd job, a series and its bisect through
+# Slurm on a one-machine cluster the test starts (root; installs
+# slurm-wlm and munge when missing; about 40 minutes).
 slurm-test: all
 	tests/slurm.sh
 
