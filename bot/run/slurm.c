@@ -57,8 +57,13 @@ enum slurm_next slurm_next(const struct slurm_job *job, int attempts, int resubm
 {
 	/* ended for a reason outside perfbot: another submission may do */
 	static const char *const outside_states[] = { "CANCELLED", "TIMEOUT", "NODE_FAIL", "PREEMPTED",
-						      "BOOT_FAIL", "DEADLINE", "OUT_OF_MEMORY" };
+						      "BOOT_FAIL", "OUT_OF_MEMORY" };
 	bool outside = held(job);
+
+	/* past the --deadline the submitter set (extra_args): another
+	 * submission would only defeat it */
+	if (!strcmp(job->state, "DEADLINE"))
+		return SLURM_GIVE_UP;
 
 	for (size_t i = 0; i < PB_ARRAY_SIZE(outside_states); i++)
 		outside |= !strcmp(job->state, outside_states[i]);

@@ -117,6 +117,8 @@ void test_slurm(void)
 	CHECK_INT(next_of(JOB_LINE("TIMEOUT", "TimeLimit", "0:15"), 2), SLURM_RESUBMIT);
 	CHECK_INT(next_of(JOB_LINE("NODE_FAIL", "NodeDown", "0:0"), 1), SLURM_RESUBMIT);
 	CHECK_INT(next_of(JOB_LINE("PREEMPTED", "None", "0:15"), 1), SLURM_RESUBMIT);
+	/* dropped at the deadline extra_args set: given up at once */
+	CHECK_INT(next_of(JOB_LINE("DEADLINE", "DeadLine", "0:0"), 1), SLURM_GIVE_UP);
 	CHECK_INT(next_of(JOB_LINE("OUT_OF_MEMORY", "OutOfMemory", "0:125"), 1), SLURM_RESUBMIT);
 	CHECK_INT(next_of(JOB_LINE("FAILED", "JobLaunchFailure", "0:53"), 1), SLURM_RESUBMIT);
 	CHECK_INT(next_of(JOB_LINE("FAILED", "NonZeroExitCode", "4:0"), 1), SLURM_RESUBMIT);
