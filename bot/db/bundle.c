@@ -483,6 +483,28 @@ detach:
 	return ok;
 }
 
+void bundle_newest_uid(const char *path, const char *kind, char uid[33])
+{
+	sqlite3 *b = NULL;
+	pb_err err;
+	sqlite3_stmt *st;
+
+	uid[0] = '\0';
+	if (!db_open_readonly(path, &b, &err))
+		return;
+	if (sqlite3_prepare_v2(b, has_table(b, "", "bundle_seed")
+					  ? "SELECT uid FROM comparisons WHERE kind=? AND uid NOT IN "
+					    "(SELECT uid FROM bundle_seed) ORDER BY id DESC LIMIT 1"
+					  : "SELECT uid FROM comparisons WHERE kind=? ORDER BY id DESC LIMIT 1",
+			       -1, &st, NULL) == SQLITE_OK) {
+		sqlite3_bind_text(st, 1, kind, -1, SQLITE_STATIC);
+		if (sqlite3_step(st) == SQLITE_ROW && sqlite3_column_text(st, 0))
+			snprintf(uid, 33, "%s", (const char *)sqlite3_column_text(st, 0));
+		sqlite3_finalize(st);
+	}
+	db_close(b);
+}
+
 /* One log into bundle_files, if it is a regular file of at most
  * BUNDLE_LOG_MAX; *missing counts one that is not. */
 static bool pack_one(sqlite3 *b, sqlite3_stmt *ins, const char *path, int *packed, int *missing,

@@ -33,6 +33,10 @@ bool bundle_check(const char *path, const char *perfbot_version, pb_err *err);
 bool bundle_import(sqlite3 *db, const char *path, const char *perfbot_version, const char *log_dir,
 		   struct bundle_outcome *out, pb_err *err);
 
+/* The uid of the newest comparison of kind in the bundle at path that its
+ * job made (not one it started from); "" if none. */
+void bundle_newest_uid(const char *path, const char *kind, char uid[33]);
+
 /* Makes the database at path (a job's, which this perfbot wrote) carry its
  * boots' logs: every console and results log its runs name that is a
  * regular file goes into its bundle_files table, in one transaction, so

@@ -85,32 +85,6 @@ void executor_job_args(struct cluster_task *k, const struct pb_config *cfg, cons
 	k->args[n++] = xasprintf("%s/%s-reports", spool, k->name);
 }
 
-/* The uid of the newest comparison of kind in the bundle at path, not one
- * its job started from ("" if none). */
-static void bundle_uid(const char *path, const char *kind, char uid[33])
-{
-	sqlite3 *b = NULL;
-	pb_err err;
-	sqlite3_stmt *st;
-	bool seeded;
-
-	uid[0] = '\0';
-	if (!db_open_readonly(path, &b, &err))
-		return;
-	seeded = db_count(b, "SELECT count(*) FROM sqlite_master WHERE type='table' AND "
-			     "name='bundle_seed'", 0) > 0;
-	if (sqlite3_prepare_v2(b, seeded ? "SELECT uid FROM comparisons WHERE kind=? AND uid NOT IN "
-					   "(SELECT uid FROM bundle_seed) ORDER BY id DESC LIMIT 1"
-					 : "SELECT uid FROM comparisons WHERE kind=? ORDER BY id DESC LIMIT 1",
-			       -1, &st, NULL) == SQLITE_OK) {
-		sqlite3_bind_text(st, 1, kind, -1, SQLITE_STATIC);
-		if (sqlite3_step(st) == SQLITE_ROW && sqlite3_column_text(st, 0))
-			snprintf(uid, 33, "%s", (const char *)sqlite3_column_text(st, 0));
-		sqlite3_finalize(st);
-	}
-	db_close(b);
-}
-
 bool executor_outcome(sqlite3 *db, const char *uid, struct pipeline_outcome *out)
 {
 	sqlite3_stmt *st;
@@ -148,7 +122,7 @@ bool executor_import(sqlite3 *db, const struct pb_config *cfg, const struct clus
 	else if (bundle_import(db, k->db, perfbot_version, logs, &o, err))
 		ok = true;
 	if (ok) {
-		bundle_uid(k->db, kind, uid);
+		bundle_newest_uid(k->db, kind, uid);
 		printf("%s: %s: imported %d comparison(s)%s of its bundle, %d log(s)\n", who, k->name,
 		       o.imported, o.bisects ? " and its bisect" : "", o.logs);
 		if (!uid[0]) {
