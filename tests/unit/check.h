@@ -75,6 +75,7 @@ void test_pairing(void);
 void test_sim(void);
 void test_mail(void);
 void test_layout(void);
+void test_json(void);
 
 /* A fresh temporary directory for one test (removed by the caller). */
 char *test_tmpdir(void);
