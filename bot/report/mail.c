@@ -8,6 +8,7 @@
 #include <string.h>
 #include <strings.h>
 
+#include "answer.h"
 #include "config.h"
 #include "db-report.h"
 #include "queue.h"
@@ -828,26 +829,18 @@ static void reproduce(pb_str *out, const char *cmd, char **opt, int nopt)
 	str_add(out, "\n");
 }
 
-/* perfbot run (cmd) with what makes the run the same: the seed, the
- * accelerator, a schedule other than a fresh config.ini's. */
-static void reproduce_run(pb_str *out, const char *cmd, const struct patch_page_row *r)
+/* The perfbot run that repeats r (answer.h), without the queue: the
+ * reader runs it in a checkout with this queue. */
+static void reproduce_run(pb_str *out, const struct patch_page_row *r)
 {
-	char *opt[5], *accel = visible(r->accel);
-	int nopt = 0;
+	int n;
+	char **w = answer_reproduce_words(r, false, &n), *cmd = xasprintf("%s %s", w[0], w[1]);
 
-	opt[nopt++] = xasprintf("-c run.seed=%lld", r->seed);
-	if (accel[0])
-		opt[nopt++] = xasprintf("-c qemu.accel=%s", accel);
-	/* a run takes more boots while a metric is undecided: only fewer than
-	 * a fresh config.ini's tells that run.boots was set */
-	if (r->boots_per_kernel < CONFIG_DEFAULT_BOOTS)
-		opt[nopt++] = xasprintf("-c run.boots=%d", r->boots_per_kernel);
-	if (r->iterations != CONFIG_DEFAULT_ITERATIONS)
-		opt[nopt++] = xasprintf("-c run.iterations=%d", r->iterations);
-	if (r->warmup != CONFIG_DEFAULT_WARMUP)
-		opt[nopt++] = xasprintf("-c run.warmup=%d", r->warmup);
-	reproduce(out, cmd, opt, nopt);
-	free(accel);
+	free(w[0]);
+	free(w[1]);
+	reproduce(out, cmd, w + 2, n - 2);
+	free(cmd);
+	free(w);
 }
 
 /* "what" and the link to page under [report] url, when it is set. */
@@ -917,7 +910,6 @@ struct comparison_body {
 	const struct mail_metrics *metrics;
 	const char *what, *where, *none; /* how its first line words it: summary() */
 	const char *lines;               /* what it is of, in "key: value" lines */
-	const char *cmd;                 /* the perfbot run that reproduces it */
 	const char *report_url, *page;
 };
 
@@ -945,7 +937,7 @@ static void comparison_body(pb_str *out, const struct comparison_body *b)
 	str_add(out, "\n");
 	kernels(out, r);
 	str_add(out, "\n");
-	reproduce_run(out, b->cmd, r);
+	reproduce_run(out, r);
 	report_link(out, b->report_url, "The report, with every sample and boot:", b->page);
 	v = xasprintf("perfbot %s, comparison %lld, finished %s", r->perfbot_version, b->comparison_id,
 		      r->finished_at);
@@ -960,7 +952,7 @@ bool mail_patch_message(const struct mail_patch_input *in, pb_str *out, pb_err *
 	const struct patch_page_row *r = in->row;
 	struct recipients rc;
 	char *who = xasprintf("patch %d: its author", r->number), *subject, *v, *tag, *idtext;
-	char *plain = visible(r->subject), *cmd, *page;
+	char *plain = visible(r->subject), *page;
 	pb_str lines;
 	bool ok = recipients(in->from, r->author, who, in->queued, in->list_cc, &rc, err);
 
@@ -978,15 +970,13 @@ bool mail_patch_message(const struct mail_patch_input *in, pb_str *out, pb_err *
 	headers(out, &rc, subject, tag, idtext, r->message_id, in->date);
 	str_init(&lines);
 	patch_lines(&lines, r);
-	cmd = xasprintf("perfbot run --patch %d", r->number);
 	page = xasprintf("%03d.html", r->number);
 	comparison_body(out, &(struct comparison_body){
 		.row = r, .comparison_id = in->comparison_id, .metrics = in->metrics,
-		.what = "the patch", .where = "on:", .none = plain, .lines = lines.buf, .cmd = cmd,
+		.what = "the patch", .where = "on:", .none = plain, .lines = lines.buf,
 		.report_url = in->report_url, .page = page });
 	str_free(&lines);
 	free(page);
-	free(cmd);
 	free(idtext);
 	free(tag);
 	free(subject);
@@ -1042,7 +1032,6 @@ bool mail_series_message(const struct mail_series_input *in, pb_str *out, pb_err
 	comparison_body(out, &(struct comparison_body){
 		.row = r, .comparison_id = in->comparison_id, .metrics = in->metrics,
 		.what = "the series", .where = where, .none = none, .lines = lines.buf,
-		.cmd = r->series_mm_only ? "perfbot run --series --mm-only" : "perfbot run --series",
 		.report_url = in->report_url, .page = page });
 	str_free(&lines);
 	free(page);
