@@ -89,6 +89,15 @@ static bool is_hex40(const char *s)
 	return !isxdigit((unsigned char)s[40]);
 }
 
+const char *patch_label(char buf[PATCH_LABEL_SIZE], int number, const char *sha256)
+{
+	if (number > 0)
+		snprintf(buf, PATCH_LABEL_SIZE, "%03d", number);
+	else
+		snprintf(buf, PATCH_LABEL_SIZE, "%.12s", sha256 ? sha256 : "");
+	return buf;
+}
+
 /* "[PATCH 5.13 765/800] subject" -> series, number, total, subject. The
  * bracket may also read [PATCH], [PATCH v2 3/7], [PATCHv2 3/7], [PATCH 5.13] ...
  * What is refused, and why:

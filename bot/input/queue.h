@@ -58,6 +58,13 @@ struct pb_queue {
 /* Largest N and M of a [PATCH N/M] subject. */
 #define PATCH_MAX_NUMBER 100000
 
+/* How a patch is named to people and in file names: its series number
+ * ("771", "003"), or, for a patch without one (number 0: a patch file of
+ * its own, perfbot run --patch-file), the first 12 hex digits of its
+ * file's sha256. Returns buf. */
+#define PATCH_LABEL_SIZE 16
+const char *patch_label(char buf[PATCH_LABEL_SIZE], int number, const char *sha256);
+
 bool patch_parse_buffer(const char *name, const char *text, size_t len, struct pb_patch *p,
 			pb_err *err);
 bool patch_parse_file(const char *path, struct pb_patch *p, pb_err *err);
