@@ -54,6 +54,31 @@ static char *panic_text(const char *console)
 	return xstrndup(start, (size_t)(end - start));
 }
 
+char *crash_headline(const char *detail)
+{
+	static const char *const markers[] = { "kernel BUG at", "BUG: ", "Oops: ",
+					       "general protection fault", "WARNING: ",
+					       "Kernel panic - not syncing" };
+	const char *first = NULL, *end;
+
+	for (size_t i = 0; i < PB_ARRAY_SIZE(markers); i++) {
+		const char *at = strstr(detail, markers[i]);
+
+		if (at && (!first || at < first))
+			first = at;
+	}
+	if (first) {
+		while (first > detail && first[-1] != '\n')
+			first--;
+	} else
+		first = detail + strspn(detail, "\r\n");
+	/* "[    0.390281] " */
+	if (*first == '[' && (end = strchr(first, ']')) && !memchr(first, '\n', (size_t)(end - first)))
+		first = end + 1 + (end[1] == ' ');
+	end = first + strcspn(first, "\r\n");
+	return xstrndup(first, (size_t)(end - first));
+}
+
 static char *tail_text(const char *text, size_t max)
 {
 	size_t n = strlen(text);

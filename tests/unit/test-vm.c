@@ -20,6 +20,32 @@ static enum boot_outcome classify(const struct guest_plan *gp, const char *conso
 	return o;
 }
 
+/* The line a crash is known by, wherever it is in the boot's detail. */
+static void crash_lines(void)
+{
+	static const struct {
+		const char *detail, *line;
+	} cases[] = {
+		{ "[    0.390281] kernel BUG at ../mm/vmscan.c:7562!\r\n[    0.390291] invalid opcode\r\n"
+		  "[    0.390765] Kernel panic - not syncing: Fatal exception\r",
+		  "kernel BUG at ../mm/vmscan.c:7562!" },
+		{ "Linux version 6.1\n[    0.1] Kernel panic - not syncing: no memory map\n",
+		  "Kernel panic - not syncing: no memory map" },
+		{ "[  2.5] ------------[ cut here ]------------\n[  2.5] WARNING: CPU: 0 PID: 1 at mm/x.c:9\n"
+		  "[  2.6] BUG: unable to handle page fault\n",
+		  "WARNING: CPU: 0 PID: 1 at mm/x.c:9" },
+		{ "\nno PB1 done within 300 s\nlast line: x\n", "no PB1 done within 300 s" },
+		{ "", "" },
+	};
+
+	for (size_t i = 0; i < PB_ARRAY_SIZE(cases); i++) {
+		char *line = crash_headline(cases[i].detail);
+
+		CHECK_STR(line, cases[i].line);
+		free(line);
+	}
+}
+
 void test_vm(void)
 {
 	struct workload_set set;
@@ -31,6 +57,7 @@ void test_vm(void)
 	static const char ok[] = "PB1 begin hugetlb-migrate\nPB1 sample hugetlb-migrate 1 migrate_ms 1\n"
 				 "PB1 check hugetlb-migrate ok moved\nPB1 end hugetlb-migrate 0\nPB1 done\n";
 
+	crash_lines();
 	CHECK(workloads_load("workloads", &set, &err));
 	w[0] = workload_find(&set, "hugetlb-migrate");
 	CHECK(guest_plan_init(&gp, &cfg, w, 1, &err));
