@@ -161,12 +161,17 @@ static void unique_workloads(char **names, int *n)
 int cli_patch_args(int argc, char **argv, struct cli *c, struct patch_args *a,
 		   const struct pb_usage *u, bool series_ok)
 {
-	struct pb_option opts[9];
+	struct pb_option opts[10];
 	int rc, k = 0;
 
 	opts[k++] = (struct pb_option)OPT_CLI_PATCH(
 		&a->number, "the series number of the patch (765 of [PATCH 5.13 765/800])");
 	if (series_ok) {
+		opts[k++] = (struct pb_option)OPT_STRING(
+			0, "patch-file", &a->patch_file, "FILE",
+			"a patch of your own instead of the queue's: any git format-patch\n"
+			"file, mail or plain unified diff ('-': standard input); known by\n"
+			"the first 12 hex digits of its sha256");
 		opts[k++] = (struct pb_option)OPT_BOOL(
 			's', "series", &a->series,
 			"the queue as a whole (the -rc): the base against the base with every\n"
@@ -197,6 +202,15 @@ int cli_patch_args(int argc, char **argv, struct cli *c, struct patch_args *a,
 		cli_error("%s: --series runs the whole queue: it takes no --patch", argv[0]);
 		return PB_EXIT_USAGE;
 	}
+	if (a->patch_file && (a->series || a->number >= 0)) {
+		cli_error("%s: --patch-file is one patch of your own: it takes no --%s", argv[0],
+			  a->series ? "series" : "patch");
+		return PB_EXIT_USAGE;
+	}
+	if (a->patch_file && !a->patch_file[0]) {
+		cli_error("%s: --patch-file needs a file name ('-': standard input)", argv[0]);
+		return PB_EXIT_USAGE;
+	}
 	if ((a->mm_only || a->no_bisect) && !a->series) {
 		cli_error("%s: --%s goes with --series", argv[0], a->mm_only ? "mm-only" : "no-bisect");
 		return PB_EXIT_USAGE;
@@ -206,9 +220,9 @@ int cli_patch_args(int argc, char **argv, struct cli *c, struct patch_args *a,
 			  argv[0]);
 		return PB_EXIT_USAGE;
 	}
-	if (a->number < 0 && !a->series) {
+	if (a->number < 0 && !a->series && !a->patch_file) {
 		cli_error("%s needs --patch N (perfbot list shows the numbers)%s", argv[0],
-			  series_ok ? " or --series" : "");
+			  series_ok ? ", --patch-file FILE or --series" : "");
 		return PB_EXIT_USAGE;
 	}
 	return PB_OPT_GO_ON;
@@ -239,6 +253,31 @@ bool cli_load_config_queue(struct cli *c, struct pb_config *cfg, struct pb_queue
 		config_free(cfg);
 	}
 	return ok;
+}
+
+bool cli_load_config_patches(struct cli *c, struct pb_config *cfg, struct pb_queue *q,
+			     struct patch_args *a)
+{
+	pb_err err;
+	char *spool;
+	bool ok;
+
+	if (!a->patch_file)
+		return cli_load_config_queue(c, cfg, q);
+	if (!cli_load_config(c, cfg, &err)) {
+		cli_error("%s", err.msg);
+		return false;
+	}
+	spool = config_queue_spool(cfg);
+	ok = queue_load_patch_file(a->patch_file, spool, q, &err);
+	free(spool);
+	if (!ok) {
+		cli_error("%s", err.msg);
+		config_free(cfg);
+		return false;
+	}
+	a->number = q->patches[0].number;
+	return true;
 }
 
 const struct pb_patch *cli_queue_patch(const struct pb_queue *q, int number)

@@ -58,9 +58,14 @@ bool cli_load_config(struct cli *c, struct pb_config *cfg, pb_err *err);
 void cli_free(struct cli *c);
 
 struct pb_queue;
+struct patch_args;
 /* cli_load_config, then the queue it names; prints the error (and frees
  * what it loaded) on failure. */
 bool cli_load_config_queue(struct cli *c, struct pb_config *cfg, struct pb_queue *q);
+/* The same for a's queue: the one patch of --patch-file (a->number is
+ * set to its number, 0), else the configured queue. */
+bool cli_load_config_patches(struct cli *c, struct pb_config *cfg, struct pb_queue *q,
+			     struct patch_args *a);
 /* Patch number of q, or NULL after printing what the queue has. */
 const struct pb_patch *cli_queue_patch(const struct pb_queue *q, int number);
 
@@ -78,6 +83,7 @@ bool cli_patch_option(const struct pb_option *opt, const char *arg, void *value,
 /* What run and submit are told: --patch N, --workload NAME..., --force. */
 struct patch_args {
 	int number;
+	const char *patch_file; /* run --patch-file FILE|-: a patch of one's own (series_ok) */
 	char *only[CLI_MAX_WORKLOADS];
 	int nonly;
 	bool force;

@@ -54,6 +54,11 @@ static int run_on_slurm(const struct cli *c, const struct pb_config *cfg, const 
 	struct executor_one one = { .cmd = cmd, .name = "series", .kind = "series" };
 	int n = 0;
 
+	/* the node would need the file, and a queue to find it in */
+	if (a->patch_file) {
+		cli_error("--patch-file runs on this machine: add -c executor.kind=local");
+		return PB_EXIT_ERROR;
+	}
 	cmd[n++] = "run";
 	if (a->series) {
 		cmd[n++] = "--series";
@@ -94,7 +99,7 @@ int cmd_run(int argc, char **argv)
 	struct pb_queue q;
 	int rc = cli_patch_args(argc, argv, &c, &a, &usage, true);
 
-	if (rc < 0 && !cli_load_config_queue(&c, &cfg, &q))
+	if (rc < 0 && !cli_load_config_patches(&c, &cfg, &q, &a))
 		rc = PB_EXIT_ERROR;
 	if (rc < 0) {
 		struct run_request rq = { .number = a.number, .only = a.only, .nonly = a.nonly,

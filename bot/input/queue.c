@@ -98,6 +98,12 @@ const char *patch_label(char buf[PATCH_LABEL_SIZE], int number, const char *sha2
 	return buf;
 }
 
+/* What a Subject must carry: a series number N/M (a queue's patch files),
+ * or not (a quilt series, an mbox: their place numbers them), or nothing
+ * at all (a developer's own patch, perfbot run --patch-file: [PATCH],
+ * [RFC PATCH v2 3/7], no tag, or no mail headers). */
+enum subject_rule { SUBJECT_NUMBERED, SUBJECT_UNNUMBERED, SUBJECT_ONE_PATCH };
+
 /* "[PATCH 5.13 765/800] subject" -> series, number, total, subject. The
  * bracket may also read [PATCH], [PATCH v2 3/7], [PATCHv2 3/7], [PATCH 5.13] ...
  * What is refused, and why:
@@ -108,12 +114,16 @@ const char *patch_label(char buf[PATCH_LABEL_SIZE], int number, const char *sha2
  *    ambiguous (the last one silently won).
  * With unnumbered, a subject without N/M, or with no bracket at all
  * (stable-queue's files are format-patch output of upstream commits:
- * "Subject: mm: fix ..."), is number 0: its place in the queue numbers it. */
-static bool parse_subject(const char *subj, struct pb_patch *p, bool unnumbered, pb_err *err,
-			  const char *name)
+ * "Subject: mm: fix ..."), is number 0: its place in the queue numbers it.
+ * SUBJECT_ONE_PATCH also takes a request for comments ([RFC PATCH ...],
+ * [RFC]) and leaves the number 0 whatever N/M says: the patch is known by
+ * its bytes, not by its place in a series perfbot does not have. */
+static bool parse_subject(const char *subj, struct pb_patch *p, enum subject_rule rule,
+			  pb_err *err, const char *name)
 {
 	const char *open = strchr(subj, '['), *close;
 	char inner[256], *tok, *save = NULL;
+	bool unnumbered = rule != SUBJECT_NUMBERED;
 
 	p->number = p->total = 0;
 	p->series = xstrdup("");
@@ -133,6 +143,11 @@ static bool parse_subject(const char *subj, struct pb_patch *p, bool unnumbered,
 	}
 	snprintf(inner, sizeof(inner), "%.*s", (int)(close - open - 1), open + 1);
 	tok = strtok_r(inner, " \t", &save);
+	if (rule == SUBJECT_ONE_PATCH && tok && !strcasecmp(tok, "RFC")) {
+		tok = strtok_r(NULL, " \t", &save);
+		if (!tok) /* [RFC] alone */
+			tok = "PATCH";
+	}
 	if (!tok || strncasecmp(tok, "PATCH", 5) != 0 ||
 	    (tok[5] && !((tok[5] == 'v' || tok[5] == 'V') && tok[6] &&
 			 strspn(tok + 6, "0123456789") == strlen(tok + 6)))) {
@@ -167,6 +182,8 @@ static bool parse_subject(const char *subj, struct pb_patch *p, bool unnumbered,
 		pb_seterr(err, "%s: Subject has no series number N/M", name);
 		return false;
 	}
+	if (rule == SUBJECT_ONE_PATCH)
+		p->number = p->total = 0;
 	close++;
 	while (*close == ' ' || *close == '\t')
 		close++;
@@ -367,7 +384,8 @@ struct patch_parse {
 	struct pb_patch *p;
 	const char *name;         /* the file's, for messages */
 	pb_err *err;
-	bool unnumbered;          /* a Subject without N/M is number 0 (parse_subject) */
+	enum subject_rule rule;   /* what the Subject must carry (parse_subject) */
+	char *first_text;         /* SUBJECT_ONE_PATCH: the first line of text before the diff */
 	char *next;               /* the line after this one (a --- needs its +++) */
 	bool in_headers;          /* before the blank line that ends the mail's headers */
 	int in_field;             /* the mail_fields entry the last header was, or -1 */
@@ -810,6 +828,10 @@ static bool patch_line(struct patch_parse *ps, char *line)
 		return r > 0;
 	if (!hunk_closed(ps, line, n))
 		return false;
+	if (ps->rule == SUBJECT_ONE_PATCH && !ps->first_text && n && !ps->p->nfiles &&
+	    !starts_with(line, "diff ") && !starts_with(line, "--- ") && !starts_with(line, "+++ ") &&
+	    !starts_with(line, "Index: "))
+		ps->first_text = xstrdup(trim(line));
 	if ((r = git_header(ps, line)))
 		return r > 0;
 	if (body_author(ps, line, n) || trailer(ps->p, line))
@@ -830,11 +852,15 @@ static bool patch_complete(struct patch_parse *ps)
 			  p->files[ps->cur].path);
 		return false;
 	}
+	/* a plain diff of one's own: its first line of text, else its name */
+	if (!ps->field[MAIL_SUBJECT].len && ps->rule == SUBJECT_ONE_PATCH)
+		str_add(&ps->field[MAIL_SUBJECT], ps->first_text && ps->first_text[0] ? ps->first_text
+											 : ps->name);
 	if (!ps->field[MAIL_SUBJECT].len) {
 		pb_seterr(ps->err, "%s: no Subject: header", ps->name);
 		return false;
 	}
-	if (!parse_subject(ps->field[MAIL_SUBJECT].buf, p, ps->unnumbered, ps->err, ps->name))
+	if (!parse_subject(ps->field[MAIL_SUBJECT].buf, p, ps->rule, ps->err, ps->name))
 		return false;
 	if (!p->nfiles) {
 		pb_seterr(ps->err, "%s: no diff in the file", ps->name);
@@ -862,10 +888,29 @@ static void classify_mm(struct pb_patch *p)
 	p->mm_reason = str_steal(&why);
 }
 
-static bool parse_buffer(const char *name, const char *text, size_t len, struct pb_patch *p,
-			 bool unnumbered, pb_err *err)
+/* Does text start with a mail's headers? An mbox's "From " line, or a
+ * header block (up to the first empty line) that has a Subject: a plain
+ * diff, or a patch whose description comes first ("mm: fix foo" looks
+ * like a header), does not. */
+static bool has_mail_headers(const char *text)
 {
-	struct patch_parse ps = { .p = p, .name = name, .err = err, .unnumbered = unnumbered,
+	if (starts_with(text, "From "))
+		return true;
+	for (const char *l = text; *l && *l != '\n' && !(*l == '\r' && l[1] == '\n');) {
+		if (!strncasecmp(l, "Subject:", 8))
+			return true;
+		l = strchr(l, '\n');
+		if (!l)
+			break;
+		l++;
+	}
+	return false;
+}
+
+static bool parse_buffer(const char *name, const char *text, size_t len, struct pb_patch *p,
+			 enum subject_rule rule, pb_err *err)
+{
+	struct patch_parse ps = { .p = p, .name = name, .err = err, .rule = rule,
 				  .in_headers = true, .in_body_from_window = true, .cur = -1,
 				  .in_field = -1 };
 	char *copy, *line;
@@ -883,6 +928,8 @@ static bool parse_buffer(const char *name, const char *text, size_t len, struct 
 	copy = xmalloc(len + 1);
 	memcpy(copy, text, len);
 	copy[len] = '\0';
+	if (rule == SUBJECT_ONE_PATCH && !has_mail_headers(copy))
+		ps.in_headers = false;
 	for (line = copy; line; line = ps.next)
 		if (!patch_line(&ps, line))
 			goto out;
@@ -910,6 +957,7 @@ static bool parse_buffer(const char *name, const char *text, size_t len, struct 
 out:
 	git_sec_free(&ps.git);
 	free(ps.ix.slot);
+	free(ps.first_text);
 	free(copy);
 	for (int f = 0; f < MAIL_NFIELDS; f++)
 		str_free(&ps.field[f]);
@@ -921,7 +969,7 @@ out:
 bool patch_parse_buffer(const char *name, const char *text, size_t len, struct pb_patch *p,
 			pb_err *err)
 {
-	return parse_buffer(name, text, len, p, false, err);
+	return parse_buffer(name, text, len, p, SUBJECT_NUMBERED, err);
 }
 
 static const char *file_kind(mode_t m)
@@ -1006,7 +1054,7 @@ static char *read_patch_bytes(const char *path, size_t *len, pb_err *err)
 	return read_regular(path, PATCH_MAX_BYTES, "patch file", len, err);
 }
 
-static bool parse_file(const char *path, struct pb_patch *p, bool unnumbered, pb_err *err)
+static bool parse_file(const char *path, struct pb_patch *p, enum subject_rule rule, pb_err *err)
 {
 	size_t len;
 	char *text = read_patch_bytes(path, &len, err);
@@ -1018,7 +1066,7 @@ static bool parse_file(const char *path, struct pb_patch *p, bool unnumbered, pb
 	{
 		const char *base = strrchr(path, '/');
 
-		ok = parse_buffer(base ? base + 1 : path, text, len, p, unnumbered, err);
+		ok = parse_buffer(base ? base + 1 : path, text, len, p, rule, err);
 	}
 	free(text);
 	if (ok)
@@ -1028,7 +1076,7 @@ static bool parse_file(const char *path, struct pb_patch *p, bool unnumbered, pb
 
 bool patch_parse_file(const char *path, struct pb_patch *p, pb_err *err)
 {
-	return parse_file(path, p, false, err);
+	return parse_file(path, p, SUBJECT_NUMBERED, err);
 }
 
 /* A queue whose patches are not all numbered by their Subjects is
@@ -1324,6 +1372,81 @@ bool patch_spool(const struct pb_patch *p, pb_err *err)
 	return ok;
 }
 
+/* Standard input, at most max bytes; NULL (err set) past that or on an error. */
+static char *read_stdin(size_t max, size_t *len, pb_err *err)
+{
+	size_t cap = 65536, n = 0;
+	char *buf = xmalloc(cap + 1);
+
+	for (;;) {
+		ssize_t r;
+
+		if (n == cap) {
+			cap *= 2;
+			buf = xrealloc(buf, cap + 1);
+		}
+		r = read(0, buf + n, cap - n);
+		if (r < 0 && errno == EINTR)
+			continue;
+		if (r < 0) {
+			pb_seterr(err, "standard input: %s", strerror(errno));
+			free(buf);
+			return NULL;
+		}
+		if (!r)
+			break;
+		n += (size_t)r;
+		if (n > max) {
+			pb_seterr(err, "standard input: more than %zu MiB, not a patch", max >> 20);
+			free(buf);
+			return NULL;
+		}
+	}
+	buf[n] = '\0';
+	*len = n;
+	return buf;
+}
+
+bool queue_load_patch_file(const char *path, const char *spool, struct pb_queue *q, pb_err *err)
+{
+	struct pb_patch *p;
+	bool from_stdin = !strcmp(path, "-"), ok;
+	const char *base = strrchr(path, '/') ? strrchr(path, '/') + 1 : path;
+	size_t len;
+	char *text;
+
+	memset(q, 0, sizeof(*q));
+	if (from_stdin && !spool) {
+		pb_seterr(err, "a patch on standard input needs a cache directory to keep it in");
+		return false;
+	}
+	text = from_stdin ? read_stdin(PATCH_MAX_BYTES, &len, err) : read_patch_bytes(path, &len, err);
+	if (!text)
+		return false;
+	q->patches = p = xcalloc(1, sizeof(*p));
+	ok = parse_buffer(from_stdin ? "(standard input)" : base, text, len, p, SUBJECT_ONE_PATCH, err);
+	if (!ok) {
+		free(text);
+		free(q->patches);
+		q->patches = NULL;
+		return false;
+	}
+	q->npatches = 1;
+	if (from_stdin) {
+		/* applied from a file like an mbox's patch: written, named by
+		 * its bytes, only when it is first applied (patch_spool) */
+		p->file = xasprintf("%s/%s.patch", spool, p->sha256);
+		p->mail = text;
+		p->mail_len = len;
+	} else {
+		p->file = abs_path_from(NULL, path);
+		free(text);
+	}
+	q->dir = xstrdup(p->file);
+	q->one_patch = true;
+	return true;
+}
+
 /* One mbox file as the queue: a review thread as saved from the list, or
  * git format-patch --stdout. Each mail with a diff is one patch; the
  * 000/N cover letter is the queue's description; replies and mails
@@ -1394,7 +1517,7 @@ static bool queue_load_mbox(const char *path, const char *spool, struct pb_queue
 		}
 		free(subj);
 		name = xasprintf("%s, mail %d", base, i + 1);
-		parsed = parse_buffer(name, msg, mlen, p, true, err);
+		parsed = parse_buffer(name, msg, mlen, p, SUBJECT_UNNUMBERED, err);
 		free(name);
 		if (!parsed)
 			goto out;
@@ -1521,7 +1644,8 @@ bool queue_load(const char *dir, const char *spool, struct pb_queue *q, pb_err *
 	for (int i = 0; i < nnames && ok; i++) {
 		char *path = xasprintf("%s/%s", dir, names[i]);
 
-		ok = parse_file(path, &q->patches[q->npatches], q->quilt, err);
+		ok = parse_file(path, &q->patches[q->npatches],
+				q->quilt ? SUBJECT_UNNUMBERED : SUBJECT_NUMBERED, err);
 		free(path);
 		if (ok)
 			q->npatches++;

@@ -47,6 +47,9 @@ struct pb_queue {
 	int no_diff;         /* mails of an mbox without a diff (not the cover), skipped */
 	bool quilt;          /* dir has a quilt series file: its patches, its order */
 	int not_in_series;   /* patch files of a quilt dir its series leaves out */
+	/* one patch file of a developer's own (queue_load_patch_file): dir is
+	 * the file, its patch has number 0 and is known by its sha256 */
+	bool one_patch;
 	/* not every Subject had N/M (quilt, mbox): numbered 1..n by place */
 	bool numbered_by_place;
 	struct pb_patch *patches;  /* in series order (quilt), else by number */
@@ -84,6 +87,12 @@ bool path_is_mm(const char *path);
  * number. Any malformed file, a series naming a file that is not there, or
  * two patches with the same number, fails. */
 bool queue_load(const char *path, const char *spool, struct pb_queue *q, pb_err *err);
+/* A queue of one patch: a file of any git format-patch, mail or plain
+ * unified diff, "-" for standard input, whatever its Subject ([PATCH],
+ * [RFC PATCH v2 3/7], none); the patch is number 0, known by its sha256
+ * (patch_label). Standard input's bytes go to spool/<sha256>.patch when
+ * first applied (patch_spool). */
+bool queue_load_patch_file(const char *path, const char *spool, struct pb_queue *q, pb_err *err);
 const struct pb_patch *queue_find(const struct pb_queue *q, int number);
 /* The patches a series run applies, in series order (a quilt series' own,
  * else by number): every one, or (mm_only) the mm ones; out has room for

@@ -201,7 +201,7 @@ bool kernel_change_is_base(const struct kernel_change *c)
 bool pair_decide(const struct pb_config *cfg, struct kernel_tree *t, const struct pb_patch *p,
 		 struct pair_plan *plan, pb_err *err)
 {
-	char *fwd = NULL, *rev = NULL, *port = NULL, *port_sum = NULL;
+	char *fwd = NULL, *rev = NULL, *port = NULL, *port_sum = NULL, label[PATCH_LABEL_SIZE];
 	bool ok = false;
 	int lock = tree_lock(t);
 
@@ -232,8 +232,9 @@ bool pair_decide(const struct pb_config *cfg, struct kernel_tree *t, const struc
 		port = xasprintf("%s/%s/%s.patch", cfg->ports_dir, t->series, p->upstream);
 	if (port && path_exists(port)) {
 		if (!dry_run(t, port, false, &port_sum, err)) {
-			pb_seterr(err, "patch %03d: its port %s does not apply to %s: %s", p->number, port,
-				  t->version, port_sum ? port_sum : "");
+			pb_seterr(err, "patch %s: its port %s does not apply to %s: %s",
+				  patch_label(label, p->number, p->sha256), port, t->version,
+				  port_sum ? port_sum : "");
 			goto out;
 		}
 		plan->method = PAIR_PORT;
@@ -245,9 +246,9 @@ bool pair_decide(const struct pb_config *cfg, struct kernel_tree *t, const struc
 		goto out;
 	}
 	pb_seterr(err,
-		  "patch %03d applies neither forward nor in reverse to linux %s and has no port %s "
+		  "patch %s applies neither forward nor in reverse to linux %s and has no port %s "
 		  "(forward: %s | reverse: %s)",
-		  p->number, t->version,
+		  patch_label(label, p->number, p->sha256), t->version,
 		  port ? port : "(no upstream commit named)", fwd, rev);
 out:
 	tree_unlock(lock);

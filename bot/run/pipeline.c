@@ -393,14 +393,24 @@ bool pipeline_check_run(const struct pb_config *cfg, const struct pb_patch *p, c
 	return ok;
 }
 
-static void print_line(const char *fmt, const char *text, const struct pb_patch *p)
+static void print_line(const char *fmt, const char *text)
 {
 	char *v = visible(text);
 
-	if (p)
-		printf(fmt, p->number, p->total, v);
+	printf(fmt, v);
+	free(v);
+}
+
+/* "patch 771/800 subject", or a patch of one's own by its identity. */
+static void print_patch(const struct pb_patch *p)
+{
+	char label[PATCH_LABEL_SIZE], *v = visible(p->subject);
+
+	patch_label(label, p->number, p->sha256);
+	if (p->number)
+		printf("perfbot: patch %s/%d %s\n", label, p->total, v);
 	else
-		printf(fmt, v);
+		printf("perfbot: patch %s %s\n", label, v);
 	free(v);
 }
 
@@ -408,7 +418,7 @@ static void print_line(const char *fmt, const char *text, const struct pb_patch 
 static bool run_skips(const struct pb_patch *p, const struct run_request *rq,
 		      struct pipeline_outcome *out)
 {
-	char *subject, *reason;
+	char *subject, *reason, label[PATCH_LABEL_SIZE];
 
 	if (p->is_mm || rq->force)
 		return false;
@@ -416,8 +426,9 @@ static bool run_skips(const struct pb_patch *p, const struct run_request *rq,
 	reason = visible(p->mm_reason);
 	if (out)
 		out->skipped = true;
-	printf("perfbot: patch %03d (%s) is not an mm patch (%s): nothing to measure "
-	       "(--force measures it anyway)\n", p->number, subject, reason);
+	printf("perfbot: patch %s (%s) is not an mm patch (%s): nothing to measure "
+	       "(--force measures it anyway)\n", patch_label(label, p->number, p->sha256), subject,
+	       reason);
 	free(subject);
 	free(reason);
 	return true;
@@ -430,11 +441,11 @@ static bool run_prepare(struct pipeline *pl, const struct pb_patch *p, const str
 {
 	if (!stage_workloads(pl, &p, 1, rq->only, rq->nonly, why))
 		return false;
-	print_line("perfbot: patch %03d/%d %s\n", p->subject, p);
+	print_patch(p);
 	if (!stage_tree(pl) || !stage_pair(pl, p) || !stage_selftests(pl))
 		return false;
 	printf("perfbot: pair formed by %s: ", pair_method_name(pl->pair.method));
-	print_line("%s\n", pl->pair.detail, NULL);
+	print_line("%s\n", pl->pair.detail);
 	return stage_configure(pl);
 }
 
@@ -592,7 +603,7 @@ int pipeline_run_patch(const struct pb_config *cfg, const struct pb_queue *q,
 {
 	const struct pb_patch *p = cli_queue_patch(q, rq->number);
 	struct pipeline pl;
-	char *why = NULL, name[16];
+	char *why = NULL, name[PATCH_LABEL_SIZE];
 	int rc;
 
 	if (!p)
@@ -603,7 +614,7 @@ int pipeline_run_patch(const struct pb_config *cfg, const struct pb_queue *q,
 		return PB_EXIT_OK;
 	pipeline_init(&pl, cfg);
 	if (run_prepare(&pl, p, rq, &why)) {
-		snprintf(name, sizeof(name), "%03d", p->number);
+		patch_label(name, p->number, p->sha256);
 		rc = run_compare(&pl, q, rq, p, NULL, why, name, out);
 	} else {
 		free(why);
@@ -639,7 +650,7 @@ static bool series_prepare(struct pipeline *pl, const struct pb_queue *q,
 	if (!stage_tree(pl) || !stage_pair_series(pl, all, nall) || !stage_selftests(pl))
 		goto out;
 	printf("perfbot: pair formed by %s: ", pair_method_name(pl->pair.method));
-	print_line("%s\n", pl->pair.detail, NULL);
+	print_line("%s\n", pl->pair.detail);
 	ok = stage_configure(pl);
 out:
 	free(all);

@@ -806,8 +806,83 @@ static void scale(void)
 	free(dir);
 }
 
+/* perfbot run --patch-file: one patch of one's own, whatever its Subject. */
+static void patch_files(void)
+{
+	static const char diff[] = "--- a/mm/x.c\n+++ b/mm/x.c\n@@ -1 +1 @@\n-a\n+b\n";
+	static const struct {
+		const char *head, *subject;
+	} cases[] = {
+		{ "From 1234 Mon Sep 17 00:00:00 2001\nFrom: A <a@b>\nSubject: [PATCH] mm: mine\n\nwhy\n---\n",
+		  "mm: mine" },
+		{ "From: A <a@b>\nSubject: [PATCH v2 3/7] mm: second\n\n---\n", "mm: second" },
+		{ "From: A <a@b>\nSubject: [RFC PATCH v3 2/4] mm: asking\n\n---\n", "mm: asking" },
+		{ "From: A <a@b>\nSubject: [RFC] mm: just asking\n\n---\n", "mm: just asking" },
+		{ "From: A <a@b>\nSubject: mm: no tag at all\n\n---\n", "mm: no tag at all" },
+		/* no mail at all: a description then the diff, or the diff alone */
+		{ "mm: fix the thing\n\nSigned-off-by: A <a@b>\n---\n", "mm: fix the thing" },
+		{ "", "plain.diff" },
+	};
+	char *dir = test_tmpdir();
+	pb_err err = { "" };
+
+	for (size_t i = 0; i < PB_ARRAY_SIZE(cases); i++) {
+		char *text = xasprintf("%s%s", cases[i].head, diff), *path;
+		char label[PATCH_LABEL_SIZE];
+		struct pb_queue q;
+
+		path = test_write(dir, "plain.diff", text);
+		CHECK(queue_load_patch_file(path, NULL, &q, &err));
+		if (q.npatches == 1) {
+			CHECK_STR(q.patches[0].subject, cases[i].subject);
+			CHECK_INT(q.patches[0].number, 0);
+			CHECK(q.patches[0].is_mm);
+			CHECK(q.one_patch);
+			CHECK_STR(q.dir, path);
+			CHECK_STR(q.patches[0].file, path);
+			CHECK_INT(strlen(patch_label(label, 0, q.patches[0].sha256)), 12);
+			CHECK(!strncmp(label, q.patches[0].sha256, 12));
+			CHECK(queue_find(&q, 0) == &q.patches[0]);
+		}
+		queue_free(&q);
+		free(path);
+		free(text);
+	}
+	{
+		char label[PATCH_LABEL_SIZE];
+
+		CHECK_STR(patch_label(label, 7, "ab"), "007");
+		CHECK_STR(patch_label(label, 771, "ab"), "771");
+	}
+	/* what a queue refuses, one patch of one's own still refuses */
+	{
+		struct pb_queue q;
+		char *path = test_write(dir, "bad.diff", "From: A <a@b>\nSubject: [PATCH] mm: x\n\nno diff\n");
+
+		CHECK(!queue_load_patch_file(path, NULL, &q, &err));
+		CHECK_HAS(err.msg, "no diff");
+		CHECK(!queue_load_patch_file("/nonexistent/x.patch", NULL, &q, &err));
+		CHECK(!queue_load_patch_file("-", NULL, &q, &err));
+		CHECK_HAS(err.msg, "needs a cache directory");
+		free(path);
+	}
+	/* and a queue still wants [PATCH N/M] where it has no series file */
+	{
+		struct pb_queue q;
+		char *path = test_write(dir, "001.patch", "From: A <a@b>\nSubject: [RFC PATCH] mm: x\n\n---\n"
+							  "--- a/mm/x.c\n+++ b/mm/x.c\n@@ -1 +1 @@\n-a\n+b\n");
+
+		CHECK(!queue_load(dir, NULL, &q, &err));
+		unlink(path);
+		free(path);
+	}
+	rm_rf(dir);
+	free(dir);
+}
+
 void test_queue(void)
 {
+	patch_files();
 	bundled_queue();
 	malformed();
 	git_headers();
