@@ -94,9 +94,17 @@ static bool boot_job_take(struct comparison *cmp, const struct measure_plan *mp,
 	if (!said_start)
 		fprintf(stderr, "perfbot: boot %d/%d  %s:", j->index + 1, shown_total,
 			side_label(mp, j->side));
-	fprintf(stderr, " %s in %.1f s%s%s\n", boot_outcome_name(bt->rec.outcome), bt->rec.wall_seconds,
-		bt->rec.outcome != BOOT_OK && bt->rec.detail ? ": " : "",
-		bt->rec.outcome != BOOT_OK && bt->rec.detail ? bt->rec.detail : "");
+	if (bt->rec.outcome != BOOT_OK && bt->rec.detail) {
+		/* its line, not the oops: the answer and the console log have the rest */
+		char *line = crash_headline(bt->rec.detail), *v = visible(line);
+
+		fprintf(stderr, " %s in %.1f s: %s\n", boot_outcome_name(bt->rec.outcome),
+			bt->rec.wall_seconds, v);
+		free(v);
+		free(line);
+	} else
+		fprintf(stderr, " %s in %.1f s\n", boot_outcome_name(bt->rec.outcome),
+			bt->rec.wall_seconds);
 	return !mp->boot_done || mp->boot_done(mp->ctx, cmp, cmp->obs.nboots - 1, err);
 }
 
