@@ -1,10 +1,14 @@
-/* A stored comparison's answer: the command that repeats it (answer.h). */
+/* A stored comparison's answer: the command that repeats it, the
+ * terminal's summary, the JSON (answer.h). */
 #include "answer.h"
 
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "config.h"
+#include "outcome.h"
+#include "queue.h"
 
 char *shell_quote(const char *s)
 {
@@ -92,4 +96,447 @@ char *answer_reproduce_line(const struct patch_page_row *r, bool with_queue)
 		str_addf(&s, "%s%s", i ? " " : "", w[i]);
 	answer_words_free(w);
 	return str_steal(&s);
+}
+
+bool answer_load(struct answer *a, sqlite3 *db, long long cid, pb_err *err)
+{
+	struct db_cursor c;
+	struct result_row m;
+	struct boot_row b;
+	bool found;
+
+	memset(a, 0, sizeof(*a));
+	a->id = cid;
+	if (!db_report_patch_page(&a->page, db, cid, &a->r, &found, err))
+		return false;
+	if (!found) {
+		db_cursor_close(&a->page, NULL);
+		pb_seterr(err, "no comparison %lld of a patch or a series", cid);
+		return false;
+	}
+	if (!db_report_results(&c, db, cid, err))
+		goto fail;
+	while (db_cursor_step(&c, &m))
+		mail_metrics_add(&a->metrics, &m);
+	if (!db_cursor_close(&c, err) || !db_report_boots(&c, db, cid, err))
+		goto fail;
+	while (db_cursor_step(&c, &b)) {
+		struct answer_crash *k = &a->crash;
+		bool with = !strcmp(b.side, "with");
+
+		if (!strcmp(b.outcome, "ok"))
+			continue;
+		k->failed++;
+		/* a panic says more than a timeout: the first panic, else the first */
+		if (k->boot && (strcmp(b.outcome, "boot-panic") || !strcmp(k->outcome, "boot-panic")))
+			continue;
+		free(k->outcome);
+		free(k->side);
+		free(k->kernel);
+		free(k->line);
+		free(k->console_log);
+		k->boot = b.boot_index;
+		k->outcome = xstrdup(b.outcome);
+		k->side = xstrdup(b.side);
+		k->kernel = xstrdup(text(a->r.kernel[with].label));
+		k->line = crash_headline(text(b.detail));
+		k->console_log = xstrdup(text(b.console_log));
+	}
+	if (db_cursor_close(&c, err))
+		return true;
+fail:
+	answer_free(a);
+	return false;
+}
+
+void answer_free(struct answer *a)
+{
+	struct answer_crash *k = &a->crash;
+
+	if (a->page.st)
+		db_cursor_close(&a->page, NULL);
+	mail_metrics_free(&a->metrics);
+	free(k->outcome);
+	free(k->side);
+	free(k->kernel);
+	free(k->line);
+	free(k->console_log);
+	memset(a, 0, sizeof(*a));
+}
+
+/* A median in at most 9 columns. */
+static void fmt_value(char *buf, size_t n, double v)
+{
+	if (isnan(v))
+		snprintf(buf, n, "-");
+	else if (fabs(v) < 1e9 && (fabs(v) >= 1000 || v == floor(v)))
+		snprintf(buf, n, "%.0f", v);
+	else
+		snprintf(buf, n, "%.4g", v);
+}
+
+static void fmt_pct(char *buf, size_t n, double v)
+{
+	if (isnan(v))
+		snprintf(buf, n, "-");
+	else
+		snprintf(buf, n, fabs(v) < 1000 ? "%+.1f%%" : "%+.2g%%", v);
+}
+
+static const char *plural(int n, const char *one, const char *many)
+{
+	return n == 1 ? one : many;
+}
+
+/* "+4.8% regression of thp-anon.fault_ms" and how many more of its verdict. */
+static void headline_change(pb_str *s, const struct mail_metric *top, int count)
+{
+	char pct[32];
+	char *name = visible(top->name);
+
+	fmt_pct(pct, sizeof(pct), top->change_pct);
+	str_addf(s, "%s%s%s of %s", isnan(top->change_pct) ? "" : pct, isnan(top->change_pct) ? "" : " ",
+		 verdict_name(top->verdict), name);
+	if (count > 1)
+		str_addf(s, " (and %d more)", count - 1);
+	free(name);
+}
+
+char *answer_headline(const struct answer *a)
+{
+	const struct patch_page_row *r = &a->r;
+	int n, count[VERDICT_COUNT] = { 0 }, timing[VERDICT_COUNT] = { 0 };
+	const struct mail_metric **changed = mail_metrics_changed(&a->metrics, &n);
+	const struct mail_metric *first[VERDICT_COUNT] = { 0 };
+	pb_str s;
+
+	str_init(&s);
+	for (int i = 0; i < a->metrics.n; i++) {
+		const struct mail_metric *m = &a->metrics.v[i];
+
+		count[m->verdict]++;
+		timing[m->verdict] += m->timing;
+	}
+	for (int i = n - 1; i >= 0; i--) /* most pressing first: the first of each verdict wins */
+		first[changed[i]->verdict] = changed[i];
+	if (!strcmp(text(r->status), "build-failed")) {
+		bool with = strcmp(text(r->kernel[1].build_status), "built") != 0;
+
+		str_addf(&s, "the kernel %s failed to build", with ? "with the patch" : "without the patch");
+	} else if (a->crash.boot) {
+		char *line = visible(a->crash.line);
+
+		str_addf(&s, "the kernel %s the patch %s: %s", a->crash.side,
+			 !strcmp(a->crash.outcome, "boot-panic") ? "crashed" : "failed", line);
+		free(line);
+	}
+	if (s.len && (strcmp(text(r->status), "measured") || !a->metrics.n)) {
+		free(changed);
+		return str_steal(&s);
+	}
+	if (count[VERDICT_REGRESSION] || count[VERDICT_IMPROVEMENT]) {
+		enum verdict v = count[VERDICT_REGRESSION] ? VERDICT_REGRESSION : VERDICT_IMPROVEMENT;
+
+		str_add(&s, s.len ? "; " : "");
+		headline_change(&s, first[v], count[v]);
+		if (v == VERDICT_REGRESSION && count[VERDICT_IMPROVEMENT])
+			str_addf(&s, ", %d %s", count[VERDICT_IMPROVEMENT],
+				 plural(count[VERDICT_IMPROVEMENT], "improvement", "improvements"));
+	} else if (timing[VERDICT_NO_CHANGE])
+		str_addf(&s, "%sno change in %d timing %s", s.len ? "; " : "", timing[VERDICT_NO_CHANGE],
+			 plural(timing[VERDICT_NO_CHANGE], "metric", "metrics"));
+	if (count[VERDICT_INCONCLUSIVE])
+		str_addf(&s, "%s%d timing %s undecided", s.len ? "; " : "", count[VERDICT_INCONCLUSIVE],
+			 plural(count[VERDICT_INCONCLUSIVE], "metric", "metrics"));
+	if (count[VERDICT_NOT_COMPARABLE])
+		str_addf(&s, "%s%d timing %s not comparable", s.len ? "; " : "",
+			 count[VERDICT_NOT_COMPARABLE],
+			 plural(count[VERDICT_NOT_COMPARABLE], "metric", "metrics"));
+	if (count[VERDICT_BEHAVIOUR_CHANGE]) {
+		const struct mail_metric *m = first[VERDICT_BEHAVIOUR_CHANGE];
+		char x[32], y[32], *name = visible(m->name);
+
+		fmt_value(x, sizeof(x), m->without);
+		fmt_value(y, sizeof(y), m->with);
+		str_addf(&s, "%s%d behaviour %s: %s %s -> %s", s.len ? "; " : "",
+			 count[VERDICT_BEHAVIOUR_CHANGE],
+			 plural(count[VERDICT_BEHAVIOUR_CHANGE], "change", "changes"), name, x, y);
+		free(name);
+	} else if (!s.len)
+		str_add(&s, a->metrics.n ? "no change" : "no data");
+	free(changed);
+	return str_steal(&s);
+}
+
+/* What the answer is of: "771", a patch of one's own by its identity, "series 5.13.2-rc1". */
+static char *answer_of(const struct patch_page_row *r)
+{
+	char label[PATCH_LABEL_SIZE];
+
+	if (!strcmp(text(r->kind), "series"))
+		return xasprintf("series %s", text(r->series_name));
+	return xstrdup(patch_label(label, r->number, r->sha256));
+}
+
+#define ANSWER_COLUMNS 100
+#define NAME_COLUMNS 36
+static const char row_fmt[] = "%-36s %9s %9s %8s  %-15s  %s\n";
+
+/* A metric's row under its workload's line (prev: the row before's
+ * metric, whose workload's line is out already; NULL: none). */
+static void metric_row(FILE *out, const struct mail_metric *m, const struct mail_metric *prev)
+{
+	char a[32], b[32], c[32], lo[24], hi[24], ci[56] = "-";
+	const char *dot = strchr(m->name, '.');
+	size_t wl = dot ? (size_t)(dot - m->name) : 0;
+	char *name;
+
+	if (wl && (!prev || strncmp(prev->name, m->name, wl + 1))) {
+		char *w = xstrndup(m->name, wl), *vw = visible(w);
+
+		fprintf(out, "%s\n", vw);
+		free(vw);
+		free(w);
+	}
+	name = xasprintf("  %s", wl ? dot + 1 : m->name);
+	{
+		char *v = visible(name);
+
+		free(name);
+		name = v;
+	}
+
+	fmt_value(a, sizeof(a), m->without);
+	fmt_value(b, sizeof(b), m->with);
+	fmt_pct(c, sizeof(c), m->change_pct);
+	if (!isnan(m->ci_lo_pct)) {
+		fmt_pct(lo, sizeof(lo), m->ci_lo_pct);
+		fmt_pct(hi, sizeof(hi), m->ci_hi_pct);
+		snprintf(ci, sizeof(ci), "[%s,%s]", lo, hi);
+	}
+	/* a long name has its own line: the numbers stay in their columns */
+	if (strlen(name) > NAME_COLUMNS) {
+		fprintf(out, "%s\n", name);
+		fprintf(out, row_fmt, "", a, b, c, ci, verdict_name(m->verdict));
+	} else
+		fprintf(out, row_fmt, name, a, b, c, ci, verdict_name(m->verdict));
+	free(name);
+}
+
+/* The line that repeats the run, cut before 100 columns with '\'. */
+static void print_reproduce(const struct patch_page_row *r, FILE *out)
+{
+	char **w = answer_reproduce_words(r, true, NULL);
+	size_t col = strlen("reproduce:");
+
+	fputs("reproduce:", out);
+	for (int i = 0; w[i]; i++) {
+		size_t n = strlen(w[i]);
+
+		if (i && col + 1 + n > ANSWER_COLUMNS - 2) {
+			fputs(" \\\n   ", out);
+			col = 3;
+		}
+		fprintf(out, " %s", w[i]);
+		col += 1 + n;
+	}
+	fputc('\n', out);
+	answer_words_free(w);
+}
+
+void answer_print(const struct answer *a, bool table, FILE *out)
+{
+	const struct patch_page_row *r = &a->r;
+	char *of = answer_of(r), *headline = answer_headline(a);
+	int n, counts[VERDICT_COUNT] = { 0 }, nother = 0;
+	const struct mail_metric **changed = mail_metrics_changed(&a->metrics, &n);
+
+	/* the headline on one line where it fits, else a line a part (its
+	 * "; "), a part too long cut between words */
+	fputc('\n', out);
+	if (strlen(of) + 2 + strlen(headline) <= ANSWER_COLUMNS) {
+		fprintf(out, "%s: %s\n", of, headline);
+	} else {
+		size_t col = strlen(of) + 1;
+
+		fputs(of, out);
+		fputc(':', out);
+		for (const char *p = headline; *p;) {
+			size_t w = strcspn(p, " ");
+			bool part_end = w && p[w - 1] == ';';
+
+			if (col + 1 + w > ANSWER_COLUMNS) {
+				fputs("\n   ", out);
+				col = 3;
+			}
+			fprintf(out, " %.*s", (int)w, p);
+			col += 1 + w;
+			p += w + strspn(p + w, " ");
+			if (part_end && *p) {
+				fputs("\n   ", out);
+				col = 3;
+			}
+		}
+		fputc('\n', out);
+	}
+	if (!strcmp(text(r->status), "build-failed"))
+		for (int s = 0; s < 2; s++)
+			if (text(r->kernel[s].failure)[0]) {
+				char *v = visible_lines(r->kernel[s].failure);
+
+				fprintf(out, "the kernel %s the patch (%s) failed to build:\n%s\n",
+					s ? "with" : "without", text(r->kernel[s].label), v);
+				free(v);
+			}
+	if (a->crash.boot)
+		fprintf(out, "%s: boot %d, the kernel %s the patch (%s)%s\n  console log: %s\n",
+			a->crash.outcome, a->crash.boot, a->crash.side, a->crash.kernel,
+			a->crash.failed > 1 ? "; more boots failed: the report lists them" : "",
+			a->crash.console_log);
+	if (table && n) {
+		fputc('\n', out);
+		fprintf(out, row_fmt, "changed or undecided", "without", "with", "change", "95% CI",
+			"verdict");
+		for (int i = 0; i < n; i++)
+			metric_row(out, changed[i], i ? changed[i - 1] : NULL);
+	}
+	for (int i = 0; i < a->metrics.n; i++)
+		if (!table || !mail_metric_changed(&a->metrics.v[i])) {
+			counts[a->metrics.v[i].verdict]++;
+			nother++;
+		}
+	if (table && nother) {
+		fprintf(out, "%snot shown:", n ? "" : "\n");
+		for (int v = VERDICT_COUNT - 1, k = 0; v >= 0; v--)
+			if (counts[v])
+				fprintf(out, "%s %d %s", k++ ? "," : "", counts[v], verdict_name((enum verdict)v));
+		fprintf(out, " (--all: every metric)\n");
+	}
+	if (r->boots_run[0] + r->boots_run[1])
+		fprintf(out, "boots: %d+%d (%d+%d ok) of %d iteration(s), %s\n", r->boots_run[0],
+			r->boots_run[1], r->boots_ok[0], r->boots_ok[1], r->iterations,
+			text(r->accel)[0] ? r->accel : "nothing booted");
+	print_reproduce(r, out);
+	free(changed);
+	free(headline);
+	free(of);
+}
+
+static void kernel_json(struct json *j, const char *key, const struct kernel_row *k)
+{
+	json_object_begin(j, key);
+	json_string(j, "label", k->label);
+	json_string(j, "key", k->key);
+	json_string(j, "build_status", k->build_status);
+	json_string(j, "failure", k->failure && k->failure[0] ? k->failure : NULL);
+	json_object_end(j);
+}
+
+void answer_json(const struct answer *a, struct json *j, const char *key)
+{
+	const struct patch_page_row *r = &a->r;
+	bool series = !strcmp(text(r->kind), "series");
+	char label[PATCH_LABEL_SIZE], *s;
+
+	json_object_begin(j, key);
+	json_int(j, "comparison", a->id);
+	json_string(j, "kind", r->kind);
+	json_string(j, "status", r->status);
+	if (series) {
+		json_null(j, "patch");
+		json_object_begin(j, "series");
+		json_string(j, "name", r->series_name);
+		json_string(j, "queue", r->series_queue);
+		json_string(j, "mode", r->series_mode);
+		json_string(j, "patches", r->series_patches);
+		json_bool(j, "mm_only", r->series_mm_only);
+		json_object_end(j);
+	} else {
+		json_object_begin(j, "patch");
+		if (r->number)
+			json_int(j, "number", r->number);
+		else
+			json_null(j, "number");
+		json_string(j, "label", patch_label(label, r->number, r->sha256));
+		json_string(j, "subject", r->subject);
+		json_string(j, "series", r->series);
+		json_string(j, "queue", r->queue);
+		json_string(j, "file", r->file);
+		json_string(j, "sha256", r->sha256);
+		json_string(j, "author", r->author);
+		json_string(j, "upstream", r->upstream && r->upstream[0] ? r->upstream : NULL);
+		json_object_end(j);
+		json_null(j, "series");
+	}
+	s = answer_headline(a);
+	json_string(j, "headline", s);
+	free(s);
+	json_string(j, "verdict", r->verdict);
+	json_string(j, "behaviour", r->behaviour);
+	json_object_begin(j, "kernels");
+	json_string(j, "base_version", r->base_version);
+	json_string(j, "config_sha256", r->config_sha256);
+	json_string(j, "pair_method", r->pair_method);
+	json_string(j, "pair_detail", r->pair_detail);
+	kernel_json(j, "without", &r->kernel[0]);
+	kernel_json(j, "with", &r->kernel[1]);
+	json_object_end(j);
+	json_object_begin(j, "accelerator");
+	json_string(j, "name", r->accel && r->accel[0] ? r->accel : NULL);
+	json_string(j, "reason", r->accel_reason);
+	json_object_end(j);
+	json_object_begin(j, "boots");
+	json_int(j, "without", r->boots_run[0]);
+	json_int(j, "with", r->boots_run[1]);
+	json_int(j, "ok_without", r->boots_ok[0]);
+	json_int(j, "ok_with", r->boots_ok[1]);
+	json_int(j, "iterations", r->iterations);
+	json_int(j, "warmup", r->warmup);
+	json_object_end(j);
+	if (a->crash.boot) {
+		json_object_begin(j, "crash");
+		json_string(j, "line", a->crash.line);
+		json_int(j, "boot", a->crash.boot);
+		json_string(j, "outcome", a->crash.outcome);
+		json_string(j, "side", a->crash.side);
+		json_string(j, "kernel", a->crash.kernel);
+		json_string(j, "console_log", a->crash.console_log);
+		json_int(j, "failed_boots", a->crash.failed);
+		json_object_end(j);
+	} else
+		json_null(j, "crash");
+	json_array_begin(j, "metrics");
+	for (int i = 0; i < a->metrics.n; i++) {
+		const struct mail_metric *m = &a->metrics.v[i];
+		const char *dot = strchr(m->name, '.');
+
+		json_object_begin(j, NULL);
+		s = dot ? xstrndup(m->name, (size_t)(dot - m->name)) : xstrdup(m->name);
+		json_string(j, "workload", s);
+		free(s);
+		json_string(j, "metric", dot ? dot + 1 : "");
+		json_string(j, "unit", m->unit);
+		json_string(j, "kind", m->timing ? "time" : "behaviour");
+		json_string(j, "verdict", verdict_name(m->verdict));
+		json_number(j, "without", m->without);
+		json_number(j, "with", m->with);
+		json_number(j, "change_pct", m->change_pct);
+		json_number(j, "ci_lo_pct", m->ci_lo_pct);
+		json_number(j, "ci_hi_pct", m->ci_hi_pct);
+		json_object_end(j);
+	}
+	json_array_end(j);
+	json_object_begin(j, "reproduce");
+	s = answer_reproduce_line(r, true);
+	json_string(j, "command", s);
+	free(s);
+	json_int(j, "seed", r->seed);
+	json_string(j, "perfbot_version", r->perfbot_version);
+	json_string(j, "host", r->host && r->host[0] ? r->host : NULL);
+	json_string(j, "qemu_version", r->qemu_version && r->qemu_version[0] ? r->qemu_version : NULL);
+	json_object_end(j);
+	json_string(j, "started_at", r->started_at);
+	json_string(j, "finished_at", r->finished_at);
+	json_number(j, "wall_seconds", r->wall_seconds);
+	json_object_end(j);
 }

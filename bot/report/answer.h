@@ -26,4 +26,45 @@ char *answer_reproduce_line(const struct patch_page_row *r, bool with_queue);
 /* s quoted for a POSIX shell where it has to be ('...'), else a copy. */
 char *shell_quote(const char *s);
 
+#include <sqlite3.h>
+
+#include "json.h"
+#include "mail.h"
+
+/* The first boot that failed, the answer's crash: 0 boot if none. */
+struct answer_crash {
+	int boot;                /* its place in the boot order, from 1 */
+	int failed;              /* boots that failed, this one included */
+	char *outcome, *side, *kernel, *line, *console_log;
+};
+
+/* A stored comparison as the answer tells it. */
+struct answer {
+	long long id;
+	struct db_cursor page;   /* holds r's strings while the answer lives */
+	struct patch_page_row r;
+	struct mail_metrics metrics;
+	struct answer_crash crash;
+};
+/* Reads comparison cid; false (err) if it cannot, or there is none. */
+bool answer_load(struct answer *a, sqlite3 *db, long long cid, pb_err *err);
+void answer_free(struct answer *a);
+
+/* The line that says what it found, LKP's way: "the kernel with the patch
+ * crashed: kernel BUG at mm/vmscan.c:7562!", "+4.8% regression of
+ * thp-anon.fault_ms (and 1 more)", "no change in 9 timing metrics; 1
+ * behaviour change: hugetlb-migrate.pages_failed 16 -> 0". Free it. */
+char *answer_headline(const struct answer *a);
+
+/* What perfbot run prints once the comparison is stored: "<patch>:" and
+ * the headline; the crash with its boot, kernel and console log (once);
+ * the metrics that changed or were not decided, at most 100 columns wide
+ * (table false: none, the caller printed every metric), with how many of
+ * each other verdict were left out; the boots; the command that repeats it. */
+void answer_print(const struct answer *a, bool table, FILE *out);
+
+/* The comparison as one JSON object: patch, kernels, accelerator, boots,
+ * headline, crash, verdicts, every metric, the command that repeats it. */
+void answer_json(const struct answer *a, struct json *j, const char *key);
+
 #endif

@@ -554,6 +554,7 @@ void mail_metrics_add(struct mail_metrics *m, const struct result_row *r)
 	x = &m->v[m->n++];
 	x->name = xasprintf("%s.%s", r->workload, r->metric);
 	x->unit = xstrdup(r->unit);
+	x->timing = r->kind && !strcmp(r->kind, "time");
 	x->verdict = verdict_from_name(r->verdict);
 	x->without = r->median_without;
 	x->with = r->median_with;
@@ -572,9 +573,7 @@ void mail_metrics_free(struct mail_metrics *m)
 	memset(m, 0, sizeof(*m));
 }
 
-/* What a reader must look at: the notable verdicts, and one more boots
- * may still decide. */
-static bool metric_changed(const struct mail_metric *m)
+bool mail_metric_changed(const struct mail_metric *m)
 {
 	return verdict_is_notable(m->verdict) || m->verdict == VERDICT_INCONCLUSIVE;
 }
@@ -594,14 +593,13 @@ static int by_rank(const void *a, const void *b)
 	return strcmp(x->name, y->name);
 }
 
-/* The changed metrics, most pressing first; *n of them. */
-static const struct mail_metric **changed_metrics(const struct mail_metrics *m, int *n)
+const struct mail_metric **mail_metrics_changed(const struct mail_metrics *m, int *n)
 {
 	const struct mail_metric **v = xcalloc((size_t)m->n + 1, sizeof(*v));
 
 	*n = 0;
 	for (int i = 0; i < m->n; i++)
-		if (metric_changed(&m->v[i]))
+		if (mail_metric_changed(&m->v[i]))
 			v[(*n)++] = &m->v[i];
 	qsort(v, (size_t)*n, sizeof(*v), by_rank);
 	return v;
@@ -691,7 +689,7 @@ static char *headline(const struct patch_page_row *r, const struct mail_metrics 
 		      const char *what, const char *on, const char *none)
 {
 	int nchanged;
-	const struct mail_metric **changed = changed_metrics(m, &nchanged);
+	const struct mail_metric **changed = mail_metrics_changed(m, &nchanged);
 	char *where = xasprintf("%s %s", on, none);
 	char *line = summary(r, nchanged ? changed[0] : NULL, what, where, none);
 	size_t n = strlen(line);
@@ -768,7 +766,7 @@ static void metrics_table(pb_str *out, const struct patch_page_row *r, const str
 		free(vname);
 	}
 	for (int i = 0; i < all->n; i++)
-		if (!metric_changed(&all->v[i])) {
+		if (!mail_metric_changed(&all->v[i])) {
 			counts[all->v[i].verdict]++;
 			nother++;
 		}
@@ -920,7 +918,7 @@ static void comparison_body(pb_str *out, const struct comparison_body *b)
 {
 	const struct patch_page_row *r = b->row;
 	int nchanged;
-	const struct mail_metric **changed = changed_metrics(b->metrics, &nchanged);
+	const struct mail_metric **changed = mail_metrics_changed(b->metrics, &nchanged);
 	char *line = summary(r, nchanged ? changed[0] : NULL, b->what, b->where, b->none), *v;
 
 	mail_wrap(out, "", "", line);

@@ -54,6 +54,7 @@ struct pb_patch;
 struct mail_metric {
 	char *name; /* workload.metric */
 	char *unit;
+	bool timing; /* a time metric (kind "time"): the others are behaviour */
 	enum verdict verdict;
 	double without, with, change_pct, ci_lo_pct, ci_hi_pct; /* NAN: none */
 };
@@ -63,6 +64,12 @@ struct mail_metrics {
 };
 void mail_metrics_add(struct mail_metrics *m, const struct result_row *r);
 void mail_metrics_free(struct mail_metrics *m);
+/* What a reader must look at: the notable verdicts, and one more boots
+ * may still decide. */
+bool mail_metric_changed(const struct mail_metric *m);
+/* The changed metrics, most pressing first (verdict.h's ranking, then the
+ * larger change); *n of them. Free the array (not its metrics). */
+const struct mail_metric **mail_metrics_changed(const struct mail_metrics *m, int *n);
 
 /* What the mail answering one patch is made of. */
 struct mail_patch_input {

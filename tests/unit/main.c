@@ -79,7 +79,7 @@ static const struct {
 	{ "queue", test_queue },     { "config", test_config },   { "db", test_db },     { "bundle", test_bundle }, { "slurm", test_slurm },     { "jobdb", test_jobdb },   { "hostile", test_hostile }, { "kselftest", test_kselftest },
 	{ "results", test_results }, { "kernel", test_kernel },   { "compare", test_compare }, { "measure", test_measure },
 	{ "workload", test_workload }, { "vm", test_vm },         { "stats", test_stats },
-	{ "options", test_options }, { "mail", test_mail }, { "json", test_json },
+	{ "options", test_options }, { "mail", test_mail }, { "json", test_json }, { "answer", test_answer },
 	{ "pairing", test_pairing }, { "layout", test_layout }, { "sim", test_sim },
 };
 

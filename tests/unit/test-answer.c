@@ -1,0 +1,196 @@
+/* The answer of a stored comparison: its headline, the terminal's summary
+ * (at most 100 columns, the crash once), its JSON, the reproduce line. */
+#include <math.h>
+#include <stdlib.h>
+
+#include "answer.h"
+#include "check.h"
+
+static struct answer sample_answer(void)
+{
+	struct answer a;
+
+	memset(&a, 0, sizeof(a));
+	a.id = 7;
+	a.r = (struct patch_page_row){
+		.number = 771, .total = 800, .iterations = 5, .warmup = 1, .boots_per_kernel = 2,
+		.series = "5.13", .sha256 = "0123456789abcdef", .subject = "mm: \"quoted\" \\ subject",
+		.author = "A <a@b>", .upstream = "", .file = "/q/771.patch", .queue = "/q/stable 5.13",
+		.kind = "patch", .status = "measured", .accel = "tcg-icount", .accel_reason = "auto",
+		.verdict = "regression", .behaviour = "same", .base_version = "6.1.192",
+		.config_sha256 = "c0nf", .pair_method = "forward", .pair_detail = "clean",
+		.perfbot_version = "test", .seed = 42, .started_at = "s", .finished_at = "f",
+		.boots_run = { 2, 2 }, .boots_ok = { 2, 2 },
+	};
+	a.r.kernel[0] = (struct kernel_row){ "base", "k0", "built", "" };
+	a.r.kernel[1] = (struct kernel_row){ "base+patch", "k1", "built", "" };
+	return a;
+}
+
+static void add(struct answer *a, const char *workload, const char *metric, const char *kind,
+		const char *verdict, double x, double y)
+{
+	struct result_row r = { .workload = workload, .metric = metric, .unit = "ms", .kind = kind,
+				.verdict = verdict, .median_without = x, .median_with = y,
+				.change_pct = x ? (y - x) / x * 100 : NAN, .ci_lo_pct = NAN,
+				.ci_hi_pct = NAN };
+
+	mail_metrics_add(&a->metrics, &r);
+}
+
+static int occurrences(const char *s, const char *what)
+{
+	int n = 0;
+
+	for (const char *p = strstr(s, what); p; p = strstr(p + 1, what))
+		n++;
+	return n;
+}
+
+static char *printed(const struct answer *a, bool table)
+{
+	char *buf = NULL;
+	size_t n = 0;
+	FILE *f = open_memstream(&buf, &n);
+
+	answer_print(a, table, f);
+	fclose(f);
+	return buf;
+}
+
+static char *headline(const struct answer *a)
+{
+	static char line[512];
+	char *h = answer_headline(a);
+
+	snprintf(line, sizeof(line), "%s", h);
+	free(h);
+	return line;
+}
+
+static void headlines(void)
+{
+	struct answer a = sample_answer();
+
+	for (int i = 0; i < 9; i++)
+		add(&a, "thp-anon", i ? "other_ms" : "fault_always_ms_per_gib", "time", "no change", 100, 100);
+	CHECK_STR(headline(&a), "no change in 9 timing metrics");
+	add(&a, "hugetlb-migrate", "anon_vmemmap_on_pages_failed", "behaviour", "behaviour change", 16, 0);
+	CHECK_STR(headline(&a), "no change in 9 timing metrics; 1 behaviour change: "
+				"hugetlb-migrate.anon_vmemmap_on_pages_failed 16 -> 0");
+	mail_metrics_free(&a.metrics);
+
+	add(&a, "thp-anon", "fault_always_ms_per_gib", "time", "regression", 100, 104.8);
+	add(&a, "thp-anon", "small_ms", "time", "regression", 100, 101);
+	add(&a, "thp-anon", "faster_ms", "time", "improvement", 100, 90);
+	add(&a, "zswap", "ms", "time", "inconclusive", 100, 100.5);
+	CHECK_STR(headline(&a), "+4.8% regression of thp-anon.fault_always_ms_per_gib (and 1 more), "
+				"1 improvement; 1 timing metric undecided");
+	mail_metrics_free(&a.metrics);
+	add(&a, "thp-anon", "faster_ms", "time", "improvement", 100, 90);
+	CHECK_STR(headline(&a), "-10.0% improvement of thp-anon.faster_ms");
+
+	/* a crash leads, whatever the metrics of the boots that came out ok */
+	a.r.status = "boot-failed";
+	a.crash = (struct answer_crash){ .boot = 2, .failed = 1, .outcome = xstrdup("boot-panic"),
+					 .side = xstrdup("with"), .kernel = xstrdup("base+patch"),
+					 .line = xstrdup("kernel BUG at mm/vmscan.c:7562!"),
+					 .console_log = xstrdup("/r/logs/boot02-with.console.log") };
+	CHECK_STR(headline(&a), "the kernel with the patch crashed: kernel BUG at mm/vmscan.c:7562!");
+	a.r.status = "build-failed";
+	a.r.kernel[1].build_status = "build-failed";
+	CHECK_HAS(headline(&a), "the kernel with the patch failed to build");
+	answer_free(&a);
+	a = sample_answer();
+	CHECK_STR(headline(&a), "no data");
+	answer_free(&a);
+}
+
+static void terminal(void)
+{
+	struct answer a = sample_answer();
+	char *out, *line;
+	int rows = 0;
+
+	add(&a, "thp-anon", "fault_always_ms_per_gib", "time", "regression", 100, 104.8);
+	for (int i = 0; i < 30; i++)
+		add(&a, "thp-anon", "same_counter", "behaviour", "same", 1, 1);
+	add(&a, "hugetlb-migrate", "anon_vmemmap_on_pgmigrate_success_with_a_long_name", "behaviour",
+	    "behaviour change", 0, 16384);
+	a.crash = (struct answer_crash){ .boot = 3, .failed = 2, .outcome = xstrdup("boot-panic"),
+					 .side = xstrdup("with"), .kernel = xstrdup("base+patch"),
+					 .line = xstrdup("kernel BUG at mm/vmscan.c:7562!"),
+					 .console_log = xstrdup("/r/logs/boot03-with.console.log") };
+	out = printed(&a, true);
+	/* a boot that failed among ok ones: first, then what the others showed */
+	CHECK_HAS(out, "\n771: the kernel with the patch crashed: kernel BUG at mm/vmscan.c:7562!;\n"
+		       "    +4.8% regression of thp-anon.fault_always_ms_per_gib;\n    1 behaviour change:");
+	CHECK_HAS(out, "boot-panic: boot 3, the kernel with the patch (base+patch); more boots failed");
+	CHECK_HAS(out, "console log: /r/logs/boot03-with.console.log");
+	CHECK_HAS(out, "not shown: 30 same (--all: every metric)");
+	CHECK_HAS(out, "reproduce: perfbot run --patch 771 --queue '/q/stable 5.13' -c run.seed=42");
+	CHECK(!strstr(out, "same_counter"));
+	/* the crash line once; every line within 100 columns */
+	CHECK_INT(occurrences(out, "kernel BUG"), 1);
+	for (char *p = out; (line = p) && *p; p += strcspn(p, "\n") + (p[strcspn(p, "\n")] != 0)) {
+		size_t n = strcspn(line, "\n");
+
+		CHECK(n <= 100);
+		rows += !strncmp(line, "  fault_always_ms_per_gib ", 26);
+	}
+	CHECK_INT(rows, 1);
+	free(out);
+	/* --all printed the table itself: no rows, no count of them */
+	out = printed(&a, false);
+	CHECK(!strstr(out, "fault_always_ms_per_gib "));
+	CHECK(!strstr(out, "not shown"));
+	free(out);
+	answer_free(&a);
+}
+
+static void json(void)
+{
+	struct answer a = sample_answer();
+	struct json j;
+	pb_str s;
+
+	add(&a, "thp-anon", "fault_ms", "time", "no change", 100, 100.2);
+	str_init(&s);
+	json_init(&j, &s);
+	answer_json(&a, &j, NULL);
+	CHECK_HAS(s.buf, "\"comparison\": 7,");
+	CHECK_HAS(s.buf, "\"number\": 771,");
+	CHECK_HAS(s.buf, "\"label\": \"771\",");
+	CHECK_HAS(s.buf, "\"subject\": \"mm: \\\"quoted\\\" \\\\ subject\",");
+	CHECK_HAS(s.buf, "\"headline\": \"no change in 1 timing metric\",");
+	CHECK_HAS(s.buf, "\"crash\": null,");
+	CHECK_HAS(s.buf, "\"ci_lo_pct\": null,");
+	CHECK_HAS(s.buf, "\"command\": \"perfbot run --patch 771 --queue '/q/stable 5.13' -c run.seed=42 "
+			 "-c qemu.accel=tcg-icount\",");
+	CHECK(s.buf[s.len - 2] == '}');
+	str_free(&s);
+	/* a patch of one's own: no number, known by its sha256 */
+	a.r.number = 0;
+	str_init(&s);
+	json_init(&j, &s);
+	answer_json(&a, &j, NULL);
+	CHECK_HAS(s.buf, "\"number\": null,");
+	CHECK_HAS(s.buf, "\"label\": \"0123456789ab\",");
+	CHECK_HAS(s.buf, "perfbot run --patch-file /q/771.patch -c run.seed=42");
+	str_free(&s);
+	answer_free(&a);
+}
+
+void test_answer(void)
+{
+	char *q = shell_quote("it's");
+
+	CHECK_STR(q, "'it'\\''s'");
+	free(q);
+	q = shell_quote("/plain/path-1.2");
+	CHECK_STR(q, "/plain/path-1.2");
+	free(q);
+	headlines();
+	terminal();
+	json();
+}
