@@ -3,12 +3,58 @@
  * and the base kernel's trend. Nothing is measured. */
 #include <stdlib.h>
 
+#include "answer.h"
 #include "cli.h"
 #include "db.h"
+#include "parse-options.h"
 #include "queue.h"
 #include "report.h"
 
-static const struct pb_usage usage = { "perfbot report", "[options]", NULL };
+static const struct pb_usage usage = { "perfbot report", "[--json] [options]", NULL };
+
+/* report --json: every comparison of a patch or a series, newest first,
+ * as run --json prints one; no HTML is written. */
+static bool report_json(sqlite3 *db, pb_err *err)
+{
+	struct db_cursor c;
+	struct comparison_id_row row;
+	long long *ids = NULL;
+	int n = 0;
+	struct json j;
+	pb_str s;
+	bool ok = true;
+
+	if (!db_report_answers(&c, db, err))
+		return false;
+	while (db_cursor_step(&c, &row)) {
+		ids = xrealloc(ids, sizeof(*ids) * (size_t)(n + 1));
+		ids[n++] = row.id;
+	}
+	if (!db_cursor_close(&c, err)) {
+		free(ids);
+		return false;
+	}
+	str_init(&s);
+	json_init(&j, &s);
+	json_object_begin(&j, NULL);
+	json_array_begin(&j, "comparisons");
+	for (int i = 0; ok && i < n; i++) {
+		struct answer a;
+
+		ok = answer_load(&a, db, ids[i], err);
+		if (ok) {
+			answer_json(&a, &j, NULL);
+			answer_free(&a);
+		}
+	}
+	json_array_end(&j);
+	json_object_end(&j);
+	if (ok)
+		fputs(s.buf, stdout);
+	str_free(&s);
+	free(ids);
+	return ok;
+}
 
 int cmd_report(int argc, char **argv)
 {
@@ -16,10 +62,17 @@ int cmd_report(int argc, char **argv)
 	struct pb_config cfg;
 	struct pb_queue q;
 	sqlite3 *db = NULL;
-	int rc = cli_no_args(argc, argv, &c, &usage), pages = 0;
+	bool json = false;
+	const struct pb_option opts[] = {
+		OPT_BOOL(0, "json", &json,
+			 "print every comparison of a patch or a series as JSON, newest\n"
+			 "first (as perfbot run --json prints its own), instead of writing HTML"),
+		OPT_CLI_COMMON(&c), OPT_END(),
+	};
+	int rc = parse_options(argc, argv, opts, &usage, NULL), pages = 0;
 	pb_err err;
 
-	if (rc >= 0)
+	if (rc != PB_OPT_GO_ON)
 		goto out;
 	if (!cli_load_config_queue(&c, &cfg, &q)) {
 		rc = PB_EXIT_ERROR;
@@ -28,9 +81,12 @@ int cmd_report(int argc, char **argv)
 	rc = PB_EXIT_ERROR;
 	if (!path_exists(cfg.db_path))
 		pb_seterr(&err, "no database %s yet: perfbot run measures first", cfg.db_path);
-	else if (db_open_readonly(cfg.db_path, &db, &err) && report_write_all(db, &q, cfg.report_dir, &pages, &err))
+	else if (db_open_readonly(cfg.db_path, &db, &err) &&
+		 (json ? report_json(db, &err) : report_write_all(db, &q, cfg.report_dir, &pages, &err)))
 		rc = PB_EXIT_OK;
-	if (rc == PB_EXIT_OK)
+	if (rc == PB_EXIT_OK && json)
+		;
+	else if (rc == PB_EXIT_OK)
 		printf("perfbot: report %s/index.html: %d patch page(s), the trend page\n", cfg.report_dir,
 		       pages);
 	else

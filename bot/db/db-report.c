@@ -348,3 +348,14 @@ bool db_report_bisect_steps(struct db_cursor *c, sqlite3 *db, long long bisect_i
 			      "r.metric=b.metric WHERE bs.bisect_id=? ORDER BY bs.step",
 			      "I", bisect_id);
 }
+
+static const struct db_column answer_id_cols[] = {
+	DB_COLUMN(struct comparison_id_row, id, DB_INT64, "c.id"),
+};
+
+bool db_report_answers(struct db_cursor *c, sqlite3 *db, pb_err *err)
+{
+	return db_cursor_open(c, db, "report", answer_id_cols, (int)PB_ARRAY_SIZE(answer_id_cols), err,
+			      "FROM comparisons c WHERE c.kind IN ('patch', 'series') "
+			      "ORDER BY c.finished_at DESC, c.id DESC", "");
+}

@@ -101,6 +101,8 @@ struct comparison_id_row {
 	long long id;
 };
 bool db_report_pages(struct db_cursor *c, sqlite3 *db, const char *queue, pb_err *err);
+/* Every comparison of a patch or a series, newest first (report --json). */
+bool db_report_answers(struct db_cursor *c, sqlite3 *db, pb_err *err);
 
 /* The bisects of a series comparison, newest first, and each one's steps
  * with their kernels and the bisected metric's change. */
