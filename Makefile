@@ -132,8 +132,10 @@ fuzz: $(FUZZ_TARGETS)
 setup:
 	scripts/setup
 
+# the run's answer is its job: a regression (5) or a behaviour change (6)
+# found is a run that worked; a kernel that failed (3) or an error is not
 run: setup all
-	$(BUILD)/perfbot run --patch $(PATCH)
+	$(BUILD)/perfbot run --patch $(PATCH); rc=$$?; [ $$rc -eq 0 ] || [ $$rc -eq 5 ] || [ $$rc -eq 6 ]
 
 unit: $(BUILD)/unit-tests
 	$(BUILD)/unit-tests

@@ -161,7 +161,7 @@ static void unique_workloads(char **names, int *n)
 int cli_patch_args(int argc, char **argv, struct cli *c, struct patch_args *a,
 		   const struct pb_usage *u, bool series_ok)
 {
-	struct pb_option opts[10];
+	struct pb_option opts[13];
 	int rc, k = 0;
 
 	opts[k++] = (struct pb_option)OPT_CLI_PATCH(
@@ -179,6 +179,20 @@ int cli_patch_args(int argc, char **argv, struct cli *c, struct patch_args *a,
 			"already, with its mm patches taken out)");
 		opts[k++] = (struct pb_option)OPT_BOOL(
 			0, "mm-only", &a->mm_only, "with --series: apply only the mm patches");
+		opts[k++] = (struct pb_option)OPT_BOOL(
+			'a', "all", &a->all,
+			"print every metric's row, the statistics and each failed boot's\n"
+			"text (by default: the headline, what changed or is undecided)");
+		opts[k++] = (struct pb_option)OPT_BOOL(
+			0, "json", &a->json,
+			"the answer as one JSON document on stdout (what run prints goes\n"
+			"to stderr): exit status, and per comparison its patch, kernels,\n"
+			"accelerator, headline, crash, metrics and reproduce command");
+		opts[k++] = (struct pb_option)OPT_BOOL(
+			0, "bisect-exit", &a->bisect_exit,
+			"exit as git bisect run wants: 0 no regression, 1 a regression or\n"
+			"behaviour change, 125 a kernel that failed or no verdict (skip),\n"
+			"128 an error (git bisect stops)");
 		opts[k++] = (struct pb_option)OPT_BOOL(
 			0, "no-bisect", &a->no_bisect,
 			"with --series: do not bisect a regression, behaviour change or\n"

@@ -89,6 +89,9 @@ struct patch_args {
 	bool force;
 	bool series, mm_only;   /* run --series [--mm-only] (series_ok) */
 	bool no_bisect;         /* run --series --no-bisect: what it finds is not bisected */
+	/* run's (series_ok): every metric's row; the answer as JSON on stdout;
+	 * git bisect run's exit statuses */
+	bool all, json, bisect_exit;
 };
 /* Parses them (and the common options, into c); PB_OPT_GO_ON, else the
  * exit status to return (the error or the usage printed). */

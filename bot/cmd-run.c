@@ -1,19 +1,25 @@
 /* perfbot run --patch N: build the kernels without and with patch N, boot
  * both in QEMU, run the patch's workloads, store everything, compare.
  * perfbot run --series: the same for the queue as a whole (the -rc). */
+#include <errno.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
+#include "answer.h"
 #include "bisect.h"
 #include "cli.h"
+#include "db.h"
 #include "executor.h"
 #include "pipeline.h"
 #include "queue.h"
 
 static const struct pb_usage usage = {
 	"perfbot run", "--patch N [options]\n   or: perfbot run --series [--mm-only] [--no-bisect] [options]",
-	"exit status: 0 measured (or nothing to measure), 1 bad input or environment,\n"
-	"             2 bad usage, 3 a kernel failed to build or boot (stored as a result)\n",
+	"exit status: 0 measured, no regression (or nothing to measure), 1 bad input\n"
+	"             or environment, 2 bad usage, 3 a kernel failed to build or boot,\n"
+	"             5 a regression, 6 a behaviour change without one (3, 5, 6: stored);\n"
+	"             with --bisect-exit: 0 good, 1 bad, 125 skip, 128 error\n",
 };
 
 /* A series run that found a regression, a behaviour change or a kernel
@@ -21,10 +27,12 @@ static const struct pb_usage usage = {
  * needs; an improvement is not. The series' exit status stands unless the
  * bisect could not go on. */
 static int run_series(const struct pb_config *cfg, const struct pb_queue *q,
-		      const struct run_request *rq, bool bisect)
+		      const struct run_request *rq, bool bisect, struct pipeline_outcome *outp)
 {
 	struct pipeline_outcome out;
 	int rc = pipeline_run_series(cfg, q, rq, &out), brc;
+
+	*outp = out;
 	const char *what = out.status == STATUS_BUILD_FAILED  ? "a kernel that failed to build"
 			   : out.status == STATUS_BOOT_FAILED ? "a kernel that failed to boot"
 			   : out.decided && out.verdict == VERDICT_REGRESSION ? "a regression"
@@ -48,11 +56,12 @@ static int run_series(const struct pb_config *cfg, const struct pb_queue *q,
  * it locally on its node (the series' bisect too), its answer imported
  * here. A patch that is not mm is said here, as run says it. */
 static int run_on_slurm(const struct cli *c, const struct pb_config *cfg, const struct pb_queue *q,
-			const struct patch_args *a, const struct run_request *rq)
+			const struct patch_args *a, const struct run_request *rq,
+			struct pipeline_outcome *out)
 {
 	char *cmd[6 + 2 * CLI_MAX_WORKLOADS], num[16], name[16];
 	struct executor_one one = { .cmd = cmd, .name = "series", .kind = "series" };
-	int n = 0;
+	int n = 0, rc;
 
 	/* the node would need the file, and a queue to find it in */
 	if (a->patch_file) {
@@ -72,7 +81,7 @@ static int run_on_slurm(const struct cli *c, const struct pb_config *cfg, const 
 		if (!p)
 			return PB_EXIT_ERROR;
 		if (!p->is_mm && !a->force)
-			return pipeline_run_patch(cfg, q, rq, NULL);
+			return pipeline_run_patch(cfg, q, rq, out);
 		snprintf(num, sizeof(num), "%d", a->number);
 		snprintf(name, sizeof(name), "%03d", a->number);
 		cmd[n++] = "--patch";
@@ -87,8 +96,81 @@ static int run_on_slurm(const struct cli *c, const struct pb_config *cfg, const 
 	}
 	if (a->force)
 		cmd[n++] = "--force";
+	if (a->all)
+		cmd[n++] = "--all";
 	one.ncmd = n;
-	return executor_run_one(cfg, c, q, &one);
+	rc = executor_run_one(cfg, c, q, &one);
+	out->comparison = one.comparison;
+	return rc;
+}
+
+/* The status of a run that stored its answer: what it found (the node's
+ * status under Slurm says it already). */
+static int found_status(int rc, const struct pipeline_outcome *o)
+{
+	if (rc != PB_EXIT_OK || !o->comparison)
+		return rc;
+	if (o->decided && o->verdict == VERDICT_REGRESSION)
+		return PB_EXIT_REGRESSION;
+	return o->behaviour_change ? PB_EXIT_BEHAVIOUR : rc;
+}
+
+/* git bisect run's: 0 good, 1 bad, 125 skip (this commit cannot be
+ * judged), 128 stops the bisection (perfbot could not run). */
+static int bisect_status(int rc, const struct pipeline_outcome *o)
+{
+	switch (rc) {
+	case PB_EXIT_REGRESSION:
+	case PB_EXIT_BEHAVIOUR:
+		return 1;
+	case PB_EXIT_KERNEL:
+		return 125;
+	case PB_EXIT_OK:
+		/* measured but undecided: more boots, not a "good" */
+		return o->comparison && o->decided &&
+				       (o->verdict == VERDICT_INCONCLUSIVE || o->verdict == VERDICT_NO_DATA)
+			       ? 125
+			       : 0;
+	default:
+		return 128;
+	}
+}
+
+/* run --json: the answer's document on stdout, which was stderr's while
+ * the run printed (saved_stdout), so that a script reads JSON alone. */
+static bool print_json(const struct pb_config *cfg, int saved_stdout, int rc, long long cid)
+{
+	struct answer a;
+	struct json j;
+	sqlite3 *db = NULL;
+	pb_err err;
+	pb_str s;
+	bool ok = true;
+
+	str_init(&s);
+	json_init(&j, &s);
+	json_object_begin(&j, NULL);
+	json_int(&j, "exit_status", rc);
+	json_array_begin(&j, "comparisons");
+	if (cid) {
+		ok = db_open_readonly(cfg->db_path, &db, &err) && answer_load(&a, db, cid, &err);
+		if (ok) {
+			answer_json(&a, &j, NULL);
+			answer_free(&a);
+		} else
+			cli_error("--json: %s", err.msg);
+		db_close(db);
+	}
+	json_array_end(&j);
+	json_object_end(&j);
+	fflush(stdout);
+	if (dup2(saved_stdout, STDOUT_FILENO) < 0)
+		ok = false;
+	close(saved_stdout);
+	fputs(s.buf, stdout);
+	fflush(stdout);
+	str_free(&s);
+	return ok;
 }
 
 int cmd_run(int argc, char **argv)
@@ -97,21 +179,37 @@ int cmd_run(int argc, char **argv)
 	struct patch_args a;
 	struct pb_config cfg;
 	struct pb_queue q;
-	int rc = cli_patch_args(argc, argv, &c, &a, &usage, true);
+	struct pipeline_outcome out = { 0 };
+	int rc = cli_patch_args(argc, argv, &c, &a, &usage, true), saved_stdout = -1;
 
 	if (rc < 0 && !cli_load_config_patches(&c, &cfg, &q, &a))
 		rc = PB_EXIT_ERROR;
 	if (rc < 0) {
 		struct run_request rq = { .number = a.number, .only = a.only, .nonly = a.nonly,
 					  .force = a.force, .series = a.series,
-					  .mm_only = a.mm_only };
+					  .mm_only = a.mm_only, .all = a.all };
 
-		rc = cfg.executor == EXECUTOR_SLURM ? run_on_slurm(&c, &cfg, &q, &a, &rq)
-		     : a.series			    ? run_series(&cfg, &q, &rq, !a.no_bisect)
-						    : pipeline_run_patch(&cfg, &q, &rq, NULL);
+		if (a.json) {
+			fflush(stdout);
+			saved_stdout = dup(STDOUT_FILENO);
+			if (saved_stdout < 0 || dup2(STDERR_FILENO, STDOUT_FILENO) < 0) {
+				cli_error("--json: %s", strerror(errno));
+				rc = PB_EXIT_ERROR;
+				goto out;
+			}
+		}
+		rc = cfg.executor == EXECUTOR_SLURM ? run_on_slurm(&c, &cfg, &q, &a, &rq, &out)
+		     : a.series			    ? run_series(&cfg, &q, &rq, !a.no_bisect, &out)
+						    : pipeline_run_patch(&cfg, &q, &rq, &out);
+		rc = found_status(rc, &out);
+		if (a.json && !print_json(&cfg, saved_stdout, rc, out.comparison) && rc == PB_EXIT_OK)
+			rc = PB_EXIT_ERROR;
+out:
 		queue_free(&q);
 		config_free(&cfg);
 	}
+	if (a.bisect_exit && rc >= 0)
+		rc = bisect_status(rc, &out);
 	cli_free(&c);
 	return rc;
 }

@@ -208,7 +208,7 @@ static int job_on_slurm(const struct cli *c, const struct pb_config *cfg, const 
 		rc = executor_run_one(cfg, &jc, q, &one);
 	}
 	/* the job is done with the comparison its Slurm job brought */
-	if (one.comparison && (rc == PB_EXIT_OK || rc == PB_EXIT_KERNEL) &&
+	if (one.comparison && pb_exit_answered(rc) &&
 	    !(db_lock_wait(cfg->db_path, NULL, &err) && db_open(cfg->db_path, &db, &err) &&
 	      db_exec(db, "BEGIN IMMEDIATE", &err) && jobdb_complete(db, j->id, one.comparison, &err) &&
 	      db_exec(db, "COMMIT", &err))) {
@@ -343,7 +343,7 @@ static void run_job(sqlite3 *db, const struct cli *c, struct pb_config *cfg, str
 		msg = xasprintf(cfg->executor == EXECUTOR_SLURM
 					? "stopped by SIGTERM: its Slurm job cancelled; runs whole again"
 					: "stopped by SIGTERM: resumes after its last completed boot");
-	} else if ((rc == PB_EXIT_OK || rc == PB_EXIT_KERNEL) && (msg = result_line(db, j->id))) {
+	} else if (pb_exit_answered(rc) && (msg = result_line(db, j->id))) {
 		state = JOB_DONE;
 	} else if (rc == PB_EXIT_OK) {
 		state = JOB_DONE; /* nothing to measure: a patch perfbot run would skip */

@@ -17,7 +17,15 @@ enum pb_exit {
 	PB_EXIT_USAGE = 2,      /* bad command line */
 	PB_EXIT_KERNEL = 3,     /* a kernel failed to build or boot: stored as a result */
 	PB_EXIT_STOPPED = 4,    /* perfbotd's job stopped by SIGTERM: its boots are journaled */
+	PB_EXIT_REGRESSION = 5, /* run: measured, and a time metric regressed (stored) */
+	PB_EXIT_BEHAVIOUR = 6,  /* run: measured, no regression, a behaviour changed (stored) */
 };
+/* perfbot measured and stored an answer (whatever it found). */
+static inline bool pb_exit_answered(int rc)
+{
+	return rc == PB_EXIT_OK || rc == PB_EXIT_KERNEL || rc == PB_EXIT_REGRESSION ||
+	       rc == PB_EXIT_BEHAVIOUR;
+}
 
 /* An error message filled in by a failing call; callers print it once. */
 typedef struct {

@@ -76,7 +76,7 @@ rc=$?
 total_s=$(( $(date +%s) - start ))
 cat "$work/series.out"
 series_s=$(q "SELECT CAST(round(wall_seconds) AS INTEGER) FROM comparisons WHERE kind='series'")
-check "series run, bisect included, exits 0: a culprit confirmed (rc=$rc, ${total_s}s)" test "$rc" -eq 0
+check "series run, bisect included, exits 5: the series' regression, its culprit confirmed (rc=$rc, ${total_s}s)" test "$rc" -eq 5
 check "the -rc applies forward to its base" grep -q "^perfbot: pair formed by forward: 4 patches apply forward in series order" "$work/series.out"
 check "the series is stored with its patches in order" \
 	test "$(q "SELECT mode || ' ' || patches || ' ' || mm_only FROM series")" = "forward 001 002 003 004 0"

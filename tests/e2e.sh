@@ -25,6 +25,14 @@ check() { # check "what" command...
 	if "$@"; then pass "$what"; else fail "$what"; fi
 }
 q() { sqlite3 "$db" "$1"; }
+# run's exit status for comparison $1, from what the database stored: 3 a
+# kernel that failed, 5 a regression, 6 a behaviour change alone, else 0
+expected_rc() {
+	q "SELECT CASE WHEN status<>'measured' THEN 3 WHEN verdict='regression' THEN 5
+	   WHEN behaviour='behaviour change' THEN 6 ELSE 0 END FROM comparisons WHERE id=$1"
+}
+# the lines of a run's answer, from its headline to its reproduce line
+answer_of() { sed -n "/^$1: /,/^reproduce: /p" "$2"; }
 # perfbot takes its options after the subcommand
 # The kernel's vm selftests run for 771 and 765 (kselftest-vm): the e2e runs
 # three of them (about 10 s a boot) instead of the set (about 27 s).
@@ -41,7 +49,7 @@ pb run --patch 771 > "$work/run1.out" 2> >(tee "$work/run1.err" >&2)
 rc=$?
 cold=$(( $(date +%s) - start ))
 cat "$work/run1.out"
-check "cold run exits 0 (rc=$rc, ${cold}s)" test "$rc" -eq 0
+check "cold run exits 6, a behaviour change (rc=$rc, ${cold}s)" test "$rc" -eq 6
 check "the pair is formed by the port" grep -q "pair formed by port" "$work/run1.out"
 check "the accelerator and why are printed" grep -q "perfbot: accelerator tcg-icount: auto: " "$work/run1.out"
 check "both kernels were built now" test "$(grep -c '(built now)' "$work/run1.err")" -eq 2
@@ -99,8 +107,14 @@ check "and same for the file case" \
 check "the terminal table shows it" grep -Eq "anon_vmemmap_on_pages_migrated +0 +32 .*behaviour change" "$work/run1.out"
 check "the kernels are recorded with their pair labels" \
 	test "$(q "SELECT group_concat(label, ',') FROM (SELECT label FROM kernels ORDER BY label)")" = "base,base+port"
-check "the table has CIs and Holm-adjusted p-values" grep -Eq "^workload +metric .*95% CI +p\(Holm\) +noise +verdict" "$work/run1.out"
-check "the patch's verdict is printed" grep -q "^verdict: not comparable (timing, worst metric); behaviour change (behaviour)" "$work/run1.out"
+answer_of 771 "$work/run1.out" > "$work/answer1"
+check "the answer's headline names the behaviour change and its values" \
+	grep -Eq "^ +[0-9]+ behaviour changes?: hugetlb-migrate\.anon_vmemmap_on_[a-z_]+ [0-9]+ -> [0-9]+$|^771: .*behaviour changes?: hugetlb-migrate\.anon_vmemmap_on_[a-z_]+ [0-9]+ -> [0-9]+$" "$work/answer1"
+check "the answer fits in 100 columns" test "$(awk 'length > 100' "$work/answer1" | wc -l)" -eq 0
+check "the answer lists only what changed or is undecided" \
+	bash -c "! grep -Eq ' (same|no data|no change|not comparable)$' '$work/answer1' && grep -q '^not shown: .*[0-9]* same' '$work/answer1'"
+check "the answer has the command that repeats the run, seed included" \
+	grep -q "^reproduce: perfbot run --patch 771 --queue $top/queue/stable-5.13 -c run.seed=$(q "SELECT seed FROM comparisons WHERE id=1") " "$work/answer1"
 check "the seed of the boot order is printed and stored" \
 	grep -q "(seed $(q "SELECT seed FROM comparisons WHERE seed > 0")); report" "$work/run1.out"
 check "time metrics were tested: p-values and a CI stored" \
@@ -114,10 +128,13 @@ check "serial logs exist" test "$(ls "$reports"/logs/771-*/boot0*-with.console.l
 
 echo "e2e: warm run of patch 771"
 start=$(date +%s)
-pb run --patch 771 > "$work/run2.out" 2> "$work/run2.err"
+pb run --patch 771 --all > "$work/run2.out" 2> "$work/run2.err"
 rc=$?
 warm=$(( $(date +%s) - start ))
-check "warm run exits 0 (rc=$rc, ${warm}s)" test "$rc" -eq 0
+check "warm run exits 6 (rc=$rc, ${warm}s)" test "$rc" -eq 6
+check "--all: the table has CIs and Holm-adjusted p-values" grep -Eq "^workload +metric .*95% CI +p\(Holm\) +noise +verdict" "$work/run2.out"
+check "--all: every metric has its row" test "$(grep -c '^hugetlb-migrate ' "$work/run2.out")" -eq "$(q "SELECT count(*) FROM results WHERE comparison_id=2 AND workload='hugetlb-migrate'")"
+check "--all: the verdict line" grep -q "^verdict: not comparable (timing, worst metric); behaviour change (behaviour)" "$work/run2.out"
 check "the warm run rebuilds no kernel" test "$(grep -c '(cached)' "$work/run2.err")" -eq 2
 check "the warm run compiles nothing" bash -c "! grep -q 'building' '$work/run2.err'"
 check "two comparisons, eight runs" test "$(q "SELECT count(*) FROM comparisons"),$(q "SELECT count(*) FROM runs")" = "2,8"
@@ -177,11 +194,11 @@ after=$(q "SELECT (SELECT count(*) FROM comparisons) || '/' || (SELECT count(*) 
 check "bad input left the database unchanged ($before)" test "$before" = "$after"
 
 run_pair() { # run_pair N label iterations [boots]: one boot per kernel unless boots; sets $cid, output in $work/label.out
-	pb run --patch "$1" --boots "${4:-1}" -c run.max_boots="${4:-1}" --iterations "$3" > "$work/$2.out" 2>&1
+	pb run --patch "$1" --all --boots "${4:-1}" -c run.max_boots="${4:-1}" --iterations "$3" > "$work/$2.out" 2>&1
 	local rc=$?
 	grep -v '^  build' "$work/$2.out"
 	cid=$(q "SELECT max(id) FROM comparisons")
-	check "$2: exit 0 (rc=$rc)" test "$rc" -eq 0
+	check "$2: exit $(expected_rc "$cid"), as its verdicts say (rc=$rc)" test "$rc" -eq "$(expected_rc "$cid")"
 }
 
 echo "e2e: patch 765 (read-only file THP on ext4)"
@@ -378,11 +395,11 @@ check "a guest past its timeout: the comparison is boot-failed" \
 # both sides is a change, and the verdict comes from the ok boots. The
 # second boot started hangs after its first workload (PERFBOT_FAULT); one
 # ok boot a side does not decide under plain tcg, so a third round runs.
-PERFBOT_FAULT=hang-boot=2 pb run --patch 771 --accel tcg -w hugetlb-migrate --boots 2 \
+PERFBOT_FAULT=hang-boot=2 pb run --patch 771 --all --accel tcg -w hugetlb-migrate --boots 2 \
 	-c run.max_boots=3 -c qemu.boot_timeout=60 > "$work/hang.out" 2>&1
 rc=$?
 hang_cmp=$(q "SELECT max(id) FROM comparisons")
-check "one hung boot: perfbot exits with the verdict, 0 (got $rc)" test "$rc" -eq 0
+check "one hung boot: perfbot exits with the verdict, 6 (got $rc)" test "$rc" -eq 6
 check "one hung boot: it is stored as a timeout" \
 	test "$(q "SELECT count(*) FROM runs WHERE comparison_id=$hang_cmp AND outcome='timeout'")" -eq 1
 check "one hung boot: the table says how many boots of each side were ok" \
@@ -442,6 +459,60 @@ check "comment only: a quiet time's no change is within the gate" \
 check "comment only: the report says what no change means" \
 	grep -q "no change larger than $gate%" "$reports/995.html"
 echo "e2e: comment-only patch: ${took}s from start to report"
+
+echo "e2e: a developer's own patch: --patch-file, a regression, --json, --bisect-exit"
+# git format-patch -1 of a change that slows the anonymous THP fault (the
+# diff of tests/data/series-slow's culprit): "[PATCH]", no series number
+mine=$work/0001-mm-huge_memory-clear-32-subpages-of-a-new-THP-twice.patch
+{
+	printf 'From 5a1f0e0c0ffee0000000000000000000000000ff Mon Sep 17 00:00:00 2001\n'
+	printf 'From: A Developer <dev@example.org>\nDate: Mon, 7 Dec 2026 01:00:00 +0000\n'
+	printf 'Subject: [PATCH] mm/huge_memory: clear 32 subpages of a new THP twice\n\n'
+	printf 'Signed-off-by: A Developer <dev@example.org>\n'
+	sed -n '/^---$/,$p' "$top"/tests/data/series-slow/003-*.patch
+} > "$mine"
+mine_id=$(sha256sum "$mine" | cut -c1-12)
+pb run --patch-file "$mine" -w thp-anon --json > "$work/mine.json" 2> "$work/mine.err"
+rc=$?
+grep -v '^  build' "$work/mine.err" | sed -n "/^$mine_id: /,/^reproduce: /p"
+check "--patch-file: a regression exits 5 (rc=$rc)" test "$rc" -eq 5
+check "--patch-file: the patch is named by its content's hash, beside its subject" \
+	grep -q "^perfbot: patch $mine_id mm/huge_memory: clear 32 subpages of a new THP twice$" "$work/mine.err"
+check "--patch-file: stored as number 0 with the file's sha256" \
+	test "$(q "SELECT number || ' ' || sha256 FROM patches WHERE file='$mine'")" = "0 $(sha256sum "$mine" | cut -d' ' -f1)"
+check "--patch-file: the headline names the regression, LKP's way" \
+	grep -Eq "^$mine_id: \+[0-9.]+% regression of thp-anon\.[a-z_]+" "$work/mine.err"
+check "--patch-file: the reduced table shows the regressed rows" \
+	grep -Eq "^  [a-z_]+ .* regression$" "$work/mine.err"
+check "--json: one document on stdout, with the answer and how to repeat it" python3 -c '
+import json, sys
+d = json.load(open(sys.argv[1]))
+c = d["comparisons"][0]
+assert d["exit_status"] == 5, d["exit_status"]
+assert len(d["comparisons"]) == 1
+assert c["patch"]["number"] is None and c["patch"]["label"] == sys.argv[2], c["patch"]
+assert c["patch"]["subject"] == "mm/huge_memory: clear 32 subpages of a new THP twice"
+assert c["status"] == "measured" and c["verdict"] == "regression" and c["crash"] is None
+assert c["accelerator"]["name"] == "tcg-icount"
+assert c["kernels"]["without"]["label"] == "base" and c["kernels"]["with"]["label"] == "base+patch"
+assert c["headline"].startswith("+") and " regression of thp-anon." in c["headline"]
+assert any(m["verdict"] == "regression" and m["change_pct"] > 0 for m in c["metrics"])
+assert c["reproduce"]["command"].startswith("perfbot run --patch-file " + sys.argv[3] + " -c run.seed=")
+assert c["reproduce"]["seed"] > 0 and c["reproduce"]["perfbot_version"]
+' "$work/mine.json" "$mine_id" "$mine"
+# the same bytes on standard input: the same identity, the same kernels,
+# and git bisect run's "bad"
+pb run --patch-file - -w thp-anon --bisect-exit < "$mine" > "$work/mine2.out" 2> "$work/mine2.err"
+rc=$?
+check "--patch-file -: --bisect-exit says bad (1) for the regression (rc=$rc)" test "$rc" -eq 1
+check "--patch-file -: the same identity, its kernels cached" \
+	bash -c "grep -q '^perfbot: patch $mine_id ' '$work/mine2.out' && test \$(grep -c '(cached)' '$work/mine2.err') -eq 2"
+pb run --patch 995 --queue "$top/tests/data/comment-only" -w thp-anon --bisect-exit > "$work/995b.out" 2>&1
+rc=$?
+check "--bisect-exit: a patch that changed nothing is good (0, rc=$rc)" test "$rc" -eq 0
+pb run --patch 12345 --bisect-exit > "$work/out" 2>&1
+rc=$?
+check "--bisect-exit: bad input stops git bisect (128, rc=$rc)" test "$rc" -eq 128
 
 echo "e2e: fault matrix"
 counts() { q "SELECT (SELECT count(*) FROM comparisons) || '/' || (SELECT count(*) FROM runs) || '/' ||
@@ -507,6 +578,14 @@ check "BUG() in mm init: the kernel without it booted ok" \
 	test "$(q "SELECT outcome FROM runs WHERE comparison_id=$c997 AND side='without'")" = "ok"
 check "BUG() in mm init: the comparison is boot-failed" test "$(q "SELECT status FROM comparisons WHERE id=$c997")" = "boot-failed"
 check "BUG() in mm init: the report shows the panic text" grep -Eq "kernel BUG at [./a-z]*mm/vmscan.c" "$reports/997.html"
+check "BUG() in mm init: the answer's headline is the BUG line" \
+	grep -Eq "^997: the kernel with the patch crashed: kernel BUG at [./a-z]*mm/vmscan.c:[0-9]+!$" "$work/k2.out"
+check "BUG() in mm init: the answer names the boot, the kernel and its console log" \
+	grep -Eq "^boot-panic: boot [0-9]+, the kernel with the patch \(base\+patch\)" "$work/k2.out"
+check "BUG() in mm init: the BUG line once, and no oops on the terminal" \
+	test "$(grep -c 'kernel BUG at' "$work/k2.out"),$(grep -c 'kernel BUG at' "$work/k2.err"),$(cat "$work/k2.out" "$work/k2.err" | grep -c 'invalid opcode\|Call Trace')" = "1,1,0"
+check "BUG() in mm init: its console log is where the answer says" \
+	grep -q "invalid opcode" "$(sed -n 's/^  console log: //p' "$work/k2.out")"
 
 # a kernel that panics in setup_arch(), before panic=-1 is parsed and before
 # the serial console is up: CONFIG_PANIC_TIMEOUT ends the boot at once and
@@ -601,8 +680,9 @@ valgrind --error-exitcode=99 --leak-check=full --show-leak-kinds=definite,indire
 	"$perfbot" run "${pbargs[@]}" --patch 771 "${one_boot[@]}" > "$work/vg.out" 2>&1
 rc=$?
 grep -E "ERROR SUMMARY|definitely lost|in use at exit" "$work/valgrind.log"
-check "valgrind: perfbot run --patch 771 exits 0 with no memory error and no leak (rc=$rc)" \
-	bash -c "[ $rc -eq 0 ] && grep -q 'ERROR SUMMARY: 0 errors' '$work/valgrind.log'"
+vg_rc=$(expected_rc "$(q "SELECT max(id) FROM comparisons")")
+check "valgrind: perfbot run --patch 771 exits $vg_rc with no memory error and no leak (rc=$rc)" \
+	bash -c "[ $rc -eq $vg_rc ] && grep -q 'ERROR SUMMARY: 0 errors' '$work/valgrind.log'"
 check "valgrind: that run measured and stored its comparison" grep -q "^perfbot: measured; comparison" "$work/vg.out"
 
 echo "e2e: perfbotd: two jobs, SIGKILL during the first, a restart"

@@ -160,7 +160,11 @@ rc=$?
 grep -E '^perfbot: (772|Slurm|---)' "$work/run.out"
 newest772="SELECT c.status||' '||coalesce(c.verdict,'-')||' '||coalesce(c.behaviour,'-') FROM comparisons c
 	JOIN patches p ON p.id=c.patch_id WHERE p.number=772 AND c.kind='patch' ORDER BY c.id DESC LIMIT 1"
-check "run --patch 772 through Slurm: exit 0 (rc=$rc)" test "$rc" -eq 0
+# run's status says what it found: 3 a kernel failed, 5 a regression, 6 a behaviour change
+want=$(sqlite3 "$work/slurm.db" "SELECT CASE WHEN c.status<>'measured' THEN 3 WHEN c.verdict='regression' THEN 5
+	WHEN c.behaviour='behaviour change' THEN 6 ELSE 0 END FROM comparisons c JOIN patches p ON p.id=c.patch_id
+	WHERE p.number=772 AND c.kind='patch' ORDER BY c.id DESC LIMIT 1")
+check "run --patch 772 through Slurm: exit ${want:-?}, the node's, as its answer says (rc=$rc)" test "$rc" = "${want:-x}"
 check "run through Slurm: its job's output is shown here" \
 	grep -q "^perfbot: --- the output of Slurm job [0-9]* " "$work/run.out"
 check "run through Slurm: its comparison came home (772 measured twice now)" \
@@ -198,7 +202,7 @@ start=$(date +%s)
 rc=$?
 series_s=$(( $(date +%s) - start ))
 grep -E '^perfbot: (series|Slurm|the series)' "$work/series.out"
-check "run --series through Slurm: exit 0 (rc=$rc, ${series_s}s)" test "$rc" -eq 0
+check "run --series through Slurm: exit 5, the series' regression (rc=$rc, ${series_s}s)" test "$rc" -eq 5
 check "the series' regression came home" \
 	test "$(sqlite3 "$sdb" "SELECT r.verdict FROM results r JOIN comparisons c ON c.id=r.comparison_id
 		WHERE c.kind='series' AND r.metric='fault_always_ms_per_gib'")" = regression

@@ -214,7 +214,7 @@ int executor_run_one(const struct pb_config *cfg, const struct cli *c, const str
 	}
 	/* perfbot refused it on the node (bad input, nothing to measure): its
 	 * output said why, and there is nothing to bring */
-	if (k.exit_code != PB_EXIT_OK && k.exit_code != PB_EXIT_KERNEL &&
+	if (!pb_exit_answered(k.exit_code) &&
 	    (!k.db || !path_exists(k.db) || !bundle_check(k.db, perfbot_version, &err))) {
 		printf("perfbot: %s: Slurm job %ld on %s: exit %d, nothing stored (its output says why)\n",
 		       one->name, k.job, k.node[0] ? k.node : "?", k.exit_code);

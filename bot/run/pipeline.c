@@ -7,6 +7,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "answer.h"
 #include "db.h"
 #include "host.h"
 #include "jobdb.h"
@@ -337,6 +338,22 @@ static void print_failures(const struct comparison *cmp, bool aa)
 		}
 }
 
+/* The answer as the database has it now (answer.h): the headline, the
+ * crash, what changed, how to repeat it. Stored already: a failure to
+ * read it back is said, not the run's. */
+static void print_answer(struct pipeline *pl, bool table)
+{
+	struct answer a;
+	pb_err err;
+
+	if (!answer_load(&a, pl->db, pl->cid, &err)) {
+		fprintf(stderr, "perfbot: the answer cannot be read back: %s\n", err.msg);
+		return;
+	}
+	answer_print(&a, table, stdout);
+	answer_free(&a);
+}
+
 /* What the journaled boots of a job depend on: were any of these different,
  * its boots would not belong in one comparison. */
 static char *journal_inputs(const struct comparison *cmp, const struct guest_plan *gp,
@@ -580,11 +597,14 @@ static int run_compare(struct pipeline *pl, const struct pb_queue *q, const stru
 		rc = PB_EXIT_STOPPED;
 		goto out;
 	}
-	if (cmp.findings.nresults)
-		comparison_print(&cmp, stdout);
-	print_failures(&cmp, false);
+	if (rq->all) {
+		if (cmp.findings.nresults)
+			comparison_print(&cmp, stdout);
+		print_failures(&cmp, false);
+	}
 	if (!stage_report(pl, q))
 		goto fail;
+	print_answer(pl, !rq->all);
 	printf("perfbot: %s; comparison %lld stored in %s (seed %lu); report %s (%.0f s)\n",
 	       status_name(cmp.status), pl->cid, cfg->db_path, cmp.seed, pl->report, cmp.wall_seconds);
 	outcome_set(out, pl->cid, &cmp);

@@ -39,6 +39,7 @@ struct run_request {
 	bool force;             /* measure a patch that is not mm too */
 	bool series;            /* run --series: the queue as a whole, not patch number */
 	bool mm_only;           /* with series: apply only its mm patches */
+	bool all;               /* run --all: every metric's row, the statistics, each failed boot whole */
 	/* bisect: only this metric's verdict asks for more boots (NULL: all) */
 	const char *focus_workload, *focus_metric;
 	/* perfbotd's: its job (boots journaled, resumed; done with the store),
