@@ -240,6 +240,7 @@ EOS
 	done
 	expect --patch perfbot run --pat
 	expect --series perfbot run --ser
+	expect --json perfbot list --js
 	expect --foreground perfbotd --fo
 	expect --poll perfbotd --p
 	queue=$(sed -n 's/^queue\.dir = //p' "$tmp/config")
