@@ -1,5 +1,5 @@
 /* The JSON writer: structure, separators, escaping, invalid UTF-8, numbers;
- * and the document list --json prints. */
+ * and the documents list and pair --json print. */
 #include <math.h>
 #include <stdlib.h>
 
@@ -61,8 +61,10 @@ void test_json(void)
 	check_commands();
 }
 
-/* The document of list --json, from a queue written here whose first
- * subject carries a quote, a backslash and a byte that is not UTF-8. */
+/* The documents of list and pair --json, from a queue written here: a
+ * subject with a quote, a backslash and a byte that is not UTF-8, a patch
+ * that applies, one already in the base, one that applies nowhere, paired
+ * on a tiny kernel tarball. */
 
 /* [PATCH 6.1 N/4] subject, line at of mm/a.c ("line N" of 40) from old to new */
 static void write_patch(const char *dir, int n, const char *subject, int at, const char *old,
@@ -80,6 +82,31 @@ static void write_patch(const char *dir, int n, const char *subject, int at, con
 	free(test_write(dir, name, text));
 	free(text);
 	free(name);
+}
+
+/* dir/linux.tar.xz: a 6.1.0 "kernel" of a Makefile and mm/a.c, whose line
+ * 30 is patch 002's already. */
+static bool write_tarball(const char *dir)
+{
+	char *top = xasprintf("%s/linux-6.1/mm", dir);
+	char *argv[] = { "tar", "cJf", "linux.tar.xz", "linux-6.1", NULL };
+	struct spawn_opts o = { .cwd = dir };
+	struct spawn_result r;
+	pb_err err = { "" };
+	pb_str a;
+	bool ok;
+
+	str_init(&a);
+	for (int i = 1; i <= 40; i++)
+		str_addf(&a, i == 30 ? "line thirty\n" : "line %d\n", i);
+	ok = mkdir_p(top, &err);
+	free(test_write(top, "a.c", a.buf));
+	*strrchr(top, '/') = '\0';
+	free(test_write(top, "Makefile", "VERSION = 6\nPATCHLEVEL = 1\nSUBLEVEL = 0\n"));
+	ok = ok && spawn_wait(argv, &o, &r) && r.status == 0;
+	str_free(&a);
+	free(top);
+	return ok;
 }
 
 #define HOSTILE_SUBJECT "mm: a \"quoted\" back\\slash \xff fix"
@@ -124,16 +151,87 @@ static void check_list_json(const char *cfg, const char *qdir)
 	free(err);
 }
 
+static void check_pair_json(const char *cfg, const char *qdir, const char *series_dir)
+{
+	char *argv[] = { "pair", "--json", "--config", (char *)cfg, "--queue", (char *)qdir, NULL };
+	char *one[] = { "pair", "--json", "-p", "2", "--config", (char *)cfg, "--queue", (char *)qdir,
+			NULL };
+	char *series[] = { "pair", "--json", "--series", "--config", (char *)cfg, "--queue",
+			   (char *)series_dir, NULL };
+	char *broken[] = { "pair", "--json", "--series", "--config", (char *)cfg, "--queue",
+			   (char *)qdir, NULL };
+	char *err, *out, *want;
+	int rc = -1;
+
+	/* every mm patch: 003 forms no pair, the status says so */
+	out = test_run_command(cmd_pair, argv, &rc, &err);
+	CHECK_INT(rc, PB_EXIT_ERROR);
+	CHECK(out[0] == '[');
+	CHECK(!strstr(err, "003")); /* its error is in the document */
+	want = xasprintf("\"patch\": 1,\n    \"label\": \"001\",\n    \"method\": \"forward\",\n"
+			 "    \"detail\": \"applies forward to 6.1.0: clean\",\n    \"summary\": null,\n"
+			 "    \"without\": {\n      \"label\": \"base\",\n      \"applied\": []\n    },\n"
+			 "    \"with\": {\n      \"label\": \"base+patch\",\n      \"applied\": [\n"
+			 "        {\n          \"file\": \"%s/001.patch\",\n          \"reverse\": false,\n",
+			 qdir);
+	CHECK_HAS(out, want);
+	free(want);
+	CHECK_HAS(out, "\"patch\": 1\n        }\n      ]\n    },\n    \"error\": null\n  },");
+	CHECK_HAS(out, "\"label\": \"002\",\n    \"method\": \"reverse\"");
+	CHECK_HAS(out, "\"without\": {\n      \"label\": \"base-patch\"");
+	CHECK_HAS(out, "\"reverse\": true");
+	CHECK_HAS(out, "\"label\": \"003\",\n    \"method\": null,\n    \"detail\": null,\n"
+		       "    \"summary\": null,\n    \"without\": null,\n    \"with\": null,\n"
+		       "    \"error\": \"patch 003 applies neither forward nor in reverse");
+	CHECK(!strstr(out, "\"004\"")); /* not mm */
+	CHECK(out[strlen(out) - 2] == ']');
+	free(out);
+	free(err);
+
+	/* --patch N: that one alone */
+	out = test_run_command(cmd_pair, one, &rc, &err);
+	CHECK_INT(rc, PB_EXIT_OK);
+	CHECK(out[0] == '[');
+	CHECK_HAS(out, "\"label\": \"002\"");
+	CHECK(!strstr(out, "\"001\""));
+	free(out);
+	free(err);
+
+	/* --series: one object, the series by its name */
+	out = test_run_command(cmd_pair, series, &rc, &err);
+	CHECK_INT(rc, PB_EXIT_OK);
+	CHECK(out[0] == '[');
+	CHECK_HAS(out, "\"patch\": null,\n    \"label\": \"one\",\n    \"method\": \"forward\"");
+	CHECK_HAS(out, "\"summary\": \"1 patch: 001 (forward)\"");
+	CHECK_HAS(out, "\"label\": \"base+series\"");
+	free(out);
+	free(err);
+
+	/* a series that forms no pair: its one line on stderr, no document */
+	out = test_run_command(cmd_pair, broken, &rc, &err);
+	CHECK_INT(rc, PB_EXIT_ERROR);
+	CHECK_STR(out, "");
+	CHECK_HAS(err, "perfbot: series: patch 002");
+	free(out);
+	free(err);
+}
+
 static void check_commands(void)
 {
-	char *dir = test_tmpdir(), *qdir = xasprintf("%s/queue", dir);
-	char *cfg = test_write(dir, "config.ini", "");
+	char *dir = test_tmpdir(), *qdir = xasprintf("%s/queue", dir), *sdir = xasprintf("%s/one", dir);
+	char *cfg;
 	pb_err err = { "" };
 
-	CHECK(mkdir_p(qdir, &err));
+	CHECK(mkdir_p(qdir, &err) && mkdir_p(sdir, &err));
+	CHECK(write_tarball(dir));
+	cfg = xasprintf("[kernel]\nsource = %s/linux.tar.xz\n[cache]\ndir = %s/cache\n", dir, dir);
+	free(test_write(dir, "config.ini", cfg));
+	free(cfg);
+	cfg = xasprintf("%s/config.ini", dir);
 	write_patch(qdir, 1, HOSTILE_SUBJECT, 20, "line 20", "line twenty");
 	write_patch(qdir, 2, "mm: already in the base", 30, "line 30", "line thirty");
 	write_patch(qdir, 3, "mm: applies nowhere", 10, "line ten", "line TEN");
+	write_patch(sdir, 1, HOSTILE_SUBJECT, 20, "line 20", "line twenty");
 	{
 		/* 004: not mm */
 		char *text = xasprintf("From: Test <t@example.org>\nSubject: [PATCH 6.1 004/4] doc: x\n\n"
@@ -144,8 +242,10 @@ static void check_commands(void)
 		free(text);
 	}
 	check_list_json(cfg, qdir);
+	check_pair_json(cfg, qdir, sdir);
 	rm_rf(dir);
 	free(cfg);
+	free(sdir);
 	free(qdir);
 	free(dir);
 }
