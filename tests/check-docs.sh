@@ -240,7 +240,7 @@ EOS
 	done
 	expect --patch perfbot run --pat
 	expect --series perfbot run --ser
-	for cmd in list pair; do
+	for cmd in list pair jobs; do
 		expect --json perfbot $cmd --js
 	done
 	expect --foreground perfbotd --fo

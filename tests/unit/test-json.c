@@ -1,10 +1,12 @@
 /* The JSON writer: structure, separators, escaping, invalid UTF-8, numbers;
- * and the documents list and pair --json print. */
+ * and the documents list, pair and jobs --json print. */
 #include <math.h>
 #include <stdlib.h>
 
 #include "check.h"
 #include "cli.h"
+#include "db.h"
+#include "jobdb.h"
 #include "json.h"
 
 static void check_commands(void);
@@ -61,10 +63,10 @@ void test_json(void)
 	check_commands();
 }
 
-/* The documents of list and pair --json, from a queue written here: a
- * subject with a quote, a backslash and a byte that is not UTF-8, a patch
- * that applies, one already in the base, one that applies nowhere, paired
- * on a tiny kernel tarball. */
+/* The documents of list, pair and jobs --json, from a queue written here:
+ * a subject with a quote, a backslash and a byte that is not UTF-8, a
+ * patch that applies, one already in the base, one that applies nowhere,
+ * paired on a tiny kernel tarball; and a database with two jobs. */
 
 /* [PATCH 6.1 N/4] subject, line at of mm/a.c ("line N" of 40) from old to new */
 static void write_patch(const char *dir, int n, const char *subject, int at, const char *old,
@@ -216,10 +218,55 @@ static void check_pair_json(const char *cfg, const char *qdir, const char *serie
 	free(err);
 }
 
+static void check_jobs_json(const char *cfg, const char *dbp)
+{
+	char *argv[] = { "jobs", "--json", "--config", (char *)cfg, "--db", (char *)dbp, NULL };
+	char *out, *err;
+	pb_err e = { "" };
+	long long id = 0;
+	sqlite3 *db;
+	int rc = -1;
+
+	/* no database yet: no jobs, and none is made */
+	out = test_run_command(cmd_jobs, argv, &rc, &err);
+	CHECK_INT(rc, PB_EXIT_OK);
+	CHECK_STR(out, "[]\n");
+	CHECK(!path_exists(dbp));
+	free(out);
+	free(err);
+
+	CHECK(db_open(dbp, &db, &e));
+	CHECK(jobdb_submit(db, "/q", 771, "thp-anon zswap", true, "run.boots=3\nrun.seed=7", &id, &e));
+	CHECK(jobdb_submit(db, "/q", 765, "", false, NULL, &id, &e));
+	CHECK(sqlite3_exec(db, "UPDATE jobs SET state = 'failed', finished_at = 'then', exit_status = 1, "
+			       "attempts = 1, message = 'it \"broke\" \\ here' || char(10) || CAST(x'ff' AS TEXT) "
+			       "WHERE id = 1", NULL, NULL, NULL) == SQLITE_OK);
+	db_close(db);
+	out = test_run_command(cmd_jobs, argv, &rc, &err);
+	CHECK_INT(rc, PB_EXIT_OK);
+	CHECK(out[0] == '[');
+	CHECK(!strstr(out, "perfbotd:"));
+	CHECK_HAS(out, "\"id\": 1,\n    \"state\": \"failed\",\n    \"kind\": \"run\",\n"
+		       "    \"command\": \"run --patch 771 -w thp-anon zswap -f\",\n"
+		       "    \"queue\": \"/q\",\n    \"patch\": 771,\n"
+		       "    \"workloads\": [\n      \"thp-anon\",\n      \"zswap\"\n    ],\n"
+		       "    \"force\": true,\n"
+		       "    \"settings\": [\n      \"run.boots=3\",\n      \"run.seed=7\"\n    ],\n");
+	CHECK_HAS(out, "\"started_at\": null,\n    \"finished_at\": \"then\",\n    \"attempts\": 1,\n"
+		       "    \"boots\": 0,\n    \"pid\": null,\n    \"exit_status\": 1,\n"
+		       "    \"comparison_id\": null,\n"
+		       "    \"message\": \"it \\\"broke\\\" \\\\ here\\n\\ufffd\",\n    \"log\": null\n");
+	CHECK_HAS(out, "\"id\": 2,\n    \"state\": \"queued\"");
+	CHECK_HAS(out, "\"workloads\": [],\n    \"force\": false,\n    \"settings\": [],\n");
+	CHECK_HAS(out, "\"exit_status\": null");
+	free(out);
+	free(err);
+}
+
 static void check_commands(void)
 {
 	char *dir = test_tmpdir(), *qdir = xasprintf("%s/queue", dir), *sdir = xasprintf("%s/one", dir);
-	char *cfg;
+	char *dbp = xasprintf("%s/r.db", dir), *cfg;
 	pb_err err = { "" };
 
 	CHECK(mkdir_p(qdir, &err) && mkdir_p(sdir, &err));
@@ -243,8 +290,10 @@ static void check_commands(void)
 	}
 	check_list_json(cfg, qdir);
 	check_pair_json(cfg, qdir, sdir);
+	check_jobs_json(cfg, dbp);
 	rm_rf(dir);
 	free(cfg);
+	free(dbp);
 	free(sdir);
 	free(qdir);
 	free(dir);
