@@ -46,7 +46,7 @@ CPPFLAGS += -I$(BUILD)
 MANPAGES := doc/perfbot.1 doc/perfbotd.8 doc/perfbot.ini.5
 UNITS    := $(BUILD)/install/perfbotd.service $(BUILD)/install/perfbot-nightly.service
 
-.PHONY: all setup run test unit bad-input fuzz fuzz-smoke e2e e2e-series bench bench-throughput bench-stats fresh-test clean FORCE \
+.PHONY: all setup run test unit bad-input json-output fuzz fuzz-smoke e2e e2e-series bench bench-throughput bench-stats fresh-test clean FORCE \
 	install uninstall install-test check-docs deb tcg-soak slurm-test
 all: $(BUILD)/perfbot $(BUILD)/perfbotd $(BUILD)/perfbotd.service $(WORKLOADS)
 
@@ -144,6 +144,10 @@ unit: $(BUILD)/unit-tests
 bad-input: all
 	tests/bad-input.sh
 
+# list, pair and jobs --json parsed by python3 (a tiny kernel tarball, no build).
+json-output: $(BUILD)/perfbot
+	tests/json-output.sh
+
 e2e: all
 	tests/e2e.sh
 
@@ -162,7 +166,7 @@ slurm-test: all
 test:
 	scripts/setup --tests
 	$(MAKE) all unit
-	$(MAKE) bad-input fuzz-smoke check-docs install-test deb
+	$(MAKE) bad-input json-output fuzz-smoke check-docs install-test deb
 	$(MAKE) e2e
 
 # Plain TCG boot after boot: the base kernel SOAK_BOOTS times in a row,

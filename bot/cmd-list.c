@@ -1,8 +1,10 @@
-/* perfbot list: the queue as a table, one patch a row. */
+/* perfbot list: the queue as a table, one patch a row, or (--json) as
+ * one JSON document. */
 #include <stdlib.h>
 #include <string.h>
 
 #include "cli.h"
+#include "json.h"
 #include "queue.h"
 
 /* "Name <mail>" -> "Name", cut to width bytes without splitting a UTF-8 character. */
@@ -71,19 +73,93 @@ static void print_row(const struct pb_patch *p, bool lng)
 	printf("\n");
 }
 
-static const struct pb_usage usage = { "perfbot list", "[--long] [--mm] [options]", NULL };
+/* One patch as an object of the "patches" array: everything --long
+ * prints, the strings as they are (the writer escapes them), "" as null. */
+static void json_patch(struct json *j, const struct pb_patch *p)
+{
+	char label[PATCH_LABEL_SIZE];
+
+	json_object_begin(j, NULL);
+	if (p->number > 0)
+		json_int(j, "number", p->number);
+	else
+		json_null(j, "number");
+	json_string(j, "label", patch_label(label, p->number, p->sha256));
+	json_string(j, "subject", p->subject);
+	json_string(j, "series", p->series[0] ? p->series : NULL);
+	if (p->total > 0)
+		json_int(j, "total", p->total);
+	else
+		json_null(j, "total");
+	json_string(j, "author", p->author[0] ? p->author : NULL);
+	json_string(j, "upstream", p->upstream[0] ? p->upstream : NULL);
+	json_bool(j, "cc_stable", p->cc_stable);
+	json_bool(j, "is_mm", p->is_mm);
+	json_string(j, "mm_reason", p->mm_reason);
+	json_string(j, "file", p->file);
+	json_string(j, "sha256", p->sha256);
+	json_array_begin(j, "files");
+	for (int i = 0; i < p->nfiles; i++) {
+		json_object_begin(j, NULL);
+		json_string(j, "path", p->files[i].path);
+		json_int(j, "added", p->files[i].added);
+		json_int(j, "removed", p->files[i].removed);
+		json_object_end(j);
+	}
+	json_array_end(j);
+	json_array_begin(j, "fixes");
+	for (int i = 0; i < p->nfixes; i++)
+		json_string(j, NULL, p->fixes[i]);
+	json_array_end(j);
+	json_array_begin(j, "signoffs");
+	for (int i = 0; i < p->nsignoffs; i++)
+		json_string(j, NULL, p->signoffs[i]);
+	json_array_end(j);
+	json_string(j, "message_id", p->message_id[0] ? p->message_id : NULL);
+	json_string(j, "in_reply_to", p->in_reply_to[0] ? p->in_reply_to : NULL);
+	json_string(j, "date", p->date[0] ? p->date : NULL);
+	json_object_end(j);
+}
+
+/* The queue and its patches by series number (the mm ones, with
+ * mm_only) as one document. */
+static void print_json(const struct pb_queue *q, bool mm_only)
+{
+	const struct pb_patch **order = queue_by_number(q);
+	pb_str out;
+	struct json j;
+
+	str_init(&out);
+	json_init(&j, &out);
+	json_object_begin(&j, NULL);
+	json_string(&j, "queue", q->dir);
+	json_string(&j, "description", q->description && q->description[0] ? q->description : NULL);
+	json_array_begin(&j, "patches");
+	for (int k = 0; k < q->npatches; k++)
+		if (!mm_only || order[k]->is_mm)
+			json_patch(&j, order[k]);
+	json_array_end(&j);
+	json_object_end(&j);
+	fputs(out.buf, stdout);
+	str_free(&out);
+	free(order);
+}
+
+static const struct pb_usage usage = { "perfbot list", "[--long] [--mm] [--json] [options]", NULL };
 
 int cmd_list(int argc, char **argv)
 {
 	struct cli c = { 0 };
 	struct pb_config cfg;
 	struct pb_queue q;
-	bool lng = false, mm_only = false;
+	bool lng = false, mm_only = false, json = false;
 	int rc, nmm = 0, ncc = 0;
 	const struct pb_option opts[] = {
 		OPT_BOOL('l', "long", &lng,
 			 "add why mm, Fixes:, files with +/-, the sign-off chain and the mail's ids"),
 		OPT_BOOL('m', "mm", &mm_only, "only the mm patches"),
+		OPT_BOOL(0, "json", &json,
+			 "the queue and its patches as one JSON document, --long's facts included"),
 		OPT_CLI_COMMON(&c),
 		OPT_END(),
 	};
@@ -95,6 +171,10 @@ int cmd_list(int argc, char **argv)
 	if (!cli_load_config_queue(&c, &cfg, &q)) {
 		rc = PB_EXIT_ERROR;
 		goto out;
+	}
+	if (json) {
+		print_json(&q, mm_only);
+		goto done;
 	}
 	printf("%-9s %-3s %-7s %-12s %-14s %-22s %s\n", "NUM/TOTAL", "MM", "STABLE", "UPSTREAM",
 	       "FILES +/-", "AUTHOR", "SUBJECT");
@@ -133,6 +213,7 @@ int cmd_list(int argc, char **argv)
 			       "[PATCH N/M]\n", q.npatches, q.mbox ? "mbox" : "series");
 		free(dir);
 	}
+done:
 	queue_free(&q);
 	config_free(&cfg);
 out:

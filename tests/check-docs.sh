@@ -240,6 +240,9 @@ EOS
 	done
 	expect --patch perfbot run --pat
 	expect --series perfbot run --ser
+	for cmd in list pair jobs; do
+		expect --json perfbot $cmd --js
+	done
 	expect --foreground perfbotd --fo
 	expect --poll perfbotd --p
 	queue=$(sed -n 's/^queue\.dir = //p' "$tmp/config")
