@@ -40,6 +40,67 @@ void html_escape(pb_str *out, const char *s)
 	}
 }
 
+/* A name's characters that are safe in a file name and a URL: [A-Za-z0-9._-],
+ * '_' for any other; at most size - 1 of them. */
+static void safe_name(char *out, size_t size, const char *in, size_t n)
+{
+	size_t k = 0;
+
+	for (size_t i = 0; i < n && k + 1 < size; i++) {
+		char ch = in[i];
+		bool ok = (ch >= 'a' && ch <= 'z') || (ch >= 'A' && ch <= 'Z') ||
+			  (ch >= '0' && ch <= '9') || ch == '.' || ch == '_' || ch == '-';
+
+		out[k++] = ok ? ch : '_';
+	}
+	out[k] = 0;
+}
+
+/* "queue-<name>-<hash>": where a queue's pages' names start. */
+static char *queue_key(const char *queue)
+{
+	const char *q = queue ? queue : "", *base;
+	size_t n = strlen(q);
+	char name[41], hash[65];
+
+	while (n > 1 && q[n - 1] == '/')
+		n--;
+	for (base = q + n; base > q && base[-1] != '/'; base--)
+		;
+	safe_name(name, sizeof(name), base, (size_t)(q + n - base));
+	sha256_buf(q, strlen(q), hash);
+	return xasprintf("queue-%s-%.8s", name[0] ? name : "q", hash);
+}
+
+char *report_queue_page(const char *queue)
+{
+	char *key = queue_key(queue), *page = xasprintf("%s.html", key);
+
+	free(key);
+	return page;
+}
+
+char *report_patch_page(const char *queue, int number, const char *sha256)
+{
+	char label[PATCH_LABEL_SIZE], safe[PATCH_LABEL_SIZE], *key, *page;
+
+	patch_label(label, number, sha256);
+	safe_name(safe, sizeof(safe), label, strlen(label));
+	if (number <= 0)
+		return xasprintf("patch-%s.html", safe);
+	key = queue_key(queue);
+	page = xasprintf("%s-%s.html", key, safe);
+	free(key);
+	return page;
+}
+
+char *report_page_of(const struct patch_page_row *r)
+{
+	if (r->kind && !strcmp(r->kind, "series"))
+		return xasprintf("series-%s.html", r->series_name);
+	return report_patch_page(r->queue, r->number, r->sha256);
+}
+
 static void cell(pb_str *h, const char *tag, const char *text, const char *cls)
 {
 	str_addf(h, "<%s%s%s%s>", tag, cls ? " class=\"" : "", cls ? cls : "", cls ? "\"" : "");
@@ -432,7 +493,9 @@ static void patch_head(pb_str *h, const struct patch_page_row *r, const char *nu
 		row_kv(h, "which patches", r->series_mm_only ? "only the mm patches (--mm-only)"
 							     : "every patch of the queue, as in the -rc");
 	} else {
-		str_addf(h, "Patch %s: ", num);
+		str_add(h, "Patch ");
+		html_escape(h, num);
+		str_add(h, ": ");
 		html_escape(h, r->subject);
 		str_add(h, "</h1>\n<table>\n");
 		patch_kv(h, r);
@@ -631,7 +694,8 @@ bool report_write_patch(sqlite3 *db, long long cid, const char *report_dir, char
 	struct patch_page_row r;
 	struct db_cursor c;
 	pb_str h;
-	char *path = NULL, *num = NULL, *patch_file = NULL, *port_file = NULL;
+	char *path = NULL, *num = NULL, *page = NULL, *patch_file = NULL, *port_file = NULL;
+	char label[PATCH_LABEL_SIZE];
 	bool ok = false, found, series;
 
 	*written = NULL;
@@ -645,8 +709,10 @@ bool report_write_patch(sqlite3 *db, long long cid, const char *report_dir, char
 	}
 	/* a series' page is series-<name>.html: its name is [A-Za-z0-9._-] */
 	series = !strcmp(r.kind, "series");
-	num = series ? xasprintf("series-%s", r.series_name) : xasprintf("%03d", r.number);
-	patch_head(&h, &r, num);
+	page = report_page_of(&r);
+	/* the plots are named after the page: <page>-c<cid>-... */
+	num = xstrndup(page, strlen(page) - strlen(".html"));
+	patch_head(&h, &r, series ? num : patch_label(label, r.number, r.sha256));
 	patch_file = series ? NULL : xstrdup(r.file);
 	/* A port is this project's own change: show it beside the patch. */
 	port_file = !strcmp(r.pair_method, "port") ? xstrdup(r.port_file) : NULL;
@@ -661,7 +727,7 @@ bool report_write_patch(sqlite3 *db, long long cid, const char *report_dir, char
 	str_add(&h, "</body></html>\n");
 	if (!mkdir_p(report_dir, err))
 		goto out;
-	path = xasprintf("%s/%s.html", report_dir, num);
+	path = xasprintf("%s/%s", report_dir, page);
 	if (!write_file_atomic(path, h.buf, h.len, err))
 		goto out;
 	*written = path;
@@ -669,6 +735,7 @@ bool report_write_patch(sqlite3 *db, long long cid, const char *report_dir, char
 	ok = true;
 out:
 	free(num);
+	free(page);
 	free(patch_file);
 	free(port_file);
 	free(path);
@@ -738,13 +805,19 @@ static bool index_measured(sqlite3 *db, const struct index_row *r, pb_str *h, pb
 }
 
 /* The index's cells of what the queue says of a patch. */
-static void index_patch(pb_str *h, const struct pb_patch *p, const char *num, bool linked)
+static void index_patch(pb_str *h, const struct pb_queue *q, const struct pb_patch *p,
+			const char *num, bool linked)
 {
 	char up[16];
 
-	if (linked)
-		str_addf(h, "<td class=\"num\"><a href=\"%s.html\">%s</a></td>", num, num);
-	else
+	if (linked) {
+		char *page = report_patch_page(q->dir, p->number, p->sha256);
+
+		str_add(h, "<td class=\"num\"><a href=\"");
+		html_escape(h, page);
+		str_addf(h, "\">%s</a></td>", num);
+		free(page);
+	} else
 		cell(h, "td", num, "num");
 	cell(h, "td", p->subject, NULL);
 	snprintf(up, sizeof(up), "%.12s", p->upstream[0] ? p->upstream : "-");
@@ -780,7 +853,7 @@ static bool index_row(sqlite3 *db, const struct pb_queue *q, const struct pb_pat
 	if (!db_cursor_step(&c, &r))
 		r.id = 0;
 	str_add(h, "<tr>");
-	index_patch(h, p, num, r.id != 0);
+	index_patch(h, q, p, num, r.id != 0);
 	if (r.id) {
 		ok = index_measured(db, &r, h, err);
 		(*measured)++;

@@ -16,7 +16,25 @@ struct patch_page_row;
  * looks, the noise, the seed. Free it. */
 char *report_statistics(const struct patch_page_row *r);
 
-/* Writes <report_dir>/<patch number>.html for one comparison. */
+/* Where each page is, relative to the report directory. Every page sits
+ * in it, so that logs/, plots/ and configs/ are linked alike from each,
+ * and nothing of one queue overwrites another's:
+ *   queue-<name>-<hash>.html          a queue's page: <name> its directory's
+ *                                     or file's name ([A-Za-z0-9._-], at most
+ *                                     40), <hash> the first 8 hex digits of
+ *                                     the sha256 of its path as stored
+ *   queue-<name>-<hash>-<label>.html  a patch of that queue (patch_label: 771)
+ *   patch-<sha256, 12 hex>.html       a patch without a series number (a
+ *                                     patch file of its own), by its identity
+ *   series-<name>.html                a series comparison (run --series)
+ * The same queue path always gives the same name: a queue keeps its pages
+ * across runs. Free them. */
+char *report_queue_page(const char *queue);
+char *report_patch_page(const char *queue, int number, const char *sha256);
+/* r's page: its patch's, or its series'. */
+char *report_page_of(const struct patch_page_row *r);
+
+/* Writes <report_dir>/<report_page_of()> for one comparison. */
 bool report_write_patch(sqlite3 *db, long long comparison_id, const char *report_dir,
 			char **written, pb_err *err);
 

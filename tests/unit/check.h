@@ -76,6 +76,7 @@ void test_sim(void);
 void test_mail(void);
 void test_layout(void);
 void test_json(void);
+void test_report(void);
 
 /* A fresh temporary directory for one test (removed by the caller). */
 char *test_tmpdir(void);

@@ -336,7 +336,16 @@ void test_db(void)
 		CHECK_HAS(html, "picked without a Cc: stable tag");
 		CHECK_HAS(html, "The port (applied to form the kernel without the fix)");
 		CHECK_HAS(html, "<h2>Behaviour changes</h2>");
-		CHECK_HAS(html, "<img src=\"plots/771-c1-hugetlb-migrate-pages_migrated.svg\"");
+		{
+			char *page = report_patch_page(f.queue.dir, 771, f.cmp.patch->sha256);
+			char *img = xasprintf("<img src=\"plots/%.*s-c1-hugetlb-migrate-pages_migrated.svg\"",
+					      (int)strlen(page) - 5, page);
+
+			CHECK_HAS(report, page);
+			CHECK_HAS(html, img);
+			free(img);
+			free(page);
+		}
 		{
 			/* where it ran: the host, its CPU and QEMU */
 			char *ran = xasprintf("<tr><th>ran on</th><td>%s, ", host_name());
@@ -355,7 +364,14 @@ void test_db(void)
 		char *p = xasprintf("%s/index.html", dir), *html = read_file(p, NULL, NULL);
 
 		CHECK_HAS(html, "11 patches: 1 measured, 7 skipped as not mm");
-		CHECK_HAS(html, "<a href=\"771.html\">771</a>");
+		{
+			char *page = report_patch_page(f.queue.dir, 771, f.cmp.patch->sha256);
+			char *a = xasprintf("<a href=\"%s\">771</a>", page);
+
+			CHECK_HAS(html, a);
+			free(a);
+			free(page);
+		}
 		CHECK_HAS(html, "hugetlb-migrate: behaviour change");
 		CHECK_HAS(html, "skipped: not an mm patch");
 		CHECK_HAS(html, "not measured yet");
