@@ -96,11 +96,33 @@ struct trend_row {
 };
 bool db_report_trend(struct db_cursor *c, sqlite3 *db, pb_err *err);
 
-/* The newest patch comparison of every patch of a queue. */
+/* The comparison of every page of the report, oldest first: the newest
+ * patch comparison of every patch of every queue (by queue and number),
+ * of every patch without a series number (by its sha256), and the newest
+ * series comparison of every series (by queue and name). */
 struct comparison_id_row {
 	long long id;
 };
-bool db_report_pages(struct db_cursor *c, sqlite3 *db, const char *queue, pb_err *err);
+bool db_report_pages(struct db_cursor *c, sqlite3 *db, pb_err *err);
+
+/* Every queue the database holds a comparison of (a numbered patch's or a
+ * series'), the one whose newest comparison is newest first; patches: its
+ * numbered patches measured. */
+struct queue_row {
+	const char *queue, *newest;
+	int patches;
+};
+bool db_report_queues(struct db_cursor *c, sqlite3 *db, pb_err *err);
+
+/* A measured patch, its stored fields and its newest comparison: every
+ * numbered patch of queue, by number; or (queue NULL) every patch without a
+ * series number, by its sha256, the newest first. */
+struct measured_row {
+	struct index_row run;
+	int number, cc_stable, is_mm;
+	const char *queue, *sha256, *subject, *upstream, *fixes, *mm_reason, *file;
+};
+bool db_report_measured(struct db_cursor *c, sqlite3 *db, const char *queue, pb_err *err);
 
 /* The bisects of a series comparison, newest first, and each one's steps
  * with their kernels and the bisected metric's change. */

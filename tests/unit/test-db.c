@@ -265,7 +265,13 @@ static void test_report_queries(sqlite3 *db)
 	db_cursor_close(&c, NULL);
 	CHECK(db_report_trend(&c, db, &err));
 	db_cursor_close(&c, NULL);
-	CHECK(db_report_pages(&c, db, "q", &err));
+	CHECK(db_report_pages(&c, db, &err));
+	db_cursor_close(&c, NULL);
+	CHECK(db_report_queues(&c, db, &err));
+	db_cursor_close(&c, NULL);
+	CHECK(db_report_measured(&c, db, "q", &err));
+	db_cursor_close(&c, NULL);
+	CHECK(db_report_measured(&c, db, NULL, &err));
 	db_cursor_close(&c, NULL);
 	if (err.msg[0])
 		fprintf(stderr, "report queries: %s\n", err.msg);
@@ -361,7 +367,7 @@ void test_db(void)
 	/* The index and the trend, from the same database. */
 	CHECK(report_write_index(db, &f.queue, dir, &err));
 	{
-		char *p = xasprintf("%s/index.html", dir), *html = read_file(p, NULL, NULL);
+		char *p = xasprintf("%s/index.html", dir), *html = read_file(p, NULL, NULL), *q;
 
 		CHECK_HAS(html, "11 patches: 1 measured, 7 skipped as not mm");
 		{
@@ -373,10 +379,17 @@ void test_db(void)
 			free(page);
 		}
 		CHECK_HAS(html, "hugetlb-migrate: behaviour change");
+		free(html);
+		unlink(p);
+		free(p);
+		/* the queue's own page: its patches not measured too */
+		q = report_queue_page(f.queue.dir);
+		p = xasprintf("%s/%s", dir, q);
+		free(q);
+		html = read_file(p, NULL, NULL);
 		CHECK_HAS(html, "skipped: not an mm patch");
 		CHECK_HAS(html, "not measured yet");
 		free(html);
-		unlink(p);
 		free(p);
 	}
 	CHECK(report_write_trend(db, dir, &err));
@@ -473,7 +486,7 @@ void test_db(void)
 		{
 			char *p = xasprintf("%s/index.html", dir), *html = read_file(p, NULL, NULL);
 
-			CHECK_HAS(html, "<h2>The queue as a whole</h2>");
+			CHECK_HAS(html, "<h3>The queue as a whole</h3>");
 			CHECK_HAS(html, "<a href=\"series-5.13.2-rc1.html\">5.13.2-rc1</a>");
 			free(html);
 			unlink(p);

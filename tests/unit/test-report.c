@@ -12,6 +12,43 @@
 #include "report.h"
 
 #define W "PB1 sample hugetlb-migrate "
+#define OTHER_QUEUE "/elsewhere/stable-5.13"
+
+/* How many times sub is in s. */
+static int occurrences(const char *s, const char *sub)
+{
+	int n = 0;
+
+	for (const char *p = s; p && (p = strstr(p, sub)); p += strlen(sub))
+		n++;
+	return n;
+}
+
+/* dir/name's text ("" if it cannot be read). */
+static char *page_text(const char *dir, const char *name)
+{
+	char *path = xasprintf("%s/%s", dir, name), *text = read_file(path, NULL, NULL);
+
+	free(path);
+	return text ? text : xstrdup("");
+}
+
+/* The fixture's comparison stored again, as of queue, finished at when. */
+static long long store_as(sqlite3 *db, struct fixture *f, const char *queue, const char *when)
+{
+	const char *keep = f->cmp.queue_dir;
+	long long id = 0;
+	pb_err err = { "" };
+
+	free(f->cmp.finished_at);
+	f->cmp.finished_at = xstrdup(when);
+	f->cmp.queue_dir = queue;
+	CHECK(db_store_comparison(db, &f->cmp, "test", NULL, &id, &err));
+	if (err.msg[0])
+		fprintf(stderr, "store: %s\n", err.msg);
+	f->cmp.queue_dir = keep;
+	return id;
+}
 
 /* Page names: a queue's patch by the queue and its label, two queues of
  * one name apart, a patch of its own by its identity. */
@@ -62,7 +99,105 @@ static void check_page_names(void)
 	free(empty);
 }
 
+/* Two queues with a patch 771 each, a patch of its own and a series: every
+ * one has its page, the index lists them all by queue, newest first. */
+static void check_index(sqlite3 *db, struct fixture *f, const char *dir)
+{
+	struct pb_patch *p = (struct pb_patch *)f->cmp.patch;
+	char *mine = report_patch_page(f->queue.dir, 771, p->sha256);
+	char *other = report_patch_page(OTHER_QUEUE, 771, p->sha256);
+	char *own = report_patch_page("", 0, p->sha256), *qmine = report_queue_page(f->queue.dir);
+	char *qother = report_queue_page(OTHER_QUEUE), *html, *a, *b;
+	int pages = 0;
+	pb_err err = { "" };
+
+	store_as(db, f, f->queue.dir, "2026-12-03T00:01:00Z");
+	store_as(db, f, OTHER_QUEUE, "2026-12-04T00:01:00Z");
+	p->number = 0;
+	store_as(db, f, "/home/dev", "2026-12-02T00:01:00Z");
+	p->number = 771;
+	CHECK(report_write_all(db, &f->queue, dir, &pages, &err));
+	CHECK_STR(err.msg, "");
+	CHECK_INT(pages, 3);
+	CHECK(strcmp(mine, other) != 0);
+	CHECK_HAS(own, "patch-");
+	html = page_text(dir, mine);
+	CHECK_HAS(html, "<h1>Patch 771: ");
+	free(html);
+	html = page_text(dir, other);
+	CHECK_HAS(html, "<h1>Patch 771: ");
+	free(html);
+	html = page_text(dir, own);
+	{
+		char label[PATCH_LABEL_SIZE], *h1;
+
+		h1 = xasprintf("<h1>Patch %s: ", patch_label(label, 0, p->sha256));
+		CHECK_HAS(html, h1);
+		free(h1);
+	}
+	free(html);
+
+	/* the index: both queues, the newest first, each linked to its page,
+	 * each patch to its own; the patches on their own apart */
+	html = page_text(dir, "index.html");
+	a = xasprintf("<h2><a href=\"%s\">stable-5.13</a></h2>", qother);
+	b = xasprintf("<h2><a href=\"%s\">stable-5.13</a></h2>", qmine);
+	CHECK(strstr(html, a) && strstr(html, b) && strstr(html, a) < strstr(html, b));
+	free(a);
+	free(b);
+	a = xasprintf("<a href=\"%s\">771</a>", mine);
+	b = xasprintf("<a href=\"%s\">771</a>", other);
+	CHECK_HAS(html, a);
+	CHECK_HAS(html, b);
+	free(a);
+	free(b);
+	CHECK_HAS(html, "(the queue loaded now)");
+	CHECK_HAS(html, "11 patches: 1 measured, 7 skipped as not mm.");
+	CHECK_HAS(html, "<h2 id=\"own\">Patches on their own</h2>");
+	a = xasprintf("<a href=\"%s\">%.12s</a></td><td>mm: migrate: fix missing", own, p->sha256);
+	CHECK_HAS(html, a);
+	free(a);
+	CHECK_HAS(html, "2 queues with 2 measured patches, and 1 patch on its own");
+	CHECK_HAS(html, "hugetlb-migrate: behaviour change");
+	/* what only the queue's page shows: the patches not measured */
+	CHECK(!strstr(html, "skipped: not an mm patch"));
+	free(html);
+
+	/* the loaded queue's page: every patch of it; the other's: what the
+	 * database holds */
+	html = page_text(dir, qmine);
+	CHECK_HAS(html, "skipped: not an mm patch");
+	CHECK_HAS(html, "not measured yet");
+	CHECK_INT(occurrences(html, "<tr>"), 1 + 11);
+	CHECK_HAS(html, "<a href=\"index.html\">All queues</a>");
+	free(html);
+	html = page_text(dir, qother);
+	CHECK_HAS(html, "1 patch measured (this queue is not the one loaded");
+	CHECK_INT(occurrences(html, "<tr>"), 1 + 1);
+	CHECK_HAS(html, "d6995da31122"); /* its Fixes:, from the database */
+	free(html);
+	free(mine);
+	free(other);
+	free(own);
+	free(qmine);
+	free(qother);
+}
+
 void test_report(void)
 {
+	char *dir = test_tmpdir(), *path = xasprintf("%s/r.db", dir);
+	struct fixture f;
+	sqlite3 *db = NULL;
+	pb_err err = { "" };
+
 	check_page_names();
+	CHECK(db_open(path, &db, &err));
+	CHECK(fixture_init(&f, W "1 migrate_ms 1\n" W "1 pages_migrated 0\n",
+			   W "1 migrate_ms 2\n" W "1 pages_migrated 32\n"));
+	check_index(db, &f, dir);
+	db_close(db);
+	fixture_free(&f);
+	rm_rf(dir);
+	free(path);
+	free(dir);
 }
