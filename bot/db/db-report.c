@@ -248,20 +248,30 @@ static const struct db_column trend_cols[] = {
 	DB_COLUMN(R, unit, DB_TEXT, "x.unit"),
 	DB_COLUMN(R, cid, DB_INT64, "c.id"),
 	DB_COLUMN(R, finished_at, DB_TEXT, "c.finished_at"),
+	DB_COLUMN(R, version, DB_TEXT, "k.version"),
 	DB_COLUMN(R, value, DB_REAL, "s.value"),
 };
 #undef R
 
+/* the base kernel's ok boots' time samples */
+#define TREND_FROM                                                                         \
+	"FROM samples s JOIN runs r ON r.id=s.run_id JOIN comparisons c "                  \
+	"ON c.id=r.comparison_id JOIN kernels k ON k.id=r.kernel_id JOIN results x "       \
+	"ON x.comparison_id=c.id AND x.workload=s.workload AND x.metric=s.metric "         \
+	"WHERE k.label='base' AND r.outcome='ok' AND NOT s.warmup AND x.kind='time' "
+
 bool db_report_trend(struct db_cursor *c, sqlite3 *db, pb_err *err)
 {
 	return db_cursor_open(c, db, "report", trend_cols, (int)PB_ARRAY_SIZE(trend_cols), err,
-			      "FROM samples s JOIN runs r ON r.id=s.run_id JOIN comparisons c "
-			      "ON c.id=r.comparison_id JOIN kernels k ON k.id=r.kernel_id JOIN results x "
-			      "ON x.comparison_id=c.id AND x.workload=s.workload AND x.metric=s.metric "
-			      "WHERE k.label='base' AND r.outcome='ok' AND NOT s.warmup AND x.kind='time' "
-			      "ORDER BY c.accel, s.workload, s.metric, c.id",
-			      "");
+			      TREND_FROM "ORDER BY c.accel, s.workload, s.metric, c.id", "");
 }
+
+bool db_report_trend_versions(struct db_cursor *c, sqlite3 *db, pb_err *err)
+{
+	return db_cursor_open(c, db, "report", trend_cols, (int)PB_ARRAY_SIZE(trend_cols), err,
+			      TREND_FROM "ORDER BY c.accel, s.workload, s.metric, k.version, c.id", "");
+}
+#undef TREND_FROM
 
 /* a patch's newest comparison: the one that finished last (an imported
  * one can be older than its id says), the later id among equals; a

@@ -88,13 +88,17 @@ struct workload_verdict_row {
 };
 bool db_report_workload_verdicts(struct db_cursor *c, sqlite3 *db, long long cid, pb_err *err);
 
-/* The base kernel's time samples, by accelerator, metric and comparison. */
+/* The base kernel's time samples, by accelerator, metric and comparison;
+ * version: the base kernel's (6.1.192). */
 struct trend_row {
-	const char *accel, *workload, *metric, *unit, *finished_at;
+	const char *accel, *workload, *metric, *unit, *finished_at, *version;
 	long long cid;
 	double value;
 };
 bool db_report_trend(struct db_cursor *c, sqlite3 *db, pb_err *err);
+/* The same by accelerator, metric, base version (as text: the caller
+ * orders the versions) and comparison. */
+bool db_report_trend_versions(struct db_cursor *c, sqlite3 *db, pb_err *err);
 
 /* The comparison of every page of the report, oldest first: the newest
  * patch comparison of every patch of every queue (by queue and number),

@@ -1309,6 +1309,179 @@ static void trend_step(struct trend_walk *w, const struct trend_row *r, bool mor
 	str_addn(&w->vals, (const char *)&r->value, sizeof(r->value));
 }
 
+/* One time metric of the base kernel across base versions: its rows, in
+ * version (as text) and comparison order. */
+struct version_walk {
+	char *accel, *workload, *metric, *unit;
+	char **version;
+	long long *cid;
+	double *value;
+	int n, nplots;
+};
+
+/* A point of the plot: a base version, the median of its comparisons'
+ * medians, how many comparisons. */
+struct version_point {
+	const char *version;
+	double median;
+	int runs;
+};
+
+static int version_order(const void *a, const void *b)
+{
+	return strverscmp(((const struct version_point *)a)->version,
+			  ((const struct version_point *)b)->version);
+}
+
+/* The median of each comparison's values of rows [from, to). */
+static double runs_median(const struct version_walk *w, int from, int to, int *runs)
+{
+	double *meds = xcalloc((size_t)(to - from), sizeof(double)), m;
+	int k = 0;
+
+	for (int i = from; i < to;) {
+		int j = i;
+
+		while (j < to && w->cid[j] == w->cid[i])
+			j++;
+		meds[k++] = stats_median(w->value + i, j - i);
+		i = j;
+	}
+	m = stats_median(meds, k);
+	*runs = k;
+	free(meds);
+	return m;
+}
+
+/* The metric gathered: its plot over the versions (oldest first), its
+ * rows of the table; then the walk is emptied. */
+static void version_close(struct version_walk *w, const char *plot_dir, pb_str *figs, pb_str *table,
+			  bool *ok, pb_err *err)
+{
+	struct version_point *pt = xcalloc((size_t)(w->n ? w->n : 1), sizeof(*pt));
+	int np = 0;
+
+	for (int i = 0; i < w->n;) {
+		int j = i;
+
+		while (j < w->n && !strcmp(w->version[j], w->version[i]))
+			j++;
+		pt[np].version = w->version[i];
+		pt[np].median = runs_median(w, i, j, &pt[np].runs);
+		np++;
+		i = j;
+	}
+	qsort(pt, (size_t)np, sizeof(*pt), version_order);
+	if (*ok && np) {
+		char *name = xasprintf("trend-version-%s-%s-%s.svg", w->accel, w->workload, w->metric);
+		char *svg = xasprintf("%s/%s", plot_dir, name);
+		char *title = xasprintf("%s %s (%s) by base version", w->workload, w->metric, w->accel);
+		const char **labels = xcalloc((size_t)np, sizeof(*labels));
+		double *y = xcalloc((size_t)np, sizeof(*y));
+
+		for (int i = 0; i < np; i++) {
+			labels[i] = pt[i].version;
+			y[i] = pt[i].median;
+		}
+		*ok = plot_trend(svg, title, w->unit, y, labels, np, err);
+		str_add(figs, "<figure><img src=\"plots/");
+		html_escape(figs, name);
+		str_add(figs, "\" alt=\"");
+		html_escape(figs, title);
+		str_add(figs, "\" width=\"440\" height=\"270\"><figcaption>");
+		html_escape(figs, title);
+		str_addf(figs, ", %d version(s)</figcaption></figure>\n", np);
+		w->nplots++;
+		for (int i = 0; i < np; i++) {
+			char med[32], runs[16], *metric = xasprintf("%s %s", w->workload, w->metric);
+
+			fmt_num(med, sizeof(med), pt[i].median);
+			snprintf(runs, sizeof(runs), "%d", pt[i].runs);
+			str_add(table, "<tr>");
+			cell(table, "td", w->accel, NULL);
+			cell(table, "td", metric, NULL);
+			cell(table, "td", pt[i].version, NULL);
+			cell(table, "td", med, "num");
+			cell(table, "td", w->unit, NULL);
+			cell(table, "td", runs, "num");
+			str_add(table, "</tr>\n");
+			free(metric);
+		}
+		free(labels);
+		free(y);
+		free(name);
+		free(svg);
+		free(title);
+	}
+	free(pt);
+	for (int i = 0; i < w->n; i++)
+		free(w->version[i]);
+	free(w->version);
+	free(w->cid);
+	free(w->value);
+	free(w->accel);
+	free(w->workload);
+	free(w->metric);
+	free(w->unit);
+	w->version = NULL;
+	w->cid = NULL;
+	w->value = NULL;
+	w->accel = w->workload = w->metric = w->unit = NULL;
+	w->n = 0;
+}
+
+/* trend.html's part by base version: each time metric's median per base
+ * version, by accelerator. */
+static bool trend_versions(sqlite3 *db, const char *plot_dir, pb_str *h, pb_err *err)
+{
+	struct version_walk w = { 0 };
+	struct db_cursor c;
+	struct trend_row r;
+	pb_str figs, table;
+	bool ok = true;
+
+	if (!db_report_trend_versions(&c, db, err))
+		return false;
+	str_init(&figs);
+	str_init(&table);
+	for (bool more = true; more && ok;) {
+		more = db_cursor_step(&c, &r);
+		if (w.metric && (!more || strcmp(w.accel, r.accel) || strcmp(w.workload, r.workload) ||
+				 strcmp(w.metric, r.metric)))
+			version_close(&w, plot_dir, &figs, &table, &ok, err);
+		if (!more)
+			break;
+		if (!w.metric) {
+			w.accel = xstrdup(r.accel);
+			w.workload = xstrdup(r.workload);
+			w.metric = xstrdup(r.metric);
+			w.unit = xstrdup(r.unit);
+		}
+		w.version = xrealloc(w.version, sizeof(char *) * (size_t)(w.n + 1));
+		w.cid = xrealloc(w.cid, sizeof(long long) * (size_t)(w.n + 1));
+		w.value = xrealloc(w.value, sizeof(double) * (size_t)(w.n + 1));
+		w.version[w.n] = xstrdup(r.version);
+		w.cid[w.n] = r.cid;
+		w.value[w.n] = r.value;
+		w.n++;
+	}
+	version_close(&w, plot_dir, &figs, &table, &ok, err);
+	ok = db_cursor_close(&c, ok ? err : NULL) && ok;
+	str_add(h, "<h2>Across base kernel versions</h2>\n<p>Each time metric of the base kernel: "
+		   "the median, per base kernel version, of its comparisons' medians, the oldest "
+		   "version first; one plot per accelerator (never compared across them). A step "
+		   "here came with the stable release, not with a patch.</p>\n");
+	if (w.nplots)
+		str_addf(h, "<div class=\"plots\">\n%s</div>\n<table><tr><th>accelerator</th>"
+			    "<th>metric</th><th>base version</th><th>median</th><th>unit</th>"
+			    "<th>comparisons</th></tr>\n%s</table>\n", figs.buf, table.buf);
+	else
+		str_add(h, "<p>No comparison has run the base kernel yet.</p>\n");
+	str_free(&figs);
+	str_free(&table);
+	return ok;
+}
+
 bool report_write_trend(sqlite3 *db, const char *report_dir, pb_err *err)
 {
 	struct trend_walk w = { .cur = -1 };
@@ -1320,11 +1493,12 @@ bool report_write_trend(sqlite3 *db, const char *report_dir, pb_err *err)
 
 	str_init(&h);
 	str_init(&w.vals);
-	page_head(&h, "perfbot: the base kernel over time");
-	str_add(&h, "<p>Each time metric of the base kernel (the side of every comparison that ran "
+	page_head(&h, "perfbot: the base kernel over time and across versions");
+	str_add(&h, "<p><a href=\"index.html\">All queues</a></p>\n<h2>Over time</h2>\n"
+		    "<p>Each time metric of the base kernel (the side of every comparison that ran "
 		    "the base as shipped): its median per comparison, oldest first, one plot per "
 		    "accelerator (never compared across them). Drift here is the machine or the base, "
-		    "not a patch. <a href=\"index.html\">All patches</a>.</p>\n<div class=\"plots\">\n");
+		    "not a patch.</p>\n<div class=\"plots\">\n");
 	if (ok && !db_report_trend(&c, db, err))
 		ok = false;
 	for (bool more = ok; more && ok;) {
@@ -1335,7 +1509,9 @@ bool report_write_trend(sqlite3 *db, const char *report_dir, pb_err *err)
 	db_cursor_close(&c, NULL);
 	if (!w.nplots)
 		str_add(&h, "<p>No comparison has run the base kernel yet.</p>\n");
-	str_add(&h, "</div>\n</body></html>\n");
+	str_add(&h, "</div>\n");
+	ok = ok && trend_versions(db, plot_dir, &h, err);
+	str_add(&h, "</body></html>\n");
 	if (ok) {
 		path = xasprintf("%s/trend.html", report_dir);
 		ok = write_file_atomic(path, h.buf, h.len, err);

@@ -183,6 +183,57 @@ static void check_index(sqlite3 *db, struct fixture *f, const char *dir)
 	free(qother);
 }
 
+/* The base kernel across its versions: the median per version, the
+ * versions in their order (6.1.20 before 6.1.192), never two accelerators
+ * in one plot. */
+static void check_trend_versions(sqlite3 *db, struct fixture *f, const char *dir)
+{
+	const char *texts[4] = { W "1 migrate_ms 1\n", W "1 migrate_ms 5\n", W "1 migrate_ms 1\n",
+				 W "1 migrate_ms 7\n" };
+	const enum side sides[4] = { SIDE_WITHOUT, SIDE_WITH, SIDE_WITHOUT, SIDE_WITH };
+	char *html, *v20, *v192;
+	pb_err err = { "" };
+
+	free(f->tree.version);
+	f->tree.version = xstrdup("6.1.20");
+	snprintf(f->cmp.image[0].key, sizeof(f->cmp.image[0].key), "key0-v20");
+	snprintf(f->cmp.image[1].key, sizeof(f->cmp.image[1].key), "key1-v20");
+	CHECK(fixture_set_boots(f, 4, texts, sides));
+	store_as(db, f, f->queue.dir, "2026-12-05T00:01:00Z");
+	/* the same base under kvm: a plot of its own */
+	snprintf(f->cmp.accel.name, sizeof(f->cmp.accel.name), "kvm");
+	store_as(db, f, f->queue.dir, "2026-12-05T00:02:00Z");
+	snprintf(f->cmp.accel.name, sizeof(f->cmp.accel.name), "tcg-icount");
+	free(f->tree.version);
+	f->tree.version = xstrdup("6.1.192");
+	snprintf(f->cmp.image[0].key, sizeof(f->cmp.image[0].key), "key0");
+	snprintf(f->cmp.image[1].key, sizeof(f->cmp.image[1].key), "key1");
+
+	CHECK(report_write_trend(db, dir, &err));
+	CHECK_STR(err.msg, "");
+	html = page_text(dir, "trend.html");
+	CHECK_HAS(html, "<h2>Across base kernel versions</h2>");
+	CHECK_HAS(html, "<img src=\"plots/trend-version-tcg-icount-hugetlb-migrate-migrate_ms.svg\"");
+	CHECK_HAS(html, "<img src=\"plots/trend-version-kvm-hugetlb-migrate-migrate_ms.svg\"");
+	v20 = strstr(html, "<td>tcg-icount</td><td>hugetlb-migrate migrate_ms</td><td>6.1.20</td>"
+			   "<td class=\"num\">6</td><td>ms</td><td class=\"num\">1</td>");
+	v192 = strstr(html, "<td>tcg-icount</td><td>hugetlb-migrate migrate_ms</td><td>6.1.192</td>"
+			    "<td class=\"num\">2</td><td>ms</td><td class=\"num\">3</td>");
+	CHECK(v20 && v192 && v20 < v192);
+	/* kvm's own row: its one comparison on 6.1.20, nothing of tcg-icount */
+	CHECK_HAS(html, "<td>kvm</td><td>hugetlb-migrate migrate_ms</td><td>6.1.20</td>"
+			"<td class=\"num\">6</td><td>ms</td><td class=\"num\">1</td>");
+	CHECK(!strstr(html, "<td>kvm</td><td>hugetlb-migrate migrate_ms</td><td>6.1.192</td>"));
+	CHECK_HAS(html, "<a href=\"index.html\">");
+	{
+		char *svg = xasprintf("%s/plots/trend-version-tcg-icount-hugetlb-migrate-migrate_ms.svg", dir);
+
+		CHECK(path_exists(svg));
+		free(svg);
+	}
+	free(html);
+}
+
 void test_report(void)
 {
 	char *dir = test_tmpdir(), *path = xasprintf("%s/r.db", dir);
@@ -195,6 +246,7 @@ void test_report(void)
 	CHECK(fixture_init(&f, W "1 migrate_ms 1\n" W "1 pages_migrated 0\n",
 			   W "1 migrate_ms 2\n" W "1 pages_migrated 32\n"));
 	check_index(db, &f, dir);
+	check_trend_versions(db, &f, dir);
 	db_close(db);
 	fixture_free(&f);
 	rm_rf(dir);
