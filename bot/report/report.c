@@ -9,6 +9,7 @@
 #include "queue.h"
 #include "stats.h"
 
+#include <ctype.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -142,6 +143,139 @@ static const char *verdict_class(enum verdict v)
 	default:
 		return "same";
 	}
+}
+
+/* Is the text at s an http(s) URL's start, after a word's end? */
+static size_t url_length(const char *text, const char *s)
+{
+	size_t n, open = 0, close = 0;
+
+	if (s > text && (isalnum((unsigned char)s[-1]) || s[-1] == '/' || s[-1] == '.'))
+		return 0;
+	if (starts_with(s, "https://"))
+		n = 8;
+	else if (starts_with(s, "http://"))
+		n = 7;
+	else
+		return 0;
+	if (!isalnum((unsigned char)s[n]) && s[n] != '[')
+		return 0;
+	/* up to a space, a control or what would end it in HTML or in a mail */
+	while (s[n] && (unsigned char)s[n] > ' ' && s[n] != 0x7f && !strchr("<>\"'`{}|\\^", s[n])) {
+		open += s[n] == '(';
+		close += s[n] == ')';
+		n++;
+	}
+	/* a sentence's full stop, a closing parenthesis the URL did not open */
+	while (n > 8 && (strchr(".,;:!?", s[n - 1]) || (s[n - 1] == ')' && close > open))) {
+		close -= s[n - 1] == ')';
+		n--;
+	}
+	return n;
+}
+
+static bool is_hex(const char *s, size_t n)
+{
+	return strspn(s, "0123456789abcdef") >= n;
+}
+
+static void commit_link(pb_str *out, const char *hex, size_t n)
+{
+	char h[41];
+
+	snprintf(h, sizeof(h), "%.*s", (int)(n < 40 ? n : 40), hex);
+	str_addf(out, "<a href=\"https://git.kernel.org/linus/%s\">%s</a>", h, h);
+}
+
+/* A stable patch's upstream line ("commit <sha> upstream.", "[ Upstream
+ * commit <sha> ]") at s: the length of what precedes the commit id. */
+static size_t upstream_prefix(const char *s)
+{
+	static const char *const prefix[] = { "commit ", "[ Upstream commit ", "[ upstream commit " };
+
+	for (size_t i = 0; i < PB_ARRAY_SIZE(prefix); i++) {
+		size_t n = strlen(prefix[i]);
+
+		if (starts_with(s, prefix[i]) && is_hex(s + n, 40) && !isalnum((unsigned char)s[n + 40]) &&
+		    (i || starts_with(s + n + 40, " upstream")))
+			return n;
+	}
+	return 0;
+}
+
+void html_linkify(pb_str *out, const char *s)
+{
+	const char *text = s, *plain;
+
+	if (!s)
+		return;
+	for (plain = s; *s;) {
+		size_t n = url_length(text, s), up = s == text || s[-1] == '\n' ? upstream_prefix(s) : 0;
+		char *part;
+
+		if (!n && !up) {
+			s++;
+			continue;
+		}
+		part = xstrndup(plain, (size_t)(s - plain));
+		html_escape(out, part);
+		free(part);
+		if (up) {
+			part = xstrndup(s, up);
+			html_escape(out, part);
+			free(part);
+			commit_link(out, s + up, 40);
+			s += up + 40;
+		} else {
+			part = xstrndup(s, n);
+			str_add(out, "<a href=\"");
+			html_escape(out, part);
+			str_add(out, "\">");
+			html_escape(out, part);
+			str_add(out, "</a>");
+			free(part);
+			s += n;
+		}
+		plain = s;
+	}
+	html_escape(out, plain);
+}
+
+/* A link to a page, its text escaped. */
+static void page_link(pb_str *h, const char *page, const char *text)
+{
+	str_add(h, "<a href=\"");
+	html_escape(h, page);
+	str_add(h, "\">");
+	html_escape(h, text);
+	str_add(h, "</a>");
+}
+
+/* A queue's name as headings show it: its directory's or file's. */
+static const char *queue_name(const char *queue)
+{
+	const char *slash = strrchr(queue, '/');
+
+	return slash && slash[1] ? slash + 1 : queue;
+}
+
+/* The line under a page's heading: back to the index, and to the page's
+ * queue (queue: a queue's path), or to the patches on their own ("": a
+ * patch without a series number). */
+static void nav(pb_str *h, const char *queue)
+{
+	str_add(h, "<p><a href=\"index.html\">All queues</a>");
+	if (queue && !queue[0])
+		str_add(h, " &middot; <a href=\"index.html#own\">Patches on their own</a>");
+	if (queue && queue[0]) {
+		char *page = report_queue_page(queue), *what = xasprintf("queue %s", queue_name(queue));
+
+		str_add(h, " &middot; ");
+		page_link(h, page, what);
+		free(what);
+		free(page);
+	}
+	str_add(h, "</p>\n");
 }
 
 /* A link to a log that sits below the report directory, else its path. */
@@ -448,7 +582,12 @@ static void statistics_kv(pb_str *h, const struct patch_page_row *r)
 static void patch_kv(pb_str *h, const struct patch_page_row *r)
 {
 	row_kv(h, "author", r->author);
-	row_kv(h, "upstream commit", r->upstream[0] ? r->upstream : "(not named)");
+	str_add(h, "<tr><th>upstream commit</th><td>");
+	if (strlen(r->upstream) == 40 && is_hex(r->upstream, 40))
+		commit_link(h, r->upstream, 40);
+	else
+		html_escape(h, r->upstream[0] ? r->upstream : "(not named)");
+	str_add(h, "</td></tr>\n");
 	row_kv(h, "queue", r->queue);
 	/* a patch from a review thread: where to answer it */
 	if (r->message_id[0] || r->mail_date[0]) {
@@ -481,7 +620,9 @@ static void patch_head(pb_str *h, const struct patch_page_row *r, const char *nu
 		html_escape(h, r->series_name);
 		str_add(h, r->series_description[0] ? ": " : "");
 		html_escape(h, r->series_description);
-		str_add(h, "</h1>\n<table>\n");
+		str_add(h, "</h1>\n");
+		nav(h, r->series_queue);
+		str_add(h, "<table>\n");
 		row_kv(h, "queue", r->series_queue);
 		if (r->series_cover_message_id[0])
 			row_kv(h, "cover letter Message-ID", r->series_cover_message_id);
@@ -497,7 +638,9 @@ static void patch_head(pb_str *h, const struct patch_page_row *r, const char *nu
 		html_escape(h, num);
 		str_add(h, ": ");
 		html_escape(h, r->subject);
-		str_add(h, "</h1>\n<table>\n");
+		str_add(h, "</h1>\n");
+		nav(h, r->number > 0 ? r->queue : "");
+		str_add(h, "<table>\n");
 		patch_kv(h, r);
 	}
 	row_kv(h, "pair", r->pair_method);
@@ -601,13 +744,13 @@ static void patch_texts(pb_str *h, const char *patch_file, const char *port_file
 		str_add(h, "<h2>The port (applied to form the kernel without the fix)</h2>\n<p>");
 		html_escape(h, port_file);
 		str_add(h, "</p>\n<pre>");
-		html_escape(h, text ? text : "(the port file is gone)");
+		html_linkify(h, text ? text : "(the port file is gone)");
 		str_add(h, "</pre>\n");
 		free(text);
 	}
 	text = read_file(patch_file, NULL, NULL);
 	str_add(h, "<h2>The patch</h2>\n<pre>");
-	html_escape(h, text ? text : "(the patch file is gone)");
+	html_linkify(h, text ? text : "(the patch file is gone)");
 	str_add(h, "</pre>\n");
 	free(text);
 }
@@ -827,16 +970,6 @@ static struct patch_cells cells_of_row(const struct measured_row *r)
 				     r->fixes, r->is_mm, r->cc_stable };
 }
 
-/* A link to a page, its text escaped. */
-static void page_link(pb_str *h, const char *page, const char *text)
-{
-	str_add(h, "<a href=\"");
-	html_escape(h, page);
-	str_add(h, "\">");
-	html_escape(h, text);
-	str_add(h, "</a>");
-}
-
 /* A patch's first cell: its label, linked to its page when it has one. */
 static void label_cell(pb_str *h, const char *queue, int number, const char *sha256, bool linked)
 {
@@ -990,14 +1123,6 @@ static bool index_series(sqlite3 *db, const char *queue, pb_str *h, pb_err *err)
 	return db_cursor_close(&c, err);
 }
 
-/* A queue's name as headings show it: its directory's or file's. */
-static const char *queue_name(const char *queue)
-{
-	const char *slash = strrchr(queue, '/');
-
-	return slash && slash[1] ? slash + 1 : queue;
-}
-
 /* A queue of the report: the index's part and its own page. */
 struct queue_entry {
 	char *queue, *newest;
@@ -1015,20 +1140,6 @@ static char *queue_counts(const struct queue_entry *e)
 	return xasprintf("%d patches: %d measured, %d skipped as not mm.%s",
 			 e->loaded->npatches + e->n.gone, e->n.measured, e->n.skipped,
 			 e->n.gone ? " Some measured before are no longer in the queue." : "");
-}
-
-static void nav(pb_str *h, const char *queue)
-{
-	str_add(h, "<p><a href=\"index.html\">All queues</a>");
-	if (queue) {
-		char *page = report_queue_page(queue), *what = xasprintf("queue %s", queue_name(queue));
-
-		str_add(h, " &middot; ");
-		page_link(h, page, what);
-		free(what);
-		free(page);
-	}
-	str_add(h, "</p>\n");
 }
 
 /* <report_dir>/queue-<name>-<hash>.html: every patch of the queue, its

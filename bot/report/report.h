@@ -9,6 +9,11 @@
 
 /* Appends s to out with & < > " ' escaped. */
 void html_escape(pb_str *out, const char *s);
+/* html_escape, with each http:// or https:// URL a link to itself (a
+ * sentence's full stop, a parenthesis it did not open left out) and each
+ * stable patch's upstream line ("commit <sha> upstream.", "[ Upstream
+ * commit <sha> ]") linking its commit on git.kernel.org. */
+void html_linkify(pb_str *out, const char *s);
 
 struct patch_page_row;
 /* How a comparison's verdicts were reached, in a paragraph (the patch

@@ -473,6 +473,9 @@ void test_db(void)
 			char *html = read_file(report, NULL, NULL);
 
 			CHECK_HAS(html, "<h1>Series 5.13.2-rc1: 5.13.2-rc1 review</h1>");
+			/* back to the index and to its queue */
+			CHECK_HAS(html, "<p><a href=\"index.html\">All queues</a> &middot; <a href=\"queue-"
+					"stable-5.13-");
 			CHECK_HAS(html, "<td>031 771</td>");
 			CHECK_HAS(html, "kernel with the series");
 			CHECK_HAS(html, "<h2>Bisection</h2>");

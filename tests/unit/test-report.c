@@ -99,6 +99,61 @@ static void check_page_names(void)
 	free(empty);
 }
 
+static char *linkified(const char *text)
+{
+	pb_str s;
+
+	str_init(&s);
+	html_linkify(&s, text);
+	return s.buf ? str_steal(&s) : xstrdup("");
+}
+
+#define SHA "6acfb5ba150cf75005ce85e0e25d79ef2fec287c"
+
+/* URLs of a patch's text are links, escaped; nothing else is. */
+static void check_links(void)
+{
+	static const struct {
+		const char *in, *out;
+	} cases[] = {
+		{ "Link: https://lkml.kernel.org/r/20210521022747.35736-1-songmuchun@bytedance.com\n",
+		  "Link: <a href=\"https://lkml.kernel.org/r/20210521022747.35736-1-songmuchun@bytedance.com\">"
+		  "https://lkml.kernel.org/r/20210521022747.35736-1-songmuchun@bytedance.com</a>\n" },
+		/* the query's & escaped; the URL ends where HTML markup would start */
+		{ "see https://a.org/x?a=1&b=<2>.", "see <a href=\"https://a.org/x?a=1&amp;b=\">"
+		  "https://a.org/x?a=1&amp;b=</a>&lt;2&gt;." },
+		{ "(http://a.org/b_(c)), end.", "(<a href=\"http://a.org/b_(c)\">http://a.org/b_(c)</a>), end." },
+		{ "x https://a.org/\"onmouseover=alert(1)", "x <a href=\"https://a.org/\">https://a.org/</a>"
+		  "&quot;onmouseover=alert(1)" },
+		{ "javascript:alert(1) data:text/html,x ftp://a.org", "javascript:alert(1) data:text/html,x "
+		  "ftp://a.org" },
+		{ "xhttps://a.org https:// http://.", "xhttps://a.org https:// http://." },
+		{ "commit " SHA " upstream.\n", "commit <a href=\"https://git.kernel.org/linus/" SHA "\">" SHA
+		  "</a> upstream.\n" },
+		{ "a\n[ Upstream commit " SHA " ]\n", "a\n[ Upstream commit <a href=\"https://git.kernel.org/"
+		  "linus/" SHA "\">" SHA "</a> ]\n" },
+		/* not a stable patch's upstream line: left alone */
+		{ "+ commit " SHA " upstream", "+ commit " SHA " upstream" },
+		{ "commit " SHA "\n", "commit " SHA "\n" },
+		{ "", "" },
+	};
+
+	for (size_t i = 0; i < PB_ARRAY_SIZE(cases); i++) {
+		char *out = linkified(cases[i].in);
+
+		CHECK_STR(out, cases[i].out);
+		free(out);
+	}
+	{
+		pb_str s;
+
+		str_init(&s);
+		html_linkify(&s, NULL);
+		CHECK_INT(s.len, 0);
+		str_free(&s);
+	}
+}
+
 /* Two queues with a patch 771 each, a patch of its own and a series: every
  * one has its page, the index lists them all by queue, newest first. */
 static void check_index(sqlite3 *db, struct fixture *f, const char *dir)
@@ -123,6 +178,14 @@ static void check_index(sqlite3 *db, struct fixture *f, const char *dir)
 	CHECK_HAS(own, "patch-");
 	html = page_text(dir, mine);
 	CHECK_HAS(html, "<h1>Patch 771: ");
+	/* back to the index and to its queue; its text's links */
+	a = xasprintf("<p><a href=\"index.html\">All queues</a> &middot; <a href=\"%s\">queue "
+		      "stable-5.13</a></p>", qmine);
+	CHECK_HAS(html, a);
+	free(a);
+	CHECK_HAS(html, "<a href=\"https://lkml.kernel.org/r/20210521022747.35736-1-songmuchun@"
+			"bytedance.com\">");
+	CHECK_HAS(html, "<tr><th>upstream commit</th><td><a href=\"https://git.kernel.org/linus/");
 	free(html);
 	html = page_text(dir, other);
 	CHECK_HAS(html, "<h1>Patch 771: ");
@@ -135,6 +198,8 @@ static void check_index(sqlite3 *db, struct fixture *f, const char *dir)
 		CHECK_HAS(html, h1);
 		free(h1);
 	}
+	CHECK_HAS(html, "<p><a href=\"index.html\">All queues</a> &middot; <a href=\"index.html#own\">"
+			"Patches on their own</a></p>");
 	free(html);
 
 	/* the index: both queues, the newest first, each linked to its page,
@@ -242,6 +307,7 @@ void test_report(void)
 	pb_err err = { "" };
 
 	check_page_names();
+	check_links();
 	CHECK(db_open(path, &db, &err));
 	CHECK(fixture_init(&f, W "1 migrate_ms 1\n" W "1 pages_migrated 0\n",
 			   W "1 migrate_ms 2\n" W "1 pages_migrated 32\n"));
