@@ -5,6 +5,7 @@
 
 #include "compare.h"
 #include "db-report.h"
+#include "outcome.h"
 #include "plot.h"
 #include "queue.h"
 #include "stats.h"
@@ -726,12 +727,179 @@ static bool boots_table(sqlite3 *db, long long cid, const char *report_dir, pb_s
 		str_add(h, " ");
 		log_link(h, r.results_log, report_dir, "results");
 		str_add(h, "</td>");
-		cell(h, "td", r.detail, NULL);
+		if (strcmp(r.outcome, "ok") && r.detail[0]) {
+			/* its whole text is in the banner at the top, once */
+			char *line = crash_headline(r.detail);
+
+			str_add(h, "<td>");
+			html_escape(h, line);
+			str_add(h, " <a href=\"#crash\">(above)</a></td>");
+			free(line);
+		} else {
+			cell(h, "td", r.detail, NULL);
+		}
 		str_add(h, "</tr>\n");
 	}
 	str_add(h, "</table>\n");
 	db_cursor_close(&c, NULL);
 	return true;
+}
+
+/* A failed boot, as the crash banner names it. */
+struct failed_boot {
+	int index, side;
+	char *outcome, *headline, *detail, *console;
+};
+
+/* "without the fix (base+port)": a side of the comparison and its kernel. */
+static char *kernel_side(const struct patch_page_row *r, int side)
+{
+	bool series = !strcmp(r->kind, "series");
+
+	return xasprintf("the kernel %s the %s (%s)", side ? "with" : "without", series ? "series" : "fix",
+			 r->kernel[side].label);
+}
+
+/* A console line [at, at + n) without its "[    0.390281] " time stamp. */
+static const char *untimed(const char *at, size_t *n)
+{
+	const char *end = memchr(at, ']', *n);
+
+	if (*n && at[0] == '[' && end) {
+		end += 1 + (end + 1 < at + *n && end[1] == ' ');
+		*n -= (size_t)(end - at);
+		return end;
+	}
+	return at;
+}
+
+/* Is the line [l, l + n) one of text's lines up to stop (time stamps
+ * aside)? */
+static bool line_before(const char *text, const char *stop, const char *l, size_t n)
+{
+	for (const char *at = text; at < stop;) {
+		size_t len = strcspn(at, "\n"), un = len;
+		const char *u = untimed(at, &un);
+
+		if (un == n && !memcmp(u, l, n))
+			return true;
+		at += len + (at[len] == '\n');
+	}
+	return false;
+}
+
+/* An oops as the page prints it: once. After its "---[ end trace ... ]---"
+ * the kernel prints the registers again on its way to the panic; those
+ * lines, shown just above, are left out (the console log has them). */
+static char *oops_once(const char *detail)
+{
+	const char *trace = strstr(detail, "---[ end trace"), *at;
+	int dropped = 0;
+	pb_str out;
+
+	if (!trace)
+		return xstrdup(detail);
+	at = trace + strcspn(trace, "\n");
+	at += *at == '\n';
+	str_init(&out);
+	str_addn(&out, detail, (size_t)(at - detail));
+	while (*at) {
+		size_t len = strcspn(at, "\n"), un = len;
+		const char *u = untimed(at, &un);
+
+		if (un && line_before(detail, trace, u, un)) {
+			dropped++;
+		} else {
+			if (dropped)
+				str_addf(&out, "(%d line%s printed again, as above)\n", dropped,
+					 dropped == 1 ? "" : "s");
+			dropped = 0;
+			str_addn(&out, at, len + (at[len] == '\n'));
+		}
+		at += len + (at[len] == '\n');
+	}
+	if (dropped)
+		str_addf(&out, "(%d line%s printed again, as above)\n", dropped, dropped == 1 ? "" : "s");
+	return str_steal(&out);
+}
+
+/* The banner at the top of a page whose boots did not all come out ok:
+ * each failure's one line (crash_headline), which boots ended so, of which
+ * kernel, their console logs, and the failure's text once. */
+static bool crash_banner(sqlite3 *db, long long cid, const struct patch_page_row *pr,
+			 const char *report_dir, pb_str *h, pb_err *err)
+{
+	struct failed_boot *fb = NULL;
+	struct db_cursor c;
+	struct boot_row r;
+	int n = 0;
+	bool ok;
+
+	if (!db_report_boots(&c, db, cid, err))
+		return false;
+	while (db_cursor_step(&c, &r)) {
+		char *line;
+
+		if (!strcmp(r.outcome, "ok"))
+			continue;
+		line = crash_headline(r.detail);
+		fb = xrealloc(fb, sizeof(*fb) * (size_t)(n + 1));
+		fb[n++] = (struct failed_boot){ r.boot_index, !strcmp(r.side, "with"), xstrdup(r.outcome),
+						line[0] ? line : xstrdup(r.outcome), xstrdup(r.detail),
+						xstrdup(r.console_log) };
+		if (!line[0])
+			free(line);
+	}
+	ok = db_cursor_close(&c, err);
+	if (ok && n) {
+		str_add(h, "<div id=\"crash\">\n");
+		/* each headline once, with every boot that ended with it */
+		for (int i = 0; i < n; i++) {
+			int first = i;
+
+			for (int j = 0; j < i; j++)
+				if (!strcmp(fb[j].headline, fb[i].headline))
+					first = j;
+			if (first != i)
+				continue;
+			str_add(h, "<h2 class=\"bad\">");
+			html_escape(h, fb[i].headline);
+			str_add(h, "</h2>\n<ul>\n");
+			for (int j = i; j < n; j++) {
+				char *who;
+
+				if (strcmp(fb[j].headline, fb[i].headline))
+					continue;
+				who = kernel_side(pr, fb[j].side);
+				str_addf(h, "<li>boot %d, ", fb[j].index);
+				html_escape(h, who);
+				str_add(h, ": ");
+				html_escape(h, fb[j].outcome);
+				str_add(h, "; ");
+				log_link(h, fb[j].console, report_dir, "its console log");
+				str_add(h, "</li>\n");
+				free(who);
+			}
+			str_add(h, "</ul>\n");
+			if (strcmp(fb[i].detail, fb[i].headline)) {
+				char *oops = oops_once(fb[i].detail);
+
+				str_add(h, "<pre>");
+				html_escape(h, oops);
+				str_add(h, "</pre>\n");
+				free(oops);
+			}
+		}
+		str_add(h, "</div>\n");
+	}
+	for (int i = 0; i < n; i++) {
+		free(fb[i].outcome);
+		free(fb[i].headline);
+		free(fb[i].detail);
+		free(fb[i].console);
+	}
+	free(fb);
+	return ok;
 }
 
 /* The port (if the pair was made with one) and the patch, as text. */
@@ -859,6 +1027,11 @@ bool report_write_patch(sqlite3 *db, long long cid, const char *report_dir, char
 	patch_file = series ? NULL : xstrdup(r.file);
 	/* A port is this project's own change: show it beside the patch. */
 	port_file = !strcmp(r.pair_method, "port") ? xstrdup(r.port_file) : NULL;
+	/* a failed boot leads the page, as a failed build does */
+	if (!crash_banner(db, cid, &r, report_dir, &h, err)) {
+		db_cursor_close(&c, NULL);
+		goto out;
+	}
 	db_cursor_close(&c, NULL);
 	if (!comparison_tables(db, cid, num, report_dir, &h, err) ||
 	    !boots_table(db, cid, report_dir, &h, err))

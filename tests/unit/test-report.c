@@ -299,6 +299,73 @@ static void check_trend_versions(sqlite3 *db, struct fixture *f, const char *dir
 	free(html);
 }
 
+#define OOPS "[    0.390281] kernel BUG at ../work/mm/vmscan.c:7562!\n" \
+	     "[    0.390291] invalid opcode: 0000 [#1] PREEMPT SMP NOPTI\n" \
+	     "[    0.390303] RIP: 0010:kswapd_init+0x0/0x2 <f0> & co\n" \
+	     "[    0.390592] ---[ end trace 0000000000000000 ]---\n" \
+	     "[    0.390601] RIP: 0010:kswapd_init+0x0/0x2 <f0> & co\n" \
+	     "[    0.390765] Kernel panic - not syncing: Fatal exception\n"
+
+/* A kernel that BUG()s: the banner at the top names the BUG line, the
+ * boots and their kernel, links their console logs, and prints the oops
+ * once (for every boot that hit it, and without the registers the kernel
+ * prints again after the trace); a page without a failed boot has none. */
+static void check_crash(sqlite3 *db, struct fixture *f, const char *dir)
+{
+	char *page = report_patch_page(f->queue.dir, 771, f->cmp.patch->sha256), *html, *li;
+	char *log = xasprintf("%s/logs/771-x/boot01-without.console.log", dir);
+	char *before = page_text(dir, page);
+	struct boot *b = f->cmp.obs.boots;
+	long long id;
+	pb_err err = { "" };
+
+	CHECK_HAS(before, "<h1>Patch 771");
+	CHECK(!strstr(before, "id=\"crash\""));
+	free(before);
+	free(page);
+	for (int i = 0; i < 3; i += 2) {
+		b[i].rec.outcome = BOOT_PANIC;
+		free(b[i].rec.detail);
+		b[i].rec.detail = xstrdup(OOPS);
+	}
+	free(b[0].rec.console_log);
+	b[0].rec.console_log = xstrdup(log);
+	b[1].rec.outcome = BOOT_TIMEOUT;
+	free(b[1].rec.detail);
+	b[1].rec.detail = xstrdup("no \"PB1 done\" within 600 s");
+	comparison_compute(&f->cmp);
+	id = store_as(db, f, f->queue.dir, "2026-12-06T00:00:00Z");
+	CHECK(report_write_patch(db, id, dir, &page, &err));
+	html = read_file(page, NULL, NULL);
+	CHECK_HAS(html, "<div id=\"crash\">\n<h2 class=\"bad\">kernel BUG at ../work/mm/vmscan.c:7562!</h2>");
+	li = xasprintf("<li>boot 1, the kernel without the fix (base+port): boot-panic; <a href=\"logs/"
+		       "771-x/boot01-without.console.log\">its console log</a></li>");
+	CHECK_HAS(html, li);
+	free(li);
+	CHECK_HAS(html, "<li>boot 3, the kernel without the fix (base+port): boot-panic; "
+			"/nonexistent/boot2.console.log</li>");
+	CHECK_HAS(html, "<h2 class=\"bad\">no &quot;PB1 done&quot; within 600 s</h2>\n<ul>\n<li>boot 2, "
+			"the kernel with the fix (base): timeout;");
+	/* the oops once, escaped; the boots table names it in its line */
+	CHECK_INT(occurrences(html, "invalid opcode"), 1);
+	CHECK_INT(occurrences(html, "kswapd_init+0x0/0x2 &lt;f0&gt; &amp; co"), 1);
+	/* the registers the kernel prints again after the end of the trace: once */
+	CHECK_HAS(html, "---[ end trace 0000000000000000 ]---\n(1 line printed again, as above)\n"
+			"[    0.390765] Kernel panic - not syncing: Fatal exception\n</pre>");
+	CHECK_INT(occurrences(html, "kernel BUG at ../work/mm/vmscan.c:7562! <a href=\"#crash\">(above)</a>"), 2);
+	/* above the plots and tables */
+	CHECK(strstr(html, "id=\"crash\"") < strstr(html, "<h2>Timing"));
+	free(html);
+	free(page);
+	free(log);
+	for (int i = 0; i < 3; i++) {
+		b[i].rec.outcome = BOOT_OK;
+		free(b[i].rec.detail);
+		b[i].rec.detail = xstrdup("");
+	}
+	comparison_compute(&f->cmp);
+}
+
 void test_report(void)
 {
 	char *dir = test_tmpdir(), *path = xasprintf("%s/r.db", dir);
@@ -313,6 +380,7 @@ void test_report(void)
 			   W "1 migrate_ms 2\n" W "1 pages_migrated 32\n"));
 	check_index(db, &f, dir);
 	check_trend_versions(db, &f, dir);
+	check_crash(db, &f, dir);
 	db_close(db);
 	fixture_free(&f);
 	rm_rf(dir);
