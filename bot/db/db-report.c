@@ -53,6 +53,8 @@ static const struct db_column patch_page_cols[] = {
 	{ "kernel_1_key", "kx.key", DB_TEXT, offsetof(R, kernel[1].key) },
 	{ "kernel_1_build_status", "kx.build_status", DB_TEXT, offsetof(R, kernel[1].build_status) },
 	{ "kernel_1_failure", "kx.failure", DB_TEXT, offsetof(R, kernel[1].failure) },
+	{ "kernel_0_build_log", "kw.build_log", DB_TEXT, offsetof(R, kernel[0].build_log) },
+	{ "kernel_1_build_log", "kx.build_log", DB_TEXT, offsetof(R, kernel[1].build_log) },
 	DB_COLUMN(R, base_version, DB_TEXT, "kw.version"),
 	DB_COLUMN(R, config_sha256, DB_TEXT, "kw.config_sha256"),
 	DB_COLUMN(R, perfbot_version, DB_TEXT, "c.perfbot_version"),
@@ -81,6 +83,10 @@ static const struct db_column patch_page_cols[] = {
 		  "coalesce((SELECT host_cpu FROM runs WHERE comparison_id=c.id ORDER BY boot_index LIMIT 1), '')"),
 	DB_COLUMN(R, qemu_version, DB_TEXT,
 		  "coalesce((SELECT qemu_version FROM runs WHERE comparison_id=c.id ORDER BY boot_index LIMIT 1), '')"),
+	{ "qemu_cmdline_0", "(SELECT qemu_cmdline FROM runs WHERE comparison_id=c.id AND side='without' "
+	  "ORDER BY boot_index LIMIT 1)", DB_TEXT, offsetof(R, qemu_cmdline[0]) },
+	{ "qemu_cmdline_1", "(SELECT qemu_cmdline FROM runs WHERE comparison_id=c.id AND side='with' "
+	  "ORDER BY boot_index LIMIT 1)", DB_TEXT, offsetof(R, qemu_cmdline[1]) },
 };
 static const struct db_column queue_patch_cols[] = { PATCH_COLUMNS };
 #undef PATCH_COLUMNS

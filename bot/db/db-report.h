@@ -8,6 +8,7 @@
 /* One kernel of a comparison, as the patch page shows it. */
 struct kernel_row {
 	const char *label, *key, *build_status, *failure;
+	const char *build_log; /* in the kernel cache's directory of it ("" none) */
 };
 
 /* A comparison with its patch and kernels: the head of a patch page, and
@@ -32,6 +33,7 @@ struct patch_page_row {
 	int guests_at_once;                /* 0: before schema 8 (one at a time) */
 	int boots_run[2], boots_ok[2];     /* boots of each side, and those that came out ok */
 	const char *host, *host_cpu, *qemu_version; /* where it ran ("" unknown: before schema 9) */
+	const char *qemu_cmdline[2];       /* the first boot's of each side ("" none) */
 };
 /* *found false if there is no comparison cid. Strings valid until close. */
 bool db_report_patch_page(struct db_cursor *c, sqlite3 *db, long long cid,

@@ -3,6 +3,7 @@
  * the base kernel's trend. Its rows come from db-report.c; everything is escaped. */
 #include "report.h"
 
+#include "answer.h"
 #include "compare.h"
 #include "db-report.h"
 #include "outcome.h"
@@ -902,6 +903,131 @@ static bool crash_banner(sqlite3 *db, long long cid, const struct patch_page_row
 	return ok;
 }
 
+/* The guest kernel's command line of a QEMU command line (the argument
+ * of its -append, which runs.qemu_cmdline holds unquoted, up to the next
+ * option perfbot gives after it), or NULL. *at and *len: where it is. */
+static char *guest_cmdline(const char *qemu, size_t *at, size_t *len)
+{
+	const char *a = strstr(qemu, " -append "), *end;
+
+	if (!a)
+		return NULL;
+	a += strlen(" -append ");
+	end = strstr(a, " -serial ");
+	if (!end)
+		end = a + strlen(a);
+	*at = (size_t)(a - qemu);
+	*len = (size_t)(end - a);
+	return xstrndup(a, *len);
+}
+
+/* A kernel's .config, from its directory in the kernel cache
+ * (<cache>/kernels/<key>/config beside its build.log, kernel.h), copied to
+ * <report_dir>/configs/<key>.config and linked: the page keeps it when the
+ * cache is cleaned. Where there is none, why. */
+static void config_kv(pb_str *h, const char *k, const struct kernel_row *kr, const char *report_dir)
+{
+	char key[17], *name, *dir = xasprintf("%s/configs", report_dir), *dst, *src = NULL, *why = NULL;
+	pb_err err = { "" };
+
+	safe_name(key, sizeof(key), kr->key, strlen(kr->key));
+	name = xasprintf("configs/%s.config", key);
+	dst = xasprintf("%s/%s", report_dir, name);
+	if (ends_with(kr->build_log, "/build.log"))
+		src = xasprintf("%.*s/config", (int)(strlen(kr->build_log) - strlen("/build.log")),
+				kr->build_log);
+	if (path_exists(dst))
+		; /* copied before: the same key, the same kernel */
+	else if (strcmp(kr->build_status, "built"))
+		why = xstrdup("none: the kernel did not build");
+	else if (!src)
+		why = xstrdup("not found: the database does not say where the kernel was built");
+	else if (!path_exists(src))
+		why = xasprintf("not found: the kernel cache no longer holds %s", src);
+	else if (!mkdir_p(dir, &err) || !copy_file(src, dst, &err))
+		why = xasprintf("not copied: %s", err.msg[0] ? err.msg : "cannot write it");
+	str_add(h, "<tr>");
+	cell(h, "th", k, NULL);
+	str_add(h, "<td>");
+	if (why) {
+		html_escape(h, why);
+	} else {
+		page_link(h, name, name);
+		str_add(h, " (kernel ");
+		html_escape(h, kr->label);
+		str_addf(h, ", key %s)", key);
+	}
+	str_add(h, "</td></tr>\n");
+	free(why);
+	free(src);
+	free(dst);
+	free(dir);
+	free(name);
+}
+
+/* How to run the comparison again: perfbot's command with its seed, the
+ * version that ran it, both kernels' .config, a boot's QEMU command line
+ * and guest kernel command line of each side. */
+static void reproduce(pb_str *h, const struct patch_page_row *r, const char *report_dir)
+{
+	char *line = answer_reproduce_line(r, true);
+
+	str_add(h, "<h2>Reproduce</h2>\n<table>\n<tr><th>command</th><td><pre>");
+	html_escape(h, line);
+	str_add(h, "</pre></td></tr>\n");
+	free(line);
+	row_kv(h, "perfbot version", r->perfbot_version);
+	for (int s = 0; s < 2; s++) {
+		char *who = kernel_side(r, s), *k = xasprintf(".config of %s", who);
+
+		config_kv(h, k, &r->kernel[s], report_dir);
+		free(k);
+		free(who);
+	}
+	for (int s = 0; s < 2; s++) {
+		const char *q = r->qemu_cmdline[s] ? r->qemu_cmdline[s] : "";
+		char *who, *k, *guest;
+		size_t at = 0, len = 0;
+
+		if (!q[0])
+			continue;
+		who = kernel_side(r, s);
+		guest = guest_cmdline(q, &at, &len);
+		k = xasprintf("QEMU, the first boot of %s", who);
+		str_add(h, "<tr>");
+		cell(h, "th", k, NULL);
+		str_add(h, "<td><pre>");
+		if (guest) {
+			/* the -append argument quoted, as a shell needs it */
+			char *head = xstrndup(q, at), *quoted = shell_quote(guest);
+
+			html_escape(h, head);
+			html_escape(h, quoted);
+			html_escape(h, q + at + len);
+			free(head);
+			free(quoted);
+		} else {
+			html_escape(h, q);
+		}
+		str_add(h, "</pre></td></tr>\n");
+		free(k);
+		if (guest) {
+			k = xasprintf("guest kernel command line, %s", who);
+			str_add(h, "<tr>");
+			cell(h, "th", k, NULL);
+			str_add(h, "<td><pre>");
+			html_escape(h, guest);
+			str_add(h, "</pre></td></tr>\n");
+			free(k);
+		}
+		free(guest);
+		free(who);
+	}
+	if (!(r->qemu_cmdline[0] && r->qemu_cmdline[0][0]) && !(r->qemu_cmdline[1] && r->qemu_cmdline[1][0]))
+		row_kv(h, "QEMU", "nothing was booted");
+	str_add(h, "</table>\n");
+}
+
 /* The port (if the pair was made with one) and the patch, as text. */
 static void patch_texts(pb_str *h, const char *patch_file, const char *port_file)
 {
@@ -1004,7 +1130,7 @@ bool report_write_patch(sqlite3 *db, long long cid, const char *report_dir, char
 {
 	struct patch_page_row r;
 	struct db_cursor c;
-	pb_str h;
+	pb_str h, repro;
 	char *path = NULL, *num = NULL, *page = NULL, *patch_file = NULL, *port_file = NULL;
 	char label[PATCH_LABEL_SIZE];
 	bool ok = false, found, series;
@@ -1032,10 +1158,16 @@ bool report_write_patch(sqlite3 *db, long long cid, const char *report_dir, char
 		db_cursor_close(&c, NULL);
 		goto out;
 	}
+	str_init(&repro);
+	reproduce(&repro, &r, report_dir);
 	db_cursor_close(&c, NULL);
-	if (!comparison_tables(db, cid, num, report_dir, &h, err) ||
-	    !boots_table(db, cid, report_dir, &h, err))
+	ok = comparison_tables(db, cid, num, report_dir, &h, err) &&
+	     boots_table(db, cid, report_dir, &h, err);
+	str_addn(&h, repro.buf ? repro.buf : "", repro.len);
+	str_free(&repro);
+	if (!ok)
 		goto out;
+	ok = false;
 	if (!series)
 		patch_texts(&h, patch_file, port_file);
 	else if (!bisection_log(db, cid, &h, err))

@@ -202,8 +202,8 @@ static struct patch_page_row test_row(void)
 		.gate_pct = 0.5, .alpha = 0.01, .beta = 0.05, .seed = 12345,
 	};
 
-	r.kernel[0] = (struct kernel_row){ "base+port", "key0", "built", "" };
-	r.kernel[1] = (struct kernel_row){ "base", "key1", "built", "" };
+	r.kernel[0] = (struct kernel_row){ "base+port", "key0", "built", "", "" };
+	r.kernel[1] = (struct kernel_row){ "base", "key1", "built", "", "" };
 	return r;
 }
 

@@ -366,6 +366,90 @@ static void check_crash(sqlite3 *db, struct fixture *f, const char *dir)
 	comparison_compute(&f->cmp);
 }
 
+/* The reproduce section: the command with its seed, perfbot's version,
+ * each kernel's .config copied from the kernel cache into the report (or
+ * why not), a boot's QEMU and guest command lines of each side. */
+static void check_reproduce(sqlite3 *db, struct fixture *f, const char *dir)
+{
+	char *cache = xasprintf("%s/cache/kernels/keyR0", dir), *cfg = xasprintf("%s/config", cache);
+	char *report = xasprintf("%s/rep", dir), *page = NULL, *html, *copy, *text;
+	struct boot *b = f->cmp.obs.boots;
+	long long id;
+	pb_err err = { "" };
+
+	CHECK(mkdir_p(cache, &err));
+	free(test_write(cache, "config", "CONFIG_MMU=y\n# <not html>\n"));
+	free(f->cmp.image[0].log);
+	f->cmp.image[0].log = xasprintf("%s/build.log", cache);
+	free(f->cmp.image[1].log);
+	f->cmp.image[1].log = xasprintf("%s/cache/kernels/keyR1/build.log", dir);
+	snprintf(f->cmp.image[0].key, sizeof(f->cmp.image[0].key), "keyR0");
+	snprintf(f->cmp.image[1].key, sizeof(f->cmp.image[1].key), "keyR1");
+	for (int i = 0; i < f->cmp.obs.nboots; i++) {
+		free(b[i].rec.qemu_cmdline);
+		b[i].rec.qemu_cmdline = xasprintf("qemu-system-x86_64 -m 1024 -kernel /c/%d/bzImage -append "
+						  "console=ttyS0 panic=-1 it's<%d> -serial file:/l/%d.log "
+						  "-serial file:/l/%d.r.log", i, i, i, i);
+	}
+	f->cmp.seed = 4242;
+	id = store_as(db, f, f->queue.dir, "2026-12-07T00:00:00Z");
+	CHECK(report_write_patch(db, id, report, &page, &err));
+	CHECK_STR(err.msg, "");
+	html = read_file(page, NULL, NULL);
+	CHECK_HAS(html, "<h2>Reproduce</h2>");
+	CHECK_HAS(html, "<tr><th>command</th><td><pre>perfbot run --patch 771 --queue queue/stable-5.13 "
+			"-c run.seed=4242 -c qemu.accel=tcg-icount");
+	CHECK_HAS(html, "<tr><th>perfbot version</th><td>test</td></tr>");
+	/* the kernel without the fix: copied, linked; the other: gone */
+	CHECK_HAS(html, "<tr><th>.config of the kernel without the fix (base+port)</th><td><a href=\""
+			"configs/keyR0.config\">configs/keyR0.config</a> (kernel base+port, key keyR0)</td></tr>");
+	copy = xasprintf("%s/configs/keyR0.config", report);
+	text = read_file(copy, NULL, NULL);
+	CHECK_STR(text, "CONFIG_MMU=y\n# <not html>\n");
+	free(text);
+	free(copy);
+	CHECK_HAS(html, "<tr><th>.config of the kernel with the fix (base)</th><td>not found: the kernel "
+			"cache no longer holds ");
+	/* the first boot of each side: its QEMU line, the -append quoted */
+	CHECK_HAS(html, "<tr><th>QEMU, the first boot of the kernel without the fix (base+port)</th><td><pre>"
+			"qemu-system-x86_64 -m 1024 -kernel /c/0/bzImage -append &#39;console=ttyS0 panic=-1 "
+			"it&#39;\\&#39;&#39;s&lt;0&gt;&#39; -serial file:/l/0.log -serial file:/l/0.r.log</pre>");
+	CHECK_HAS(html, "<tr><th>guest kernel command line, the kernel with the fix (base)</th><td><pre>"
+			"console=ttyS0 panic=-1 it&#39;s&lt;1&gt;</pre></td></tr>");
+	CHECK(!strstr(html, "/c/2/bzImage"));
+	free(html);
+	free(page);
+
+	/* the cache cleaned: the copy made before stays linked */
+	CHECK(rm_rf(cache));
+	CHECK(report_write_patch(db, id, report, &page, &err));
+	html = read_file(page, NULL, NULL);
+	CHECK_HAS(html, "<a href=\"configs/keyR0.config\">");
+	free(html);
+	free(page);
+
+	/* older rows: no build log recorded, no boot stored */
+	CHECK(db_exec(db, "UPDATE kernels SET build_log=NULL WHERE key='keyR1'", &err));
+	CHECK(db_exec(db, "DELETE FROM samples WHERE run_id IN (SELECT id FROM runs WHERE "
+			  "comparison_id=(SELECT max(id) FROM comparisons)); DELETE FROM runs WHERE "
+			  "comparison_id=(SELECT max(id) FROM comparisons)", &err));
+	CHECK(report_write_patch(db, id, report, &page, &err));
+	html = read_file(page, NULL, NULL);
+	CHECK_HAS(html, "<tr><th>.config of the kernel with the fix (base)</th><td>not found: the "
+			"database does not say where the kernel was built</td></tr>");
+	CHECK_HAS(html, "<tr><th>QEMU</th><td>nothing was booted</td></tr>");
+	free(html);
+	free(page);
+	for (int s = 0; s < 2; s++) {
+		free(f->cmp.image[s].log);
+		f->cmp.image[s].log = xstrdup("/nonexistent/build.log");
+		snprintf(f->cmp.image[s].key, sizeof(f->cmp.image[s].key), "key%d", s);
+	}
+	free(cfg);
+	free(cache);
+	free(report);
+}
+
 void test_report(void)
 {
 	char *dir = test_tmpdir(), *path = xasprintf("%s/r.db", dir);
@@ -381,6 +465,7 @@ void test_report(void)
 	check_index(db, &f, dir);
 	check_trend_versions(db, &f, dir);
 	check_crash(db, &f, dir);
+	check_reproduce(db, &f, dir);
 	db_close(db);
 	fixture_free(&f);
 	rm_rf(dir);
