@@ -450,6 +450,57 @@ static void check_reproduce(sqlite3 *db, struct fixture *f, const char *dir)
 	free(report);
 }
 
+/* A database of schema 1, upgraded: its rows lack most of what the pages
+ * show now, and the report is written all the same. */
+static void check_old_database(const char *dir)
+{
+	char *v1 = xasprintf("%s/v1.db", dir), *rep = xasprintf("%s/v1-rep", dir);
+	char *sql = read_file("tests/data/schema-v1.sql", NULL, NULL), *page = report_patch_page("q", 771, "s");
+	char *html;
+	sqlite3 *db;
+	pb_err err = { "" };
+	int pages = 0;
+
+	CHECK(sql != NULL);
+	CHECK(sqlite3_open(v1, &db) == SQLITE_OK);
+	CHECK(sqlite3_exec(db, sql, NULL, NULL, NULL) == SQLITE_OK);
+	CHECK(sqlite3_exec(db,
+			   "INSERT INTO patches VALUES (1,'q',771,800,'5.13','f','s','subj','a','',"
+			   "'',0,1,'mm');"
+			   "INSERT INTO kernels VALUES (1,'k','6.1','t','c','base',NULL,NULL,0,'built',"
+			   "1.0,'',NULL);"
+			   "INSERT INTO comparisons VALUES (1,1,'port','d',1,1,'tcg-icount','r','w',"
+			   "'c',2,5,'measured','t0','t1',3.0,'v');"
+			   "INSERT INTO runs VALUES (1,1,1,'with',1,'tcg-icount','r','q','c','ok','',"
+			   "1.0,'','');"
+			   "INSERT INTO samples VALUES (1,'w','m',1,2.5);",
+			   NULL, NULL, NULL) == SQLITE_OK);
+	sqlite3_close(db);
+	CHECK(db_open(v1, &db, &err));
+	CHECK(report_write_all(db, NULL, rep, &pages, &err));
+	CHECK_STR(err.msg, "");
+	CHECK_INT(pages, 1);
+	html = page_text(rep, "index.html");
+	CHECK_HAS(html, "1 queue with 1 measured patch;");
+	CHECK_HAS(html, page);
+	free(html);
+	html = page_text(rep, page);
+	CHECK_HAS(html, "<h1>Patch 771: subj</h1>");
+	CHECK_HAS(html, "<h2>Reproduce</h2>");
+	CHECK_HAS(html, "not found: the database does not say where the kernel was built");
+	CHECK_HAS(html, "<tr><th>QEMU, the first boot of the kernel with the fix (base)</th><td><pre>c</pre>");
+	CHECK(!strstr(html, "id=\"crash\""));
+	free(html);
+	html = page_text(rep, "trend.html");
+	CHECK_HAS(html, "<h2>Across base kernel versions</h2>");
+	free(html);
+	db_close(db);
+	free(page);
+	free(sql);
+	free(rep);
+	free(v1);
+}
+
 void test_report(void)
 {
 	char *dir = test_tmpdir(), *path = xasprintf("%s/r.db", dir);
@@ -466,6 +517,7 @@ void test_report(void)
 	check_trend_versions(db, &f, dir);
 	check_crash(db, &f, dir);
 	check_reproduce(db, &f, dir);
+	check_old_database(dir);
 	db_close(db);
 	fixture_free(&f);
 	rm_rf(dir);
