@@ -607,7 +607,8 @@ static void patch_kv(pb_str *h, const struct patch_page_row *r)
 }
 
 /* The page's head and the table of what was compared, how and with what. */
-static void patch_head(pb_str *h, const struct patch_page_row *r, const char *num)
+static void patch_head(pb_str *h, const struct patch_page_row *r, const char *num,
+		       const char *banners)
 {
 	bool series = !strcmp(r->kind, "series");
 	char *sched;
@@ -624,6 +625,7 @@ static void patch_head(pb_str *h, const struct patch_page_row *r, const char *nu
 		html_escape(h, r->series_description);
 		str_add(h, "</h1>\n");
 		nav(h, r->series_queue);
+		str_add(h, banners);
 		str_add(h, "<table>\n");
 		row_kv(h, "queue", r->series_queue);
 		if (r->series_cover_message_id[0])
@@ -642,6 +644,7 @@ static void patch_head(pb_str *h, const struct patch_page_row *r, const char *nu
 		html_escape(h, r->subject);
 		str_add(h, "</h1>\n");
 		nav(h, r->number > 0 ? r->queue : "");
+		str_add(h, banners);
 		str_add(h, "<table>\n");
 		patch_kv(h, r);
 	}
@@ -688,6 +691,11 @@ static void patch_head(pb_str *h, const struct patch_page_row *r, const char *nu
 	if (!strcmp(r->accel, "tcg-icount"))
 		str_add(h, "<p>Guest time under TCG with <code>-icount shift=0</code> counts instructions: "
 			   "it measures the work a kernel path does, not cache or TLB stalls.</p>\n");
+}
+
+/* The banner of a kernel that failed to build: its compiler's error. */
+static void build_banner(pb_str *h, const struct patch_page_row *r)
+{
 	for (int s = 0; s < 2; s++) {
 		const char *fail = r->kernel[s].failure;
 
@@ -1130,7 +1138,7 @@ bool report_write_patch(sqlite3 *db, long long cid, const char *report_dir, char
 {
 	struct patch_page_row r;
 	struct db_cursor c;
-	pb_str h, repro;
+	pb_str h, banners, repro;
 	char *path = NULL, *num = NULL, *page = NULL, *patch_file = NULL, *port_file = NULL;
 	char label[PATCH_LABEL_SIZE];
 	bool ok = false, found, series;
@@ -1149,15 +1157,20 @@ bool report_write_patch(sqlite3 *db, long long cid, const char *report_dir, char
 	page = report_page_of(&r);
 	/* the plots are named after the page: <page>-c<cid>-... */
 	num = xstrndup(page, strlen(page) - strlen(".html"));
-	patch_head(&h, &r, series ? num : patch_label(label, r.number, r.sha256));
-	patch_file = series ? NULL : xstrdup(r.file);
-	/* A port is this project's own change: show it beside the patch. */
-	port_file = !strcmp(r.pair_method, "port") ? xstrdup(r.port_file) : NULL;
-	/* a failed boot leads the page, as a failed build does */
-	if (!crash_banner(db, cid, &r, report_dir, &h, err)) {
+	/* a failed build or boot leads the page, under its heading */
+	str_init(&banners);
+	build_banner(&banners, &r);
+	if (!crash_banner(db, cid, &r, report_dir, &banners, err)) {
+		str_free(&banners);
 		db_cursor_close(&c, NULL);
 		goto out;
 	}
+	patch_head(&h, &r, series ? num : patch_label(label, r.number, r.sha256),
+		   banners.buf ? banners.buf : "");
+	str_free(&banners);
+	patch_file = series ? NULL : xstrdup(r.file);
+	/* A port is this project's own change: show it beside the patch. */
+	port_file = !strcmp(r.pair_method, "port") ? xstrdup(r.port_file) : NULL;
 	str_init(&repro);
 	reproduce(&repro, &r, report_dir);
 	db_cursor_close(&c, NULL);

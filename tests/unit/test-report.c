@@ -333,8 +333,15 @@ static void check_crash(sqlite3 *db, struct fixture *f, const char *dir)
 	b[1].rec.outcome = BOOT_TIMEOUT;
 	free(b[1].rec.detail);
 	b[1].rec.detail = xstrdup("no \"PB1 done\" within 600 s");
+	/* and the kernel with the fix failed to build (a test's mix: both
+	 * banners) */
+	f->cmp.image[1].failure = xstrdup("mm/vmscan.c:1: error: <oops>");
+	snprintf(f->cmp.image[1].key, sizeof(f->cmp.image[1].key), "keyC1");
 	comparison_compute(&f->cmp);
 	id = store_as(db, f, f->queue.dir, "2026-12-06T00:00:00Z");
+	free(f->cmp.image[1].failure);
+	f->cmp.image[1].failure = NULL;
+	snprintf(f->cmp.image[1].key, sizeof(f->cmp.image[1].key), "key1");
 	CHECK(report_write_patch(db, id, dir, &page, &err));
 	html = read_file(page, NULL, NULL);
 	CHECK_HAS(html, "<div id=\"crash\">\n<h2 class=\"bad\">kernel BUG at ../work/mm/vmscan.c:7562!</h2>");
@@ -353,7 +360,12 @@ static void check_crash(sqlite3 *db, struct fixture *f, const char *dir)
 	CHECK_HAS(html, "---[ end trace 0000000000000000 ]---\n(1 line printed again, as above)\n"
 			"[    0.390765] Kernel panic - not syncing: Fatal exception\n</pre>");
 	CHECK_INT(occurrences(html, "kernel BUG at ../work/mm/vmscan.c:7562! <a href=\"#crash\">(above)</a>"), 2);
-	/* above the plots and tables */
+	/* at the top: under the heading, the build's banner first, above
+	 * the table of the comparison, the plots and the tables */
+	CHECK_HAS(html, "</p>\n<h2 class=\"bad\">The kernel with the fix failed to build</h2>\n<pre>"
+			"mm/vmscan.c:1: error: &lt;oops&gt;</pre>\n<div id=\"crash\">");
+	CHECK(strstr(html, "<h1>") < strstr(html, "id=\"crash\""));
+	CHECK(strstr(html, "id=\"crash\"") < strstr(html, "<tr><th>author</th>"));
 	CHECK(strstr(html, "id=\"crash\"") < strstr(html, "<h2>Timing"));
 	free(html);
 	free(page);
