@@ -1,6 +1,7 @@
 /* perfbot report: writes the HTML report from results.db again: the index
- * of the queue, the page of every measured patch (its newest comparison),
- * and the base kernel's trend. Nothing is measured. */
+ * of every queue, each queue's page, the page of every measured patch and
+ * series (its newest comparison), and the base kernel's trend. Nothing is
+ * measured. */
 #include <stdlib.h>
 
 #include "answer.h"

@@ -53,6 +53,8 @@ static const struct db_column patch_page_cols[] = {
 	{ "kernel_1_key", "kx.key", DB_TEXT, offsetof(R, kernel[1].key) },
 	{ "kernel_1_build_status", "kx.build_status", DB_TEXT, offsetof(R, kernel[1].build_status) },
 	{ "kernel_1_failure", "kx.failure", DB_TEXT, offsetof(R, kernel[1].failure) },
+	{ "kernel_0_build_log", "kw.build_log", DB_TEXT, offsetof(R, kernel[0].build_log) },
+	{ "kernel_1_build_log", "kx.build_log", DB_TEXT, offsetof(R, kernel[1].build_log) },
 	DB_COLUMN(R, base_version, DB_TEXT, "kw.version"),
 	DB_COLUMN(R, config_sha256, DB_TEXT, "kw.config_sha256"),
 	DB_COLUMN(R, perfbot_version, DB_TEXT, "c.perfbot_version"),
@@ -81,6 +83,10 @@ static const struct db_column patch_page_cols[] = {
 		  "coalesce((SELECT host_cpu FROM runs WHERE comparison_id=c.id ORDER BY boot_index LIMIT 1), '')"),
 	DB_COLUMN(R, qemu_version, DB_TEXT,
 		  "coalesce((SELECT qemu_version FROM runs WHERE comparison_id=c.id ORDER BY boot_index LIMIT 1), '')"),
+	{ "qemu_cmdline_0", "(SELECT qemu_cmdline FROM runs WHERE comparison_id=c.id AND side='without' "
+	  "ORDER BY boot_index LIMIT 1)", DB_TEXT, offsetof(R, qemu_cmdline[0]) },
+	{ "qemu_cmdline_1", "(SELECT qemu_cmdline FROM runs WHERE comparison_id=c.id AND side='with' "
+	  "ORDER BY boot_index LIMIT 1)", DB_TEXT, offsetof(R, qemu_cmdline[1]) },
 };
 static const struct db_column queue_patch_cols[] = { PATCH_COLUMNS };
 #undef PATCH_COLUMNS
@@ -248,38 +254,111 @@ static const struct db_column trend_cols[] = {
 	DB_COLUMN(R, unit, DB_TEXT, "x.unit"),
 	DB_COLUMN(R, cid, DB_INT64, "c.id"),
 	DB_COLUMN(R, finished_at, DB_TEXT, "c.finished_at"),
+	DB_COLUMN(R, version, DB_TEXT, "k.version"),
 	DB_COLUMN(R, value, DB_REAL, "s.value"),
 };
 #undef R
 
+/* the base kernel's ok boots' time samples */
+#define TREND_FROM                                                                         \
+	"FROM samples s JOIN runs r ON r.id=s.run_id JOIN comparisons c "                  \
+	"ON c.id=r.comparison_id JOIN kernels k ON k.id=r.kernel_id JOIN results x "       \
+	"ON x.comparison_id=c.id AND x.workload=s.workload AND x.metric=s.metric "         \
+	"WHERE k.label='base' AND r.outcome='ok' AND NOT s.warmup AND x.kind='time' "
+
 bool db_report_trend(struct db_cursor *c, sqlite3 *db, pb_err *err)
 {
 	return db_cursor_open(c, db, "report", trend_cols, (int)PB_ARRAY_SIZE(trend_cols), err,
-			      "FROM samples s JOIN runs r ON r.id=s.run_id JOIN comparisons c "
-			      "ON c.id=r.comparison_id JOIN kernels k ON k.id=r.kernel_id JOIN results x "
-			      "ON x.comparison_id=c.id AND x.workload=s.workload AND x.metric=s.metric "
-			      "WHERE k.label='base' AND r.outcome='ok' AND NOT s.warmup AND x.kind='time' "
-			      "ORDER BY c.accel, s.workload, s.metric, c.id",
-			      "");
+			      TREND_FROM "ORDER BY c.accel, s.workload, s.metric, c.id", "");
 }
 
+bool db_report_trend_versions(struct db_cursor *c, sqlite3 *db, pb_err *err)
+{
+	return db_cursor_open(c, db, "report", trend_cols, (int)PB_ARRAY_SIZE(trend_cols), err,
+			      TREND_FROM "ORDER BY c.accel, s.workload, s.metric, k.version, c.id", "");
+}
+#undef TREND_FROM
+
 /* a patch's newest comparison: the one that finished last (an imported
- * one can be older than its id says), the later id among equals */
+ * one can be older than its id says), the later id among equals; a
+ * numbered patch is its queue's and number's, one without a number its
+ * sha256's */
+#define NEWEST_OF_PATCH                                                                    \
+	"(SELECT c2.id FROM comparisons c2 JOIN patches p2 ON p2.id=c2.patch_id WHERE "    \
+	"c2.kind='patch' AND p2.number=p.number AND CASE WHEN p.number>0 THEN "            \
+	"p2.queue=p.queue ELSE p2.sha256=p.sha256 END ORDER BY c2.finished_at DESC, "      \
+	"c2.id DESC LIMIT 1)"
+
 static const struct db_column comparison_id_cols[] = {
-	DB_COLUMN(struct comparison_id_row, id, DB_INT64,
-		  "(SELECT c2.id FROM comparisons c2 JOIN patches p2 ON p2.id=c2.patch_id WHERE "
-		  "c2.kind='patch' AND p2.queue=p.queue AND p2.number=p.number ORDER BY c2.finished_at "
-		  "DESC, c2.id DESC LIMIT 1)"),
+	DB_COLUMN(struct comparison_id_row, id, DB_INT64, "cid"),
 };
 
-bool db_report_pages(struct db_cursor *c, sqlite3 *db, const char *queue, pb_err *err)
+bool db_report_pages(struct db_cursor *c, sqlite3 *db, pb_err *err)
 {
 	return db_cursor_open(c, db, "report", comparison_id_cols,
 			      (int)PB_ARRAY_SIZE(comparison_id_cols), err,
-			      "FROM comparisons c JOIN patches p ON p.id=c.patch_id "
-			      "WHERE c.kind='patch' AND p.queue=? GROUP BY p.number",
+			      "FROM (SELECT " NEWEST_OF_PATCH " AS cid FROM comparisons c JOIN patches p "
+			      "ON p.id=c.patch_id WHERE c.kind='patch' GROUP BY CASE WHEN p.number>0 "
+			      "THEN p.queue ELSE p.sha256 END, p.number "
+			      "UNION SELECT max(c.id) FROM comparisons c JOIN series s ON s.id=c.series_id "
+			      "WHERE c.kind='series' GROUP BY s.queue, s.name) ORDER BY cid",
+			      "");
+}
+
+#define R struct queue_row
+static const struct db_column queue_cols[] = {
+	DB_COLUMN(R, queue, DB_TEXT, "queue"),
+	DB_COLUMN(R, newest, DB_TEXT, "max(at)"),
+	DB_COLUMN(R, patches, DB_INT, "count(DISTINCT number)"),
+};
+#undef R
+
+bool db_report_queues(struct db_cursor *c, sqlite3 *db, pb_err *err)
+{
+	return db_cursor_open(c, db, "report", queue_cols, (int)PB_ARRAY_SIZE(queue_cols), err,
+			      "FROM (SELECT p.queue AS queue, c.finished_at AS at, p.number AS number "
+			      "FROM comparisons c JOIN patches p ON p.id=c.patch_id WHERE c.kind='patch' "
+			      "AND p.number>0 UNION ALL SELECT s.queue, c.finished_at, NULL FROM "
+			      "comparisons c JOIN series s ON s.id=c.series_id WHERE c.kind='series') "
+			      "GROUP BY queue ORDER BY max(at) DESC, queue",
+			      "");
+}
+
+#define R struct measured_row
+static const struct db_column measured_cols[] = {
+	/* AS names are the fields' names: run.id is "run_id" */
+	{ "run_id", "c.id", DB_INT64, offsetof(R, run.id) },
+	{ "run_status", "c.status", DB_TEXT, offsetof(R, run.status) },
+	{ "run_accel", "c.accel", DB_TEXT, offsetof(R, run.accel) },
+	{ "run_finished_at", "c.finished_at", DB_TEXT, offsetof(R, run.finished_at) },
+	DB_COLUMN(R, number, DB_INT, "p.number"),
+	DB_COLUMN(R, cc_stable, DB_INT, "p.cc_stable"),
+	DB_COLUMN(R, is_mm, DB_INT, "p.is_mm"),
+	DB_COLUMN(R, queue, DB_TEXT, "p.queue"),
+	DB_COLUMN(R, sha256, DB_TEXT, "p.sha256"),
+	DB_COLUMN(R, subject, DB_TEXT, "p.subject"),
+	DB_COLUMN(R, upstream, DB_TEXT, "p.upstream"),
+	DB_COLUMN(R, fixes, DB_TEXT, "p.fixes"),
+	DB_COLUMN(R, mm_reason, DB_TEXT, "p.mm_reason"),
+	DB_COLUMN(R, file, DB_TEXT, "p.file"),
+};
+#undef R
+
+bool db_report_measured(struct db_cursor *c, sqlite3 *db, const char *queue, pb_err *err)
+{
+	if (!queue)
+		return db_cursor_open(c, db, "report", measured_cols,
+				      (int)PB_ARRAY_SIZE(measured_cols), err,
+				      "FROM comparisons c JOIN patches p ON p.id=c.patch_id WHERE "
+				      "c.kind='patch' AND p.number=0 AND c.id=" NEWEST_OF_PATCH
+				      " ORDER BY c.finished_at DESC, c.id DESC",
+				      "");
+	return db_cursor_open(c, db, "report", measured_cols, (int)PB_ARRAY_SIZE(measured_cols), err,
+			      "FROM comparisons c JOIN patches p ON p.id=c.patch_id WHERE c.kind='patch' "
+			      "AND p.queue=? AND p.number>0 AND c.id=" NEWEST_OF_PATCH " ORDER BY p.number",
 			      "s", queue);
 }
+#undef NEWEST_OF_PATCH
 
 #define R struct bisect_row
 static const struct db_column bisect_cols[] = {

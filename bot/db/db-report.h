@@ -8,6 +8,7 @@
 /* One kernel of a comparison, as the patch page shows it. */
 struct kernel_row {
 	const char *label, *key, *build_status, *failure;
+	const char *build_log; /* in the kernel cache's directory of it ("" none) */
 };
 
 /* A comparison with its patch and kernels: the head of a patch page, and
@@ -32,6 +33,7 @@ struct patch_page_row {
 	int guests_at_once;                /* 0: before schema 8 (one at a time) */
 	int boots_run[2], boots_ok[2];     /* boots of each side, and those that came out ok */
 	const char *host, *host_cpu, *qemu_version; /* where it ran ("" unknown: before schema 9) */
+	const char *qemu_cmdline[2];       /* the first boot's of each side ("" none) */
 };
 /* *found false if there is no comparison cid. Strings valid until close. */
 bool db_report_patch_page(struct db_cursor *c, sqlite3 *db, long long cid,
@@ -88,19 +90,45 @@ struct workload_verdict_row {
 };
 bool db_report_workload_verdicts(struct db_cursor *c, sqlite3 *db, long long cid, pb_err *err);
 
-/* The base kernel's time samples, by accelerator, metric and comparison. */
+/* The base kernel's time samples, by accelerator, metric and comparison;
+ * version: the base kernel's (6.1.192). */
 struct trend_row {
-	const char *accel, *workload, *metric, *unit, *finished_at;
+	const char *accel, *workload, *metric, *unit, *finished_at, *version;
 	long long cid;
 	double value;
 };
 bool db_report_trend(struct db_cursor *c, sqlite3 *db, pb_err *err);
+/* The same by accelerator, metric, base version (as text: the caller
+ * orders the versions) and comparison. */
+bool db_report_trend_versions(struct db_cursor *c, sqlite3 *db, pb_err *err);
 
-/* The newest patch comparison of every patch of a queue. */
+/* The comparison of every page of the report, oldest first: the newest
+ * patch comparison of every patch of every queue (by queue and number),
+ * of every patch without a series number (by its sha256), and the newest
+ * series comparison of every series (by queue and name). */
 struct comparison_id_row {
 	long long id;
 };
-bool db_report_pages(struct db_cursor *c, sqlite3 *db, const char *queue, pb_err *err);
+bool db_report_pages(struct db_cursor *c, sqlite3 *db, pb_err *err);
+
+/* Every queue the database holds a comparison of (a numbered patch's or a
+ * series'), the one whose newest comparison is newest first; patches: its
+ * numbered patches measured. */
+struct queue_row {
+	const char *queue, *newest;
+	int patches;
+};
+bool db_report_queues(struct db_cursor *c, sqlite3 *db, pb_err *err);
+
+/* A measured patch, its stored fields and its newest comparison: every
+ * numbered patch of queue, by number; or (queue NULL) every patch without a
+ * series number, by its sha256, the newest first. */
+struct measured_row {
+	struct index_row run;
+	int number, cc_stable, is_mm;
+	const char *queue, *sha256, *subject, *upstream, *fixes, *mm_reason, *file;
+};
+bool db_report_measured(struct db_cursor *c, sqlite3 *db, const char *queue, pb_err *err);
 /* Every comparison of a patch or a series, newest first (report --json). */
 bool db_report_answers(struct db_cursor *c, sqlite3 *db, pb_err *err);
 

@@ -968,7 +968,7 @@ bool mail_patch_message(const struct mail_patch_input *in, pb_str *out, pb_err *
 	headers(out, &rc, subject, tag, idtext, r->message_id, in->date);
 	str_init(&lines);
 	patch_lines(&lines, r);
-	page = xasprintf("%03d.html", r->number);
+	page = report_page_of(r);
 	comparison_body(out, &(struct comparison_body){
 		.row = r, .comparison_id = in->comparison_id, .metrics = in->metrics,
 		.what = "the patch", .where = "on:", .none = plain, .lines = lines.buf,

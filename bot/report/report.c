@@ -1,14 +1,17 @@
 /* The HTML report: a page per patch (its comparison's metrics, plots,
- * boots and patch text), the index of the queue and the base kernel's
- * trend. Its rows come from db-report.c; everything is escaped. */
+ * boots and patch text), a page per queue, the index of every queue and
+ * the base kernel's trend. Its rows come from db-report.c; everything is escaped. */
 #include "report.h"
 
+#include "answer.h"
 #include "compare.h"
 #include "db-report.h"
+#include "outcome.h"
 #include "plot.h"
 #include "queue.h"
 #include "stats.h"
 
+#include <ctype.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -38,6 +41,67 @@ void html_escape(pb_str *out, const char *s)
 			str_addn(out, s, 1);
 		}
 	}
+}
+
+/* A name's characters that are safe in a file name and a URL: [A-Za-z0-9._-],
+ * '_' for any other; at most size - 1 of them. */
+static void safe_name(char *out, size_t size, const char *in, size_t n)
+{
+	size_t k = 0;
+
+	for (size_t i = 0; i < n && k + 1 < size; i++) {
+		char ch = in[i];
+		bool ok = (ch >= 'a' && ch <= 'z') || (ch >= 'A' && ch <= 'Z') ||
+			  (ch >= '0' && ch <= '9') || ch == '.' || ch == '_' || ch == '-';
+
+		out[k++] = ok ? ch : '_';
+	}
+	out[k] = 0;
+}
+
+/* "queue-<name>-<hash>": where a queue's pages' names start. */
+static char *queue_key(const char *queue)
+{
+	const char *q = queue ? queue : "", *base;
+	size_t n = strlen(q);
+	char name[41], hash[65];
+
+	while (n > 1 && q[n - 1] == '/')
+		n--;
+	for (base = q + n; base > q && base[-1] != '/'; base--)
+		;
+	safe_name(name, sizeof(name), base, (size_t)(q + n - base));
+	sha256_buf(q, strlen(q), hash);
+	return xasprintf("queue-%s-%.8s", name[0] ? name : "q", hash);
+}
+
+char *report_queue_page(const char *queue)
+{
+	char *key = queue_key(queue), *page = xasprintf("%s.html", key);
+
+	free(key);
+	return page;
+}
+
+char *report_patch_page(const char *queue, int number, const char *sha256)
+{
+	char label[PATCH_LABEL_SIZE], safe[PATCH_LABEL_SIZE], *key, *page;
+
+	patch_label(label, number, sha256);
+	safe_name(safe, sizeof(safe), label, strlen(label));
+	if (number <= 0)
+		return xasprintf("patch-%s.html", safe);
+	key = queue_key(queue);
+	page = xasprintf("%s-%s.html", key, safe);
+	free(key);
+	return page;
+}
+
+char *report_page_of(const struct patch_page_row *r)
+{
+	if (r->kind && !strcmp(r->kind, "series"))
+		return xasprintf("series-%s.html", r->series_name);
+	return report_patch_page(r->queue, r->number, r->sha256);
 }
 
 static void cell(pb_str *h, const char *tag, const char *text, const char *cls)
@@ -81,6 +145,139 @@ static const char *verdict_class(enum verdict v)
 	default:
 		return "same";
 	}
+}
+
+/* Is the text at s an http(s) URL's start, after a word's end? */
+static size_t url_length(const char *text, const char *s)
+{
+	size_t n, open = 0, close = 0;
+
+	if (s > text && (isalnum((unsigned char)s[-1]) || s[-1] == '/' || s[-1] == '.'))
+		return 0;
+	if (starts_with(s, "https://"))
+		n = 8;
+	else if (starts_with(s, "http://"))
+		n = 7;
+	else
+		return 0;
+	if (!isalnum((unsigned char)s[n]) && s[n] != '[')
+		return 0;
+	/* up to a space, a control or what would end it in HTML or in a mail */
+	while (s[n] && (unsigned char)s[n] > ' ' && s[n] != 0x7f && !strchr("<>\"'`{}|\\^", s[n])) {
+		open += s[n] == '(';
+		close += s[n] == ')';
+		n++;
+	}
+	/* a sentence's full stop, a closing parenthesis the URL did not open */
+	while (n > 8 && (strchr(".,;:!?", s[n - 1]) || (s[n - 1] == ')' && close > open))) {
+		close -= s[n - 1] == ')';
+		n--;
+	}
+	return n;
+}
+
+static bool is_hex(const char *s, size_t n)
+{
+	return strspn(s, "0123456789abcdef") >= n;
+}
+
+static void commit_link(pb_str *out, const char *hex, size_t n)
+{
+	char h[41];
+
+	snprintf(h, sizeof(h), "%.*s", (int)(n < 40 ? n : 40), hex);
+	str_addf(out, "<a href=\"https://git.kernel.org/linus/%s\">%s</a>", h, h);
+}
+
+/* A stable patch's upstream line ("commit <sha> upstream.", "[ Upstream
+ * commit <sha> ]") at s: the length of what precedes the commit id. */
+static size_t upstream_prefix(const char *s)
+{
+	static const char *const prefix[] = { "commit ", "[ Upstream commit ", "[ upstream commit " };
+
+	for (size_t i = 0; i < PB_ARRAY_SIZE(prefix); i++) {
+		size_t n = strlen(prefix[i]);
+
+		if (starts_with(s, prefix[i]) && is_hex(s + n, 40) && !isalnum((unsigned char)s[n + 40]) &&
+		    (i || starts_with(s + n + 40, " upstream")))
+			return n;
+	}
+	return 0;
+}
+
+void html_linkify(pb_str *out, const char *s)
+{
+	const char *text = s, *plain;
+
+	if (!s)
+		return;
+	for (plain = s; *s;) {
+		size_t n = url_length(text, s), up = s == text || s[-1] == '\n' ? upstream_prefix(s) : 0;
+		char *part;
+
+		if (!n && !up) {
+			s++;
+			continue;
+		}
+		part = xstrndup(plain, (size_t)(s - plain));
+		html_escape(out, part);
+		free(part);
+		if (up) {
+			part = xstrndup(s, up);
+			html_escape(out, part);
+			free(part);
+			commit_link(out, s + up, 40);
+			s += up + 40;
+		} else {
+			part = xstrndup(s, n);
+			str_add(out, "<a href=\"");
+			html_escape(out, part);
+			str_add(out, "\">");
+			html_escape(out, part);
+			str_add(out, "</a>");
+			free(part);
+			s += n;
+		}
+		plain = s;
+	}
+	html_escape(out, plain);
+}
+
+/* A link to a page, its text escaped. */
+static void page_link(pb_str *h, const char *page, const char *text)
+{
+	str_add(h, "<a href=\"");
+	html_escape(h, page);
+	str_add(h, "\">");
+	html_escape(h, text);
+	str_add(h, "</a>");
+}
+
+/* A queue's name as headings show it: its directory's or file's. */
+static const char *queue_name(const char *queue)
+{
+	const char *slash = strrchr(queue, '/');
+
+	return slash && slash[1] ? slash + 1 : queue;
+}
+
+/* The line under a page's heading: back to the index, and to the page's
+ * queue (queue: a queue's path), or to the patches on their own ("": a
+ * patch without a series number). */
+static void nav(pb_str *h, const char *queue)
+{
+	str_add(h, "<p><a href=\"index.html\">All queues</a>");
+	if (queue && !queue[0])
+		str_add(h, " &middot; <a href=\"index.html#own\">Patches on their own</a>");
+	if (queue && queue[0]) {
+		char *page = report_queue_page(queue), *what = xasprintf("queue %s", queue_name(queue));
+
+		str_add(h, " &middot; ");
+		page_link(h, page, what);
+		free(what);
+		free(page);
+	}
+	str_add(h, "</p>\n");
 }
 
 /* A link to a log that sits below the report directory, else its path. */
@@ -387,7 +584,12 @@ static void statistics_kv(pb_str *h, const struct patch_page_row *r)
 static void patch_kv(pb_str *h, const struct patch_page_row *r)
 {
 	row_kv(h, "author", r->author);
-	row_kv(h, "upstream commit", r->upstream[0] ? r->upstream : "(not named)");
+	str_add(h, "<tr><th>upstream commit</th><td>");
+	if (strlen(r->upstream) == 40 && is_hex(r->upstream, 40))
+		commit_link(h, r->upstream, 40);
+	else
+		html_escape(h, r->upstream[0] ? r->upstream : "(not named)");
+	str_add(h, "</td></tr>\n");
 	row_kv(h, "queue", r->queue);
 	/* a patch from a review thread: where to answer it */
 	if (r->message_id[0] || r->mail_date[0]) {
@@ -405,7 +607,8 @@ static void patch_kv(pb_str *h, const struct patch_page_row *r)
 }
 
 /* The page's head and the table of what was compared, how and with what. */
-static void patch_head(pb_str *h, const struct patch_page_row *r, const char *num)
+static void patch_head(pb_str *h, const struct patch_page_row *r, const char *num,
+		       const char *banners)
 {
 	bool series = !strcmp(r->kind, "series");
 	char *sched;
@@ -420,7 +623,10 @@ static void patch_head(pb_str *h, const struct patch_page_row *r, const char *nu
 		html_escape(h, r->series_name);
 		str_add(h, r->series_description[0] ? ": " : "");
 		html_escape(h, r->series_description);
-		str_add(h, "</h1>\n<table>\n");
+		str_add(h, "</h1>\n");
+		nav(h, r->series_queue);
+		str_add(h, banners);
+		str_add(h, "<table>\n");
 		row_kv(h, "queue", r->series_queue);
 		if (r->series_cover_message_id[0])
 			row_kv(h, "cover letter Message-ID", r->series_cover_message_id);
@@ -432,9 +638,14 @@ static void patch_head(pb_str *h, const struct patch_page_row *r, const char *nu
 		row_kv(h, "which patches", r->series_mm_only ? "only the mm patches (--mm-only)"
 							     : "every patch of the queue, as in the -rc");
 	} else {
-		str_addf(h, "Patch %s: ", num);
+		str_add(h, "Patch ");
+		html_escape(h, num);
+		str_add(h, ": ");
 		html_escape(h, r->subject);
-		str_add(h, "</h1>\n<table>\n");
+		str_add(h, "</h1>\n");
+		nav(h, r->number > 0 ? r->queue : "");
+		str_add(h, banners);
+		str_add(h, "<table>\n");
 		patch_kv(h, r);
 	}
 	row_kv(h, "pair", r->pair_method);
@@ -480,6 +691,11 @@ static void patch_head(pb_str *h, const struct patch_page_row *r, const char *nu
 	if (!strcmp(r->accel, "tcg-icount"))
 		str_add(h, "<p>Guest time under TCG with <code>-icount shift=0</code> counts instructions: "
 			   "it measures the work a kernel path does, not cache or TLB stalls.</p>\n");
+}
+
+/* The banner of a kernel that failed to build: its compiler's error. */
+static void build_banner(pb_str *h, const struct patch_page_row *r)
+{
 	for (int s = 0; s < 2; s++) {
 		const char *fail = r->kernel[s].failure;
 
@@ -520,12 +736,304 @@ static bool boots_table(sqlite3 *db, long long cid, const char *report_dir, pb_s
 		str_add(h, " ");
 		log_link(h, r.results_log, report_dir, "results");
 		str_add(h, "</td>");
-		cell(h, "td", r.detail, NULL);
+		if (strcmp(r.outcome, "ok") && r.detail[0]) {
+			/* its whole text is in the banner at the top, once */
+			char *line = crash_headline(r.detail);
+
+			str_add(h, "<td>");
+			html_escape(h, line);
+			str_add(h, " <a href=\"#crash\">(above)</a></td>");
+			free(line);
+		} else {
+			cell(h, "td", r.detail, NULL);
+		}
 		str_add(h, "</tr>\n");
 	}
 	str_add(h, "</table>\n");
 	db_cursor_close(&c, NULL);
 	return true;
+}
+
+/* A failed boot, as the crash banner names it. */
+struct failed_boot {
+	int index, side;
+	char *outcome, *headline, *detail, *console;
+};
+
+/* "without the fix (base+port)": a side of the comparison and its kernel. */
+static char *kernel_side(const struct patch_page_row *r, int side)
+{
+	bool series = !strcmp(r->kind, "series");
+
+	return xasprintf("the kernel %s the %s (%s)", side ? "with" : "without", series ? "series" : "fix",
+			 r->kernel[side].label);
+}
+
+/* A console line [at, at + n) without its "[    0.390281] " time stamp. */
+static const char *untimed(const char *at, size_t *n)
+{
+	const char *end = memchr(at, ']', *n);
+
+	if (*n && at[0] == '[' && end) {
+		end += 1 + (end + 1 < at + *n && end[1] == ' ');
+		*n -= (size_t)(end - at);
+		return end;
+	}
+	return at;
+}
+
+/* Is the line [l, l + n) one of text's lines up to stop (time stamps
+ * aside)? */
+static bool line_before(const char *text, const char *stop, const char *l, size_t n)
+{
+	for (const char *at = text; at < stop;) {
+		size_t len = strcspn(at, "\n"), un = len;
+		const char *u = untimed(at, &un);
+
+		if (un == n && !memcmp(u, l, n))
+			return true;
+		at += len + (at[len] == '\n');
+	}
+	return false;
+}
+
+/* An oops as the page prints it: once. After its "---[ end trace ... ]---"
+ * the kernel prints the registers again on its way to the panic; those
+ * lines, shown just above, are left out (the console log has them). */
+static char *oops_once(const char *detail)
+{
+	const char *trace = strstr(detail, "---[ end trace"), *at;
+	int dropped = 0;
+	pb_str out;
+
+	if (!trace)
+		return xstrdup(detail);
+	at = trace + strcspn(trace, "\n");
+	at += *at == '\n';
+	str_init(&out);
+	str_addn(&out, detail, (size_t)(at - detail));
+	while (*at) {
+		size_t len = strcspn(at, "\n"), un = len;
+		const char *u = untimed(at, &un);
+
+		if (un && line_before(detail, trace, u, un)) {
+			dropped++;
+		} else {
+			if (dropped)
+				str_addf(&out, "(%d line%s printed again, as above)\n", dropped,
+					 dropped == 1 ? "" : "s");
+			dropped = 0;
+			str_addn(&out, at, len + (at[len] == '\n'));
+		}
+		at += len + (at[len] == '\n');
+	}
+	if (dropped)
+		str_addf(&out, "(%d line%s printed again, as above)\n", dropped, dropped == 1 ? "" : "s");
+	return str_steal(&out);
+}
+
+/* The banner at the top of a page whose boots did not all come out ok:
+ * each failure's one line (crash_headline), which boots ended so, of which
+ * kernel, their console logs, and the failure's text once. */
+static bool crash_banner(sqlite3 *db, long long cid, const struct patch_page_row *pr,
+			 const char *report_dir, pb_str *h, pb_err *err)
+{
+	struct failed_boot *fb = NULL;
+	struct db_cursor c;
+	struct boot_row r;
+	int n = 0;
+	bool ok;
+
+	if (!db_report_boots(&c, db, cid, err))
+		return false;
+	while (db_cursor_step(&c, &r)) {
+		char *line;
+
+		if (!strcmp(r.outcome, "ok"))
+			continue;
+		line = crash_headline(r.detail);
+		fb = xrealloc(fb, sizeof(*fb) * (size_t)(n + 1));
+		fb[n++] = (struct failed_boot){ r.boot_index, !strcmp(r.side, "with"), xstrdup(r.outcome),
+						line[0] ? line : xstrdup(r.outcome), xstrdup(r.detail),
+						xstrdup(r.console_log) };
+		if (!line[0])
+			free(line);
+	}
+	ok = db_cursor_close(&c, err);
+	if (ok && n) {
+		str_add(h, "<div id=\"crash\">\n");
+		/* each headline once, with every boot that ended with it */
+		for (int i = 0; i < n; i++) {
+			int first = i;
+
+			for (int j = 0; j < i; j++)
+				if (!strcmp(fb[j].headline, fb[i].headline))
+					first = j;
+			if (first != i)
+				continue;
+			str_add(h, "<h2 class=\"bad\">");
+			html_escape(h, fb[i].headline);
+			str_add(h, "</h2>\n<ul>\n");
+			for (int j = i; j < n; j++) {
+				char *who;
+
+				if (strcmp(fb[j].headline, fb[i].headline))
+					continue;
+				who = kernel_side(pr, fb[j].side);
+				str_addf(h, "<li>boot %d, ", fb[j].index);
+				html_escape(h, who);
+				str_add(h, ": ");
+				html_escape(h, fb[j].outcome);
+				str_add(h, "; ");
+				log_link(h, fb[j].console, report_dir, "its console log");
+				str_add(h, "</li>\n");
+				free(who);
+			}
+			str_add(h, "</ul>\n");
+			if (strcmp(fb[i].detail, fb[i].headline)) {
+				char *oops = oops_once(fb[i].detail);
+
+				str_add(h, "<pre>");
+				html_escape(h, oops);
+				str_add(h, "</pre>\n");
+				free(oops);
+			}
+		}
+		str_add(h, "</div>\n");
+	}
+	for (int i = 0; i < n; i++) {
+		free(fb[i].outcome);
+		free(fb[i].headline);
+		free(fb[i].detail);
+		free(fb[i].console);
+	}
+	free(fb);
+	return ok;
+}
+
+/* The guest kernel's command line of a QEMU command line (the argument
+ * of its -append, which runs.qemu_cmdline holds unquoted, up to the next
+ * option perfbot gives after it), or NULL. *at and *len: where it is. */
+static char *guest_cmdline(const char *qemu, size_t *at, size_t *len)
+{
+	const char *a = strstr(qemu, " -append "), *end;
+
+	if (!a)
+		return NULL;
+	a += strlen(" -append ");
+	end = strstr(a, " -serial ");
+	if (!end)
+		end = a + strlen(a);
+	*at = (size_t)(a - qemu);
+	*len = (size_t)(end - a);
+	return xstrndup(a, *len);
+}
+
+/* A kernel's .config, from its directory in the kernel cache
+ * (<cache>/kernels/<key>/config beside its build.log, kernel.h), copied to
+ * <report_dir>/configs/<key>.config and linked: the page keeps it when the
+ * cache is cleaned. Where there is none, why. */
+static void config_kv(pb_str *h, const char *k, const struct kernel_row *kr, const char *report_dir)
+{
+	char key[17], *name, *dir = xasprintf("%s/configs", report_dir), *dst, *src = NULL, *why = NULL;
+	pb_err err = { "" };
+
+	safe_name(key, sizeof(key), kr->key, strlen(kr->key));
+	name = xasprintf("configs/%s.config", key);
+	dst = xasprintf("%s/%s", report_dir, name);
+	if (ends_with(kr->build_log, "/build.log"))
+		src = xasprintf("%.*s/config", (int)(strlen(kr->build_log) - strlen("/build.log")),
+				kr->build_log);
+	if (path_exists(dst))
+		; /* copied before: the same key, the same kernel */
+	else if (strcmp(kr->build_status, "built"))
+		why = xstrdup("none: the kernel did not build");
+	else if (!src)
+		why = xstrdup("not found: the database does not say where the kernel was built");
+	else if (!path_exists(src))
+		why = xasprintf("not found: the kernel cache no longer holds %s", src);
+	else if (!mkdir_p(dir, &err) || !copy_file(src, dst, &err))
+		why = xasprintf("not copied: %s", err.msg[0] ? err.msg : "cannot write it");
+	str_add(h, "<tr>");
+	cell(h, "th", k, NULL);
+	str_add(h, "<td>");
+	if (why) {
+		html_escape(h, why);
+	} else {
+		page_link(h, name, name);
+		str_add(h, " (kernel ");
+		html_escape(h, kr->label);
+		str_addf(h, ", key %s)", key);
+	}
+	str_add(h, "</td></tr>\n");
+	free(why);
+	free(src);
+	free(dst);
+	free(dir);
+	free(name);
+}
+
+/* How to run the comparison again: perfbot's command with its seed, the
+ * version that ran it, both kernels' .config, a boot's QEMU command line
+ * and guest kernel command line of each side. */
+static void reproduce(pb_str *h, const struct patch_page_row *r, const char *report_dir)
+{
+	char *line = answer_reproduce_line(r, true);
+
+	str_add(h, "<h2>Reproduce</h2>\n<table>\n<tr><th>command</th><td><pre>");
+	html_escape(h, line);
+	str_add(h, "</pre></td></tr>\n");
+	free(line);
+	row_kv(h, "perfbot version", r->perfbot_version);
+	for (int s = 0; s < 2; s++) {
+		char *who = kernel_side(r, s), *k = xasprintf(".config of %s", who);
+
+		config_kv(h, k, &r->kernel[s], report_dir);
+		free(k);
+		free(who);
+	}
+	for (int s = 0; s < 2; s++) {
+		const char *q = r->qemu_cmdline[s] ? r->qemu_cmdline[s] : "";
+		char *who, *k, *guest;
+		size_t at = 0, len = 0;
+
+		if (!q[0])
+			continue;
+		who = kernel_side(r, s);
+		guest = guest_cmdline(q, &at, &len);
+		k = xasprintf("QEMU, the first boot of %s", who);
+		str_add(h, "<tr>");
+		cell(h, "th", k, NULL);
+		str_add(h, "<td><pre>");
+		if (guest) {
+			/* the -append argument quoted, as a shell needs it */
+			char *head = xstrndup(q, at), *quoted = shell_quote(guest);
+
+			html_escape(h, head);
+			html_escape(h, quoted);
+			html_escape(h, q + at + len);
+			free(head);
+			free(quoted);
+		} else {
+			html_escape(h, q);
+		}
+		str_add(h, "</pre></td></tr>\n");
+		free(k);
+		if (guest) {
+			k = xasprintf("guest kernel command line, %s", who);
+			str_add(h, "<tr>");
+			cell(h, "th", k, NULL);
+			str_add(h, "<td><pre>");
+			html_escape(h, guest);
+			str_add(h, "</pre></td></tr>\n");
+			free(k);
+		}
+		free(guest);
+		free(who);
+	}
+	if (!(r->qemu_cmdline[0] && r->qemu_cmdline[0][0]) && !(r->qemu_cmdline[1] && r->qemu_cmdline[1][0]))
+		row_kv(h, "QEMU", "nothing was booted");
+	str_add(h, "</table>\n");
 }
 
 /* The port (if the pair was made with one) and the patch, as text. */
@@ -538,13 +1046,13 @@ static void patch_texts(pb_str *h, const char *patch_file, const char *port_file
 		str_add(h, "<h2>The port (applied to form the kernel without the fix)</h2>\n<p>");
 		html_escape(h, port_file);
 		str_add(h, "</p>\n<pre>");
-		html_escape(h, text ? text : "(the port file is gone)");
+		html_linkify(h, text ? text : "(the port file is gone)");
 		str_add(h, "</pre>\n");
 		free(text);
 	}
 	text = read_file(patch_file, NULL, NULL);
 	str_add(h, "<h2>The patch</h2>\n<pre>");
-	html_escape(h, text ? text : "(the patch file is gone)");
+	html_linkify(h, text ? text : "(the patch file is gone)");
 	str_add(h, "</pre>\n");
 	free(text);
 }
@@ -630,8 +1138,9 @@ bool report_write_patch(sqlite3 *db, long long cid, const char *report_dir, char
 {
 	struct patch_page_row r;
 	struct db_cursor c;
-	pb_str h;
-	char *path = NULL, *num = NULL, *patch_file = NULL, *port_file = NULL;
+	pb_str h, banners, repro;
+	char *path = NULL, *num = NULL, *page = NULL, *patch_file = NULL, *port_file = NULL;
+	char label[PATCH_LABEL_SIZE];
 	bool ok = false, found, series;
 
 	*written = NULL;
@@ -645,15 +1154,33 @@ bool report_write_patch(sqlite3 *db, long long cid, const char *report_dir, char
 	}
 	/* a series' page is series-<name>.html: its name is [A-Za-z0-9._-] */
 	series = !strcmp(r.kind, "series");
-	num = series ? xasprintf("series-%s", r.series_name) : xasprintf("%03d", r.number);
-	patch_head(&h, &r, num);
+	page = report_page_of(&r);
+	/* the plots are named after the page: <page>-c<cid>-... */
+	num = xstrndup(page, strlen(page) - strlen(".html"));
+	/* a failed build or boot leads the page, under its heading */
+	str_init(&banners);
+	build_banner(&banners, &r);
+	if (!crash_banner(db, cid, &r, report_dir, &banners, err)) {
+		str_free(&banners);
+		db_cursor_close(&c, NULL);
+		goto out;
+	}
+	patch_head(&h, &r, series ? num : patch_label(label, r.number, r.sha256),
+		   banners.buf ? banners.buf : "");
+	str_free(&banners);
 	patch_file = series ? NULL : xstrdup(r.file);
 	/* A port is this project's own change: show it beside the patch. */
 	port_file = !strcmp(r.pair_method, "port") ? xstrdup(r.port_file) : NULL;
+	str_init(&repro);
+	reproduce(&repro, &r, report_dir);
 	db_cursor_close(&c, NULL);
-	if (!comparison_tables(db, cid, num, report_dir, &h, err) ||
-	    !boots_table(db, cid, report_dir, &h, err))
+	ok = comparison_tables(db, cid, num, report_dir, &h, err) &&
+	     boots_table(db, cid, report_dir, &h, err);
+	str_addn(&h, repro.buf ? repro.buf : "", repro.len);
+	str_free(&repro);
+	if (!ok)
 		goto out;
+	ok = false;
 	if (!series)
 		patch_texts(&h, patch_file, port_file);
 	else if (!bisection_log(db, cid, &h, err))
@@ -661,7 +1188,7 @@ bool report_write_patch(sqlite3 *db, long long cid, const char *report_dir, char
 	str_add(&h, "</body></html>\n");
 	if (!mkdir_p(report_dir, err))
 		goto out;
-	path = xasprintf("%s/%s.html", report_dir, num);
+	path = xasprintf("%s/%s", report_dir, page);
 	if (!write_file_atomic(path, h.buf, h.len, err))
 		goto out;
 	*written = path;
@@ -669,6 +1196,7 @@ bool report_write_patch(sqlite3 *db, long long cid, const char *report_dir, char
 	ok = true;
 out:
 	free(num);
+	free(page);
 	free(patch_file);
 	free(port_file);
 	free(path);
@@ -737,16 +1265,60 @@ static bool index_measured(sqlite3 *db, const struct index_row *r, pb_str *h, pb
 	return true;
 }
 
-/* The index's cells of what the queue says of a patch. */
-static void index_patch(pb_str *h, const struct pb_patch *p, const char *num, bool linked)
+/* What a queue's table shows of a patch: what the queue says of it, or,
+ * for a queue not loaded, what the database stored of it. */
+struct patch_cells {
+	int number;
+	const char *sha256, *subject, *upstream, *mm_reason;
+	const char *fixes; /* one a line */
+	bool is_mm, cc_stable;
+};
+
+static struct patch_cells cells_of_patch(const struct pb_patch *p, pb_str *fixes)
+{
+	for (int f = 0; f < p->nfixes; f++)
+		str_addf(fixes, "%s%s", f ? "\n" : "", p->fixes[f]);
+	return (struct patch_cells){ p->number, p->sha256, p->subject, p->upstream, p->mm_reason,
+				     fixes->buf ? fixes->buf : "", p->is_mm, p->cc_stable };
+}
+
+static struct patch_cells cells_of_row(const struct measured_row *r)
+{
+	return (struct patch_cells){ r->number, r->sha256, r->subject, r->upstream, r->mm_reason,
+				     r->fixes, r->is_mm, r->cc_stable };
+}
+
+/* A patch's first cell: its label, linked to its page when it has one. */
+static void label_cell(pb_str *h, const char *queue, int number, const char *sha256, bool linked)
+{
+	char label[PATCH_LABEL_SIZE];
+	char *page = report_patch_page(queue, number, sha256);
+
+	patch_label(label, number, sha256);
+	str_add(h, "<td class=\"num\">");
+	if (linked)
+		page_link(h, page, label);
+	else
+		html_escape(h, label);
+	str_add(h, "</td>");
+	free(page);
+}
+
+/* A queue's table's cells of what is known of a patch. */
+static void index_patch(pb_str *h, const char *queue, const struct patch_cells *p, bool linked,
+			const char *note)
 {
 	char up[16];
 
-	if (linked)
-		str_addf(h, "<td class=\"num\"><a href=\"%s.html\">%s</a></td>", num, num);
-	else
-		cell(h, "td", num, "num");
-	cell(h, "td", p->subject, NULL);
+	label_cell(h, queue, p->number, p->sha256, linked);
+	str_add(h, "<td>");
+	html_escape(h, p->subject);
+	if (note) {
+		str_add(h, " <i>");
+		html_escape(h, note);
+		str_add(h, "</i>");
+	}
+	str_add(h, "</td>");
 	snprintf(up, sizeof(up), "%.12s", p->upstream[0] ? p->upstream : "-");
 	cell(h, "td", up, "num");
 	str_add(h, "<td title=\"");
@@ -754,36 +1326,45 @@ static void index_patch(pb_str *h, const struct pb_patch *p, const char *num, bo
 	str_addf(h, "\">%s</td>", p->is_mm ? "mm" : "no");
 	cell(h, "td", p->cc_stable ? "Cc: stable" : "picked without Cc: stable", NULL);
 	str_add(h, "<td>");
-	for (int f = 0; f < p->nfixes; f++) {
+	for (const char *f = p->fixes; *f;) {
+		size_t n = strcspn(f, "\n");
 		char fx[16];
 
-		snprintf(fx, sizeof(fx), "%.12s", p->fixes[f]);
-		if (f)
+		snprintf(fx, sizeof(fx), "%.*s", (int)(n < 12 ? n : 12), f);
+		if (f != p->fixes)
 			str_add(h, "<br>");
 		html_escape(h, fx);
+		f += n + (f[n] == '\n');
 	}
-	str_add(h, p->nfixes ? "</td>" : "-</td>");
+	str_add(h, p->fixes[0] ? "</td>" : "-</td>");
 }
 
-/* One patch's row of the index; *measured or *skipped counts it. */
-static bool index_row(sqlite3 *db, const struct pb_queue *q, const struct pb_patch *p, pb_str *h,
-		      int *measured, int *skipped, pb_err *err)
+/* What a queue's page and its part of the index count of it. */
+struct queue_count {
+	int patches, measured, skipped, gone; /* gone: measured, no longer in the queue */
+};
+
+/* One patch of the loaded queue: its row of the queue's table. */
+static bool queue_patch_row(sqlite3 *db, const struct pb_queue *q, const struct pb_patch *p, pb_str *h,
+			    struct queue_count *n, pb_err *err)
 {
 	struct db_cursor c;
 	struct index_row r = { 0 };
-	char num[16];
+	struct patch_cells pc;
+	pb_str fixes;
 	bool ok = true;
 
-	snprintf(num, sizeof(num), "%03d", p->number);
 	if (!db_report_newest(&c, db, q->dir, p->number, err))
 		return false;
 	if (!db_cursor_step(&c, &r))
 		r.id = 0;
+	str_init(&fixes);
+	pc = cells_of_patch(p, &fixes);
 	str_add(h, "<tr>");
-	index_patch(h, p, num, r.id != 0);
+	index_patch(h, q->dir, &pc, r.id != 0, NULL);
 	if (r.id) {
 		ok = index_measured(db, &r, h, err);
-		(*measured)++;
+		n->measured++;
 	} else {
 		char *why = p->is_mm ? xstrdup("not measured yet (perfbot run --patch N)")
 				     : xasprintf("skipped: not an mm patch (%s)", p->mm_reason);
@@ -792,25 +1373,52 @@ static bool index_row(sqlite3 *db, const struct pb_queue *q, const struct pb_pat
 		html_escape(h, why);
 		str_add(h, "</td>");
 		free(why);
-		*skipped += !p->is_mm;
+		n->skipped += !p->is_mm;
 	}
 	str_add(h, "</tr>\n");
+	str_free(&fixes);
 	db_cursor_close(&c, NULL);
 	return ok;
 }
 
+/* The measured patches of queue the database holds: of a queue not loaded
+ * (q NULL) every one, of the loaded queue q those no longer in it. */
+static bool queue_stored_rows(sqlite3 *db, const char *queue, const struct pb_queue *q, pb_str *h,
+			      struct queue_count *n, pb_err *err)
+{
+	struct db_cursor c;
+	struct measured_row r;
+	bool ok = true;
+
+	if (!db_report_measured(&c, db, queue, err))
+		return false;
+	while (ok && db_cursor_step(&c, &r)) {
+		struct patch_cells pc = cells_of_row(&r);
+
+		if (q && queue_find(q, r.number))
+			continue;
+		str_add(h, "<tr>");
+		index_patch(h, queue, &pc, true, q ? "(measured before; not in the queue now)" : NULL);
+		ok = index_measured(db, &r.run, h, err);
+		str_add(h, "</tr>\n");
+		n->measured++;
+		n->gone += q != NULL;
+	}
+	return db_cursor_close(&c, ok ? err : NULL) && ok;
+}
+
 /* The queue as a whole (perfbot run --series): each series' newest run. */
-static bool index_series(sqlite3 *db, const struct pb_queue *q, pb_str *h, pb_err *err)
+static bool index_series(sqlite3 *db, const char *queue, pb_str *h, pb_err *err)
 {
 	struct series_index_row r;
 	struct db_cursor c;
 	int n = 0;
 
-	if (!db_report_series(&c, db, q->dir, err))
+	if (!db_report_series(&c, db, queue, err))
 		return false;
 	while (db_cursor_step(&c, &r)) {
 		if (!n++)
-			str_add(h, "<h2>The queue as a whole</h2>\n<table><tr><th>series</th><th>how"
+			str_add(h, "<h3>The queue as a whole</h3>\n<table><tr><th>series</th><th>how"
 				   "</th><th>patches applied</th><th>workloads: verdict</th>"
 				   "<th>run</th></tr>\n");
 		str_add(h, "<tr><td><a href=\"series-");
@@ -833,34 +1441,208 @@ static bool index_series(sqlite3 *db, const struct pb_queue *q, pb_str *h, pb_er
 	return db_cursor_close(&c, err);
 }
 
-bool report_write_index(sqlite3 *db, const struct pb_queue *q, const char *report_dir, pb_err *err)
-{
-	pb_str h;
-	char *path;
-	int measured = 0, skipped = 0;
-	bool ok = false;
+/* A queue of the report: the index's part and its own page. */
+struct queue_entry {
+	char *queue, *newest;
+	const struct pb_queue *loaded; /* the queue of this run, else NULL */
+	struct queue_count n;
+};
 
+/* The sentence that counts a queue's patches. */
+static char *queue_counts(const struct queue_entry *e)
+{
+	if (!e->loaded)
+		return xasprintf("%d patch%s measured (this queue is not the one loaded: a patch "
+				 "never measured is not listed).", e->n.measured,
+				 e->n.measured == 1 ? "" : "es");
+	return xasprintf("%d patches: %d measured, %d skipped as not mm.%s",
+			 e->loaded->npatches + e->n.gone, e->n.measured, e->n.skipped,
+			 e->n.gone ? " Some measured before are no longer in the queue." : "");
+}
+
+/* <report_dir>/queue-<name>-<hash>.html: every patch of the queue, its
+ * newest comparison's verdict per workload or why it was skipped, and its
+ * series; e->n gets the counts. */
+static bool write_queue_page(sqlite3 *db, struct queue_entry *e, const char *report_dir, pb_err *err)
+{
+	const struct pb_queue *q = e->loaded;
+	char *title = xasprintf("perfbot: queue %s", queue_name(e->queue)), *page, *path, *counts;
+	pb_str h;
+	bool ok = true;
+
+	memset(&e->n, 0, sizeof(e->n));
 	str_init(&h);
-	page_head(&h, "perfbot: mm patches of the stable queue");
+	page_head(&h, title);
+	nav(&h, NULL);
 	str_add(&h, "<p>Queue ");
-	html_escape(&h, q->dir);
-	str_add(&h, ". <a href=\"trend.html\">The base kernel over time</a>.</p>\n"
+	html_escape(&h, e->queue);
+	str_add(&h, ". <a href=\"trend.html\">The base kernel over time and across versions</a>.</p>\n"
 		    "<table><tr><th>#</th><th>subject</th><th>upstream</th><th>mm</th>"
 		    "<th>reached stable</th><th>Fixes</th><th>workloads: verdict</th><th>run</th></tr>\n");
-	for (int i = 0; i < q->npatches; i++)
-		if (!index_row(db, q, &q->patches[i], &h, &measured, &skipped, err))
-			goto out;
-	str_addf(&h, "</table>\n<p>%d patches: %d measured, %d skipped as not mm.</p>\n",
-		 q->npatches, measured, skipped);
-	if (!index_series(db, q, &h, err))
-		goto out;
+	for (int i = 0; ok && q && i < q->npatches; i++)
+		ok = queue_patch_row(db, q, &q->patches[i], &h, &e->n, err);
+	ok = ok && queue_stored_rows(db, e->queue, q, &h, &e->n, err);
+	counts = queue_counts(e);
+	str_add(&h, "</table>\n<p>");
+	html_escape(&h, counts);
+	str_add(&h, "</p>\n");
+	free(counts);
+	ok = ok && index_series(db, e->queue, &h, err);
 	str_add(&h, "<p>Generated from results.db by perfbot.</p>\n</body></html>\n");
-	if (!mkdir_p(report_dir, err))
-		goto out;
-	path = xasprintf("%s/index.html", report_dir);
-	ok = write_file_atomic(path, h.buf, h.len, err);
+	page = report_queue_page(e->queue);
+	path = xasprintf("%s/%s", report_dir, page);
+	ok = ok && write_file_atomic(path, h.buf, h.len, err);
 	free(path);
-out:
+	free(page);
+	free(title);
+	str_free(&h);
+	return ok;
+}
+
+/* The index's part of a queue: its measured patches, its series. */
+static bool index_queue(sqlite3 *db, const struct queue_entry *e, pb_str *h, pb_err *err)
+{
+	char *page = report_queue_page(e->queue), *counts = queue_counts(e);
+	struct db_cursor c;
+	struct measured_row r;
+	bool ok = true;
+	int n = 0;
+
+	str_add(h, "<h2>");
+	page_link(h, page, queue_name(e->queue));
+	str_add(h, "</h2>\n<p>");
+	html_escape(h, e->queue);
+	str_add(h, e->loaded ? " (the queue loaded now)" : "");
+	if (e->newest[0]) {
+		str_add(h, "; newest comparison ");
+		html_escape(h, e->newest);
+	}
+	str_add(h, ". ");
+	html_escape(h, counts);
+	str_add(h, "</p>\n");
+	free(counts);
+	free(page);
+	if (!db_report_measured(&c, db, e->queue, err))
+		return false;
+	while (ok && db_cursor_step(&c, &r)) {
+		if (!n++)
+			str_add(h, "<table><tr><th>#</th><th>subject</th><th>workloads: verdict</th>"
+				   "<th>run</th></tr>\n");
+		str_add(h, "<tr>");
+		label_cell(h, e->queue, r.number, r.sha256, true);
+		cell(h, "td", r.subject, NULL);
+		ok = index_measured(db, &r.run, h, err);
+		str_add(h, "</tr>\n");
+	}
+	if (n)
+		str_add(h, "</table>\n");
+	ok = db_cursor_close(&c, ok ? err : NULL) && ok;
+	return ok && index_series(db, e->queue, h, err);
+}
+
+/* The index's patches without a series number (perfbot run --patch-file). */
+static bool index_own(sqlite3 *db, pb_str *h, int *n, pb_err *err)
+{
+	struct db_cursor c;
+	struct measured_row r;
+	bool ok = true;
+
+	*n = 0;
+	if (!db_report_measured(&c, db, NULL, err))
+		return false;
+	while (ok && db_cursor_step(&c, &r)) {
+		if (!(*n)++)
+			str_add(h, "<h2 id=\"own\">Patches on their own</h2>\n<p>Patch files without a "
+				   "series number, each by its identity (the first 12 hex digits of its "
+				   "sha256).</p>\n<table><tr><th>patch</th><th>subject</th><th>file</th>"
+				   "<th>workloads: verdict</th><th>run</th></tr>\n");
+		str_add(h, "<tr>");
+		label_cell(h, "", 0, r.sha256, true);
+		cell(h, "td", r.subject, NULL);
+		cell(h, "td", r.file, NULL);
+		ok = index_measured(db, &r.run, h, err);
+		str_add(h, "</tr>\n");
+	}
+	if (*n)
+		str_add(h, "</table>\n");
+	return db_cursor_close(&c, ok ? err : NULL) && ok;
+}
+
+/* Every queue of the database, the newest first, and q where it has no
+ * comparison yet; free with queue_entries_free. */
+static bool queue_entries(sqlite3 *db, const struct pb_queue *q, struct queue_entry **out, int *n,
+			  pb_err *err)
+{
+	struct db_cursor c;
+	struct queue_row r;
+	struct queue_entry *e = NULL;
+	bool loaded = false;
+
+	*n = 0;
+	if (!db_report_queues(&c, db, err))
+		return false;
+	while (db_cursor_step(&c, &r)) {
+		e = xrealloc(e, sizeof(*e) * (size_t)(*n + 1));
+		e[*n] = (struct queue_entry){ xstrdup(r.queue), xstrdup(r.newest), NULL, { 0 } };
+		if (q && !strcmp(q->dir, r.queue)) {
+			e[*n].loaded = q;
+			loaded = true;
+		}
+		(*n)++;
+	}
+	if (q && !loaded) {
+		e = xrealloc(e, sizeof(*e) * (size_t)(*n + 1));
+		e[(*n)++] = (struct queue_entry){ xstrdup(q->dir), xstrdup(""), q, { 0 } };
+	}
+	*out = e;
+	return db_cursor_close(&c, err);
+}
+
+static void queue_entries_free(struct queue_entry *e, int n)
+{
+	for (int i = 0; i < n; i++) {
+		free(e[i].queue);
+		free(e[i].newest);
+	}
+	free(e);
+}
+
+bool report_write_index(sqlite3 *db, const struct pb_queue *q, const char *report_dir, pb_err *err)
+{
+	struct queue_entry *e = NULL;
+	pb_str h, body;
+	char *path;
+	int n = 0, own = 0, measured = 0;
+	bool ok = mkdir_p(report_dir, err) && queue_entries(db, q, &e, &n, err);
+
+	str_init(&h);
+	str_init(&body);
+	for (int i = 0; ok && i < n; i++)
+		ok = write_queue_page(db, &e[i], report_dir, err);
+	for (int i = 0; ok && i < n; i++) {
+		ok = index_queue(db, &e[i], &body, err);
+		measured += e[i].n.measured;
+	}
+	ok = ok && index_own(db, &body, &own, err);
+	page_head(&h, "perfbot: mm patches of the stable queues");
+	str_addf(&h, "<p>%d queue%s with %d measured patch%s", n, n == 1 ? "" : "s", measured,
+		 measured == 1 ? "" : "es");
+	if (own)
+		str_addf(&h, ", and %d patch%s on %s own", own, own == 1 ? "" : "es",
+			 own == 1 ? "its" : "their");
+	str_add(&h, "; the queue with the newest comparison first. <a href=\"trend.html\">The base "
+		    "kernel over time and across versions</a>.</p>\n");
+	if (!n && !own)
+		str_add(&h, "<p>Nothing measured yet.</p>\n");
+	str_addn(&h, body.buf ? body.buf : "", body.len);
+	str_add(&h, "<p>Generated from results.db by perfbot.</p>\n</body></html>\n");
+	if (ok) {
+		path = xasprintf("%s/index.html", report_dir);
+		ok = write_file_atomic(path, h.buf, h.len, err);
+		free(path);
+	}
+	queue_entries_free(e, n);
+	str_free(&body);
 	str_free(&h);
 	return ok;
 }
@@ -956,6 +1738,179 @@ static void trend_step(struct trend_walk *w, const struct trend_row *r, bool mor
 	str_addn(&w->vals, (const char *)&r->value, sizeof(r->value));
 }
 
+/* One time metric of the base kernel across base versions: its rows, in
+ * version (as text) and comparison order. */
+struct version_walk {
+	char *accel, *workload, *metric, *unit;
+	char **version;
+	long long *cid;
+	double *value;
+	int n, nplots;
+};
+
+/* A point of the plot: a base version, the median of its comparisons'
+ * medians, how many comparisons. */
+struct version_point {
+	const char *version;
+	double median;
+	int runs;
+};
+
+static int version_order(const void *a, const void *b)
+{
+	return strverscmp(((const struct version_point *)a)->version,
+			  ((const struct version_point *)b)->version);
+}
+
+/* The median of each comparison's values of rows [from, to). */
+static double runs_median(const struct version_walk *w, int from, int to, int *runs)
+{
+	double *meds = xcalloc((size_t)(to - from), sizeof(double)), m;
+	int k = 0;
+
+	for (int i = from; i < to;) {
+		int j = i;
+
+		while (j < to && w->cid[j] == w->cid[i])
+			j++;
+		meds[k++] = stats_median(w->value + i, j - i);
+		i = j;
+	}
+	m = stats_median(meds, k);
+	*runs = k;
+	free(meds);
+	return m;
+}
+
+/* The metric gathered: its plot over the versions (oldest first), its
+ * rows of the table; then the walk is emptied. */
+static void version_close(struct version_walk *w, const char *plot_dir, pb_str *figs, pb_str *table,
+			  bool *ok, pb_err *err)
+{
+	struct version_point *pt = xcalloc((size_t)(w->n ? w->n : 1), sizeof(*pt));
+	int np = 0;
+
+	for (int i = 0; i < w->n;) {
+		int j = i;
+
+		while (j < w->n && !strcmp(w->version[j], w->version[i]))
+			j++;
+		pt[np].version = w->version[i];
+		pt[np].median = runs_median(w, i, j, &pt[np].runs);
+		np++;
+		i = j;
+	}
+	qsort(pt, (size_t)np, sizeof(*pt), version_order);
+	if (*ok && np) {
+		char *name = xasprintf("trend-version-%s-%s-%s.svg", w->accel, w->workload, w->metric);
+		char *svg = xasprintf("%s/%s", plot_dir, name);
+		char *title = xasprintf("%s %s (%s) by base version", w->workload, w->metric, w->accel);
+		const char **labels = xcalloc((size_t)np, sizeof(*labels));
+		double *y = xcalloc((size_t)np, sizeof(*y));
+
+		for (int i = 0; i < np; i++) {
+			labels[i] = pt[i].version;
+			y[i] = pt[i].median;
+		}
+		*ok = plot_trend(svg, title, w->unit, y, labels, np, err);
+		str_add(figs, "<figure><img src=\"plots/");
+		html_escape(figs, name);
+		str_add(figs, "\" alt=\"");
+		html_escape(figs, title);
+		str_add(figs, "\" width=\"440\" height=\"270\"><figcaption>");
+		html_escape(figs, title);
+		str_addf(figs, ", %d version(s)</figcaption></figure>\n", np);
+		w->nplots++;
+		for (int i = 0; i < np; i++) {
+			char med[32], runs[16], *metric = xasprintf("%s %s", w->workload, w->metric);
+
+			fmt_num(med, sizeof(med), pt[i].median);
+			snprintf(runs, sizeof(runs), "%d", pt[i].runs);
+			str_add(table, "<tr>");
+			cell(table, "td", w->accel, NULL);
+			cell(table, "td", metric, NULL);
+			cell(table, "td", pt[i].version, NULL);
+			cell(table, "td", med, "num");
+			cell(table, "td", w->unit, NULL);
+			cell(table, "td", runs, "num");
+			str_add(table, "</tr>\n");
+			free(metric);
+		}
+		free(labels);
+		free(y);
+		free(name);
+		free(svg);
+		free(title);
+	}
+	free(pt);
+	for (int i = 0; i < w->n; i++)
+		free(w->version[i]);
+	free(w->version);
+	free(w->cid);
+	free(w->value);
+	free(w->accel);
+	free(w->workload);
+	free(w->metric);
+	free(w->unit);
+	w->version = NULL;
+	w->cid = NULL;
+	w->value = NULL;
+	w->accel = w->workload = w->metric = w->unit = NULL;
+	w->n = 0;
+}
+
+/* trend.html's part by base version: each time metric's median per base
+ * version, by accelerator. */
+static bool trend_versions(sqlite3 *db, const char *plot_dir, pb_str *h, pb_err *err)
+{
+	struct version_walk w = { 0 };
+	struct db_cursor c;
+	struct trend_row r;
+	pb_str figs, table;
+	bool ok = true;
+
+	if (!db_report_trend_versions(&c, db, err))
+		return false;
+	str_init(&figs);
+	str_init(&table);
+	for (bool more = true; more && ok;) {
+		more = db_cursor_step(&c, &r);
+		if (w.metric && (!more || strcmp(w.accel, r.accel) || strcmp(w.workload, r.workload) ||
+				 strcmp(w.metric, r.metric)))
+			version_close(&w, plot_dir, &figs, &table, &ok, err);
+		if (!more)
+			break;
+		if (!w.metric) {
+			w.accel = xstrdup(r.accel);
+			w.workload = xstrdup(r.workload);
+			w.metric = xstrdup(r.metric);
+			w.unit = xstrdup(r.unit);
+		}
+		w.version = xrealloc(w.version, sizeof(char *) * (size_t)(w.n + 1));
+		w.cid = xrealloc(w.cid, sizeof(long long) * (size_t)(w.n + 1));
+		w.value = xrealloc(w.value, sizeof(double) * (size_t)(w.n + 1));
+		w.version[w.n] = xstrdup(r.version);
+		w.cid[w.n] = r.cid;
+		w.value[w.n] = r.value;
+		w.n++;
+	}
+	version_close(&w, plot_dir, &figs, &table, &ok, err);
+	ok = db_cursor_close(&c, ok ? err : NULL) && ok;
+	str_add(h, "<h2>Across base kernel versions</h2>\n<p>Each time metric of the base kernel: "
+		   "the median, per base kernel version, of its comparisons' medians, the oldest "
+		   "version first; one plot per accelerator (never compared across them). A step "
+		   "here came with the stable release, not with a patch.</p>\n");
+	if (w.nplots)
+		str_addf(h, "<div class=\"plots\">\n%s</div>\n<table><tr><th>accelerator</th>"
+			    "<th>metric</th><th>base version</th><th>median</th><th>unit</th>"
+			    "<th>comparisons</th></tr>\n%s</table>\n", figs.buf, table.buf);
+	else
+		str_add(h, "<p>No comparison has run the base kernel yet.</p>\n");
+	str_free(&figs);
+	str_free(&table);
+	return ok;
+}
+
 bool report_write_trend(sqlite3 *db, const char *report_dir, pb_err *err)
 {
 	struct trend_walk w = { .cur = -1 };
@@ -967,11 +1922,12 @@ bool report_write_trend(sqlite3 *db, const char *report_dir, pb_err *err)
 
 	str_init(&h);
 	str_init(&w.vals);
-	page_head(&h, "perfbot: the base kernel over time");
-	str_add(&h, "<p>Each time metric of the base kernel (the side of every comparison that ran "
+	page_head(&h, "perfbot: the base kernel over time and across versions");
+	str_add(&h, "<p><a href=\"index.html\">All queues</a></p>\n<h2>Over time</h2>\n"
+		    "<p>Each time metric of the base kernel (the side of every comparison that ran "
 		    "the base as shipped): its median per comparison, oldest first, one plot per "
 		    "accelerator (never compared across them). Drift here is the machine or the base, "
-		    "not a patch. <a href=\"index.html\">All patches</a>.</p>\n<div class=\"plots\">\n");
+		    "not a patch.</p>\n<div class=\"plots\">\n");
 	if (ok && !db_report_trend(&c, db, err))
 		ok = false;
 	for (bool more = ok; more && ok;) {
@@ -982,7 +1938,9 @@ bool report_write_trend(sqlite3 *db, const char *report_dir, pb_err *err)
 	db_cursor_close(&c, NULL);
 	if (!w.nplots)
 		str_add(&h, "<p>No comparison has run the base kernel yet.</p>\n");
-	str_add(&h, "</div>\n</body></html>\n");
+	str_add(&h, "</div>\n");
+	ok = ok && trend_versions(db, plot_dir, &h, err);
+	str_add(&h, "</body></html>\n");
 	if (ok) {
 		path = xasprintf("%s/trend.html", report_dir);
 		ok = write_file_atomic(path, h.buf, h.len, err);
@@ -1002,8 +1960,9 @@ bool report_write_all(sqlite3 *db, const struct pb_queue *q, const char *report_
 	bool ok = true;
 
 	*pages = 0;
-	/* the newest comparison of every patch of this queue gets its page */
-	if (!db_report_pages(&c, db, q->dir, err))
+	/* every page the index links: the newest comparison of every patch
+	 * of every queue, of every patch of its own, of every series */
+	if (!db_report_pages(&c, db, err))
 		return false;
 	while (ok && db_cursor_step(&c, &r)) {
 		char *written = NULL;

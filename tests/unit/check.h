@@ -77,6 +77,7 @@ void test_mail(void);
 void test_layout(void);
 void test_json(void);
 void test_answer(void);
+void test_report(void);
 
 /* A fresh temporary directory for one test (removed by the caller). */
 char *test_tmpdir(void);

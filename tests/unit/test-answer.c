@@ -22,8 +22,8 @@ static struct answer sample_answer(void)
 		.perfbot_version = "test", .seed = 42, .started_at = "s", .finished_at = "f",
 		.boots_run = { 2, 2 }, .boots_ok = { 2, 2 },
 	};
-	a.r.kernel[0] = (struct kernel_row){ "base", "k0", "built", "" };
-	a.r.kernel[1] = (struct kernel_row){ "base+patch", "k1", "built", "" };
+	a.r.kernel[0] = (struct kernel_row){ "base", "k0", "built", "", "" };
+	a.r.kernel[1] = (struct kernel_row){ "base+patch", "k1", "built", "", "" };
 	return a;
 }
 

@@ -265,7 +265,13 @@ static void test_report_queries(sqlite3 *db)
 	db_cursor_close(&c, NULL);
 	CHECK(db_report_trend(&c, db, &err));
 	db_cursor_close(&c, NULL);
-	CHECK(db_report_pages(&c, db, "q", &err));
+	CHECK(db_report_pages(&c, db, &err));
+	db_cursor_close(&c, NULL);
+	CHECK(db_report_queues(&c, db, &err));
+	db_cursor_close(&c, NULL);
+	CHECK(db_report_measured(&c, db, "q", &err));
+	db_cursor_close(&c, NULL);
+	CHECK(db_report_measured(&c, db, NULL, &err));
 	db_cursor_close(&c, NULL);
 	if (err.msg[0])
 		fprintf(stderr, "report queries: %s\n", err.msg);
@@ -336,7 +342,16 @@ void test_db(void)
 		CHECK_HAS(html, "picked without a Cc: stable tag");
 		CHECK_HAS(html, "The port (applied to form the kernel without the fix)");
 		CHECK_HAS(html, "<h2>Behaviour changes</h2>");
-		CHECK_HAS(html, "<img src=\"plots/771-c1-hugetlb-migrate-pages_migrated.svg\"");
+		{
+			char *page = report_patch_page(f.queue.dir, 771, f.cmp.patch->sha256);
+			char *img = xasprintf("<img src=\"plots/%.*s-c1-hugetlb-migrate-pages_migrated.svg\"",
+					      (int)strlen(page) - 5, page);
+
+			CHECK_HAS(report, page);
+			CHECK_HAS(html, img);
+			free(img);
+			free(page);
+		}
 		{
 			/* where it ran: the host, its CPU and QEMU */
 			char *ran = xasprintf("<tr><th>ran on</th><td>%s, ", host_name());
@@ -352,15 +367,29 @@ void test_db(void)
 	/* The index and the trend, from the same database. */
 	CHECK(report_write_index(db, &f.queue, dir, &err));
 	{
-		char *p = xasprintf("%s/index.html", dir), *html = read_file(p, NULL, NULL);
+		char *p = xasprintf("%s/index.html", dir), *html = read_file(p, NULL, NULL), *q;
 
 		CHECK_HAS(html, "11 patches: 1 measured, 7 skipped as not mm");
-		CHECK_HAS(html, "<a href=\"771.html\">771</a>");
+		{
+			char *page = report_patch_page(f.queue.dir, 771, f.cmp.patch->sha256);
+			char *a = xasprintf("<a href=\"%s\">771</a>", page);
+
+			CHECK_HAS(html, a);
+			free(a);
+			free(page);
+		}
 		CHECK_HAS(html, "hugetlb-migrate: behaviour change");
+		free(html);
+		unlink(p);
+		free(p);
+		/* the queue's own page: its patches not measured too */
+		q = report_queue_page(f.queue.dir);
+		p = xasprintf("%s/%s", dir, q);
+		free(q);
+		html = read_file(p, NULL, NULL);
 		CHECK_HAS(html, "skipped: not an mm patch");
 		CHECK_HAS(html, "not measured yet");
 		free(html);
-		unlink(p);
 		free(p);
 	}
 	CHECK(report_write_trend(db, dir, &err));
@@ -444,6 +473,9 @@ void test_db(void)
 			char *html = read_file(report, NULL, NULL);
 
 			CHECK_HAS(html, "<h1>Series 5.13.2-rc1: 5.13.2-rc1 review</h1>");
+			/* back to the index and to its queue */
+			CHECK_HAS(html, "<p><a href=\"index.html\">All queues</a> &middot; <a href=\"queue-"
+					"stable-5.13-");
 			CHECK_HAS(html, "<td>031 771</td>");
 			CHECK_HAS(html, "kernel with the series");
 			CHECK_HAS(html, "<h2>Bisection</h2>");
@@ -457,7 +489,7 @@ void test_db(void)
 		{
 			char *p = xasprintf("%s/index.html", dir), *html = read_file(p, NULL, NULL);
 
-			CHECK_HAS(html, "<h2>The queue as a whole</h2>");
+			CHECK_HAS(html, "<h3>The queue as a whole</h3>");
 			CHECK_HAS(html, "<a href=\"series-5.13.2-rc1.html\">5.13.2-rc1</a>");
 			free(html);
 			unlink(p);

@@ -138,7 +138,7 @@ out:
 
 void test_hostile(void)
 {
-	char *dir = test_tmpdir(), *path = xasprintf("%s/r.db", dir), *page = NULL, *index;
+	char *dir = test_tmpdir(), *path = xasprintf("%s/r.db", dir), *page = NULL, *index, *page_name;
 	struct fixture f;
 	struct pb_patch *p;
 	sqlite3 *db;
@@ -176,6 +176,12 @@ void test_hostile(void)
 	index = xasprintf("%s/index.html", dir);
 	check_page(index);
 	free(index);
+	/* the queue's page: the subject again */
+	page_name = report_queue_page(f.queue.dir);
+	index = xasprintf("%s/%s", dir, page_name);
+	check_page(index);
+	free(index);
+	free(page_name);
 	free(page);
 	db_close(db);
 	fixture_free(&f);

@@ -12,6 +12,7 @@
 #include "db-report.h"
 #include "fixture.h"
 #include "mail.h"
+#include "report.h"
 
 #define W "PB1 sample hugetlb-migrate "
 #define LONG_METRIC "thp-anon.fault_around_bytes_per_huge_page_with_khugepaged_defrag_always_" \
@@ -201,8 +202,8 @@ static struct patch_page_row test_row(void)
 		.gate_pct = 0.5, .alpha = 0.01, .beta = 0.05, .seed = 12345,
 	};
 
-	r.kernel[0] = (struct kernel_row){ "base+port", "key0", "built", "" };
-	r.kernel[1] = (struct kernel_row){ "base", "key1", "built", "" };
+	r.kernel[0] = (struct kernel_row){ "base+port", "key0", "built", "", "" };
+	r.kernel[1] = (struct kernel_row){ "base", "key1", "built", "", "" };
 	return r;
 }
 
@@ -353,7 +354,14 @@ static void check_message(void)
 	CHECK_HAS(body, "hugetlb-migrate.pages_migrated (ms)\n");
 	CHECK_HAS(body, "The other 3 metric(s): 1 not comparable, 1 no change, 1 same.\n");
 	CHECK_HAS(body, "perfbot run --patch 771 -c run.seed=12345 -c qemu.accel=tcg-icount\n");
-	CHECK_HAS(body, "\n  https://perfbot.example.org/r/771.html\n");
+	{
+		char *page = report_patch_page("/q", 771, "ab12"), *line;
+
+		line = xasprintf("\n  https://perfbot.example.org/r/%s\n", page);
+		CHECK_HAS(body, line);
+		free(line);
+		free(page);
+	}
 	CHECK_HAS(body, "alpha 0.01");
 	/* the same comparison's mail has the same id */
 	{
@@ -721,7 +729,14 @@ static void check_command(void)
 	text = read_file(eml, NULL, NULL);
 	CHECK_HAS(text, "\n\nperfbot noticed a behaviour change of hugetlb-migrate.pages_migrated on:\n");
 	CHECK_HAS(text, "Oscar Salvador <osalvador@suse.de>");
-	CHECK_HAS(text, "\n  https://perfbot.example.org/r/771.html\n");
+	{
+		char *page = report_patch_page(qdir, 771, f.cmp.patch->sha256), *line;
+
+		line = xasprintf("\n  https://perfbot.example.org/r/%s\n", page);
+		CHECK_HAS(text, line);
+		free(line);
+		free(page);
+	}
 	if (program_in_path("python3"))
 		CHECK(check_mail_py(eml, id));
 	else
