@@ -9,6 +9,7 @@
 #include "config.h"
 #include "outcome.h"
 #include "queue.h"
+#include "report.h"
 
 char *shell_quote(const char *s)
 {
@@ -534,7 +535,22 @@ void answer_json(const struct answer *a, struct json *j, const char *key)
 	json_string(j, "perfbot_version", r->perfbot_version);
 	json_string(j, "host", r->host && r->host[0] ? r->host : NULL);
 	json_string(j, "qemu_version", r->qemu_version && r->qemu_version[0] ? r->qemu_version : NULL);
+	for (int k = 0; k < 2; k++) {
+		json_object_begin(j, k ? "guest_cmdline" : "qemu_cmdline");
+		for (int side = 0; side < 2; side++) {
+			const char *q = r->qemu_cmdline[side];
+			size_t at, len;
+
+			s = !q || !q[0] ? NULL : k ? report_guest_cmdline(q, &at, &len) : xstrdup(q);
+			json_string(j, side ? "with" : "without", s);
+			free(s);
+		}
+		json_object_end(j);
+	}
 	json_object_end(j);
+	s = report_page_of(r);
+	json_string(j, "report_page", s);
+	free(s);
 	json_string(j, "started_at", r->started_at);
 	json_string(j, "finished_at", r->finished_at);
 	json_number(j, "wall_seconds", r->wall_seconds);

@@ -911,10 +911,7 @@ static bool crash_banner(sqlite3 *db, long long cid, const struct patch_page_row
 	return ok;
 }
 
-/* The guest kernel's command line of a QEMU command line (the argument
- * of its -append, which runs.qemu_cmdline holds unquoted, up to the next
- * option perfbot gives after it), or NULL. *at and *len: where it is. */
-static char *guest_cmdline(const char *qemu, size_t *at, size_t *len)
+char *report_guest_cmdline(const char *qemu, size_t *at, size_t *len)
 {
 	const char *a = strstr(qemu, " -append "), *end;
 
@@ -1000,7 +997,7 @@ static void reproduce(pb_str *h, const struct patch_page_row *r, const char *rep
 		if (!q[0])
 			continue;
 		who = kernel_side(r, s);
-		guest = guest_cmdline(q, &at, &len);
+		guest = report_guest_cmdline(q, &at, &len);
 		k = xasprintf("QEMU, the first boot of %s", who);
 		str_add(h, "<tr>");
 		cell(h, "th", k, NULL);

@@ -39,6 +39,11 @@ char *report_patch_page(const char *queue, int number, const char *sha256);
 /* r's page: its patch's, or its series'. */
 char *report_page_of(const struct patch_page_row *r);
 
+/* The guest kernel's command line of a QEMU command line (the argument
+ * of its -append, which runs.qemu_cmdline holds unquoted, up to the next
+ * option perfbot gives after it), or NULL. *at and *len: where it is. */
+char *report_guest_cmdline(const char *qemu, size_t *at, size_t *len);
+
 /* Writes <report_dir>/<report_page_of()> for one comparison. */
 bool report_write_patch(sqlite3 *db, long long comparison_id, const char *report_dir,
 			char **written, pb_err *err);

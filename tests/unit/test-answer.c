@@ -24,6 +24,7 @@ static struct answer sample_answer(void)
 	};
 	a.r.kernel[0] = (struct kernel_row){ "base", "k0", "built", "", "" };
 	a.r.kernel[1] = (struct kernel_row){ "base+patch", "k1", "built", "", "" };
+	a.r.qemu_cmdline[1] = "qemu-system-x86_64 -kernel k1 -append console=ttyS0 panic=-1 -serial stdio";
 	return a;
 }
 
@@ -167,6 +168,10 @@ static void json(void)
 	CHECK_HAS(s.buf, "\"ci_lo_pct\": null,");
 	CHECK_HAS(s.buf, "\"command\": \"perfbot run --patch 771 --queue '/q/stable 5.13' -c run.seed=42 "
 			 "-c qemu.accel=tcg-icount\",");
+	CHECK_HAS(s.buf, "\"report_page\": \"queue-");
+	CHECK_HAS(s.buf, "-771.html\"");
+	CHECK_HAS(s.buf, "\"qemu_cmdline\": {\n      \"without\": null,");
+	CHECK_HAS(s.buf, "\"guest_cmdline\": {\n      \"without\": null,\n      \"with\": \"console=ttyS0 panic=-1\"");
 	CHECK(s.buf[s.len - 2] == '}');
 	str_free(&s);
 	/* a patch of one's own: no number, known by its sha256 */
@@ -177,6 +182,7 @@ static void json(void)
 	CHECK_HAS(s.buf, "\"number\": null,");
 	CHECK_HAS(s.buf, "\"label\": \"0123456789ab\",");
 	CHECK_HAS(s.buf, "perfbot run --patch-file /q/771.patch -c run.seed=42");
+	CHECK_HAS(s.buf, "\"report_page\": \"patch-0123456789ab.html\"");
 	str_free(&s);
 	answer_free(&a);
 }
