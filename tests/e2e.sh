@@ -591,6 +591,23 @@ check "BUG() in mm init: the BUG line once, and no oops on the terminal" \
 	test "$(grep -c 'kernel BUG at' "$work/k2.out"),$(grep -c 'kernel BUG at' "$work/k2.err"),$(cat "$work/k2.out" "$work/k2.err" | grep -c 'invalid opcode\|Call Trace')" = "1,1,0"
 check "BUG() in mm init: its console log is where the answer says" \
 	grep -q "invalid opcode" "$(sed -n 's/^  console log: //p' "$work/k2.out")"
+p997=$(page 997)
+check "BUG() in mm init: its page leads with the crash, above the boots table" \
+	test "$(grep -n '<div id="crash">' "$p997" | cut -d: -f1 | head -1)" -lt "$(grep -n '<h2>Boots</h2>' "$p997" | cut -d: -f1 | head -1)"
+check "BUG() in mm init: the crash banner names the BUG line and links the console log" \
+	bash -c "sed -n '/<div id=\"crash\">/,/<\/div>/p' '$p997' | grep -q 'kernel BUG at' && sed -n '/<div id=\"crash\">/,/<\/div>/p' '$p997' | grep -q 'href=\"logs/'"
+# the report keeps every run: this run was on another queue
+check "the index still lists 771 after a run on another queue" \
+	grep -q "href=\"$(basename "$(page 771)")\"" "$reports/index.html"
+check "the index links a page per queue, and both are there" \
+	bash -c "grep -q 'href=\"$(basename "$(queue_page stable-5.13)")\"' '$reports/index.html' && test -s '$(queue_page stable-5.13)' -a -s '$(queue_page panics-at-boot)'"
+p771=$(page 771)
+check "771's page: a reproduce section with the command and its seed" \
+	bash -c "grep -q '<h2>Reproduce</h2>' '$p771' && grep -q 'perfbot run --patch 771 .*-c run.seed=[0-9]' '$p771'"
+check "771's page: both kernels' .config copied into the report and linked" \
+	test "$(for f in $(grep -o 'href="configs/[^"]*"' "$p771" | sort -u | sed 's/href="//; s/"$//'); do grep -q '^CONFIG_TRANSPARENT_HUGEPAGE=y' "$reports/$f" && echo "$f"; done | wc -l)" -eq 2
+check "771's page: the QEMU and guest command lines, and a way back to the index" \
+	bash -c "grep -q 'qemu-system-x86_64' '$p771' && grep -q 'console=ttyS0' '$p771' && grep -q 'href=\"index.html\"' '$p771'"
 check "BUG() in mm init: the report shows the panic text" grep -Eq "kernel BUG at [./a-z]*mm/vmscan.c" "$(page 997)"
 
 # a kernel that panics in setup_arch(), before panic=-1 is parsed and before
