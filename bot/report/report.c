@@ -1610,7 +1610,12 @@ bool report_write_index(sqlite3 *db, const struct pb_queue *q, const char *repor
 	pb_str h, body;
 	char *path;
 	int n = 0, own = 0, measured = 0;
-	bool ok = mkdir_p(report_dir, err) && queue_entries(db, q, &e, &n, err);
+	bool ok;
+
+	/* a patch of one's own is no queue: it is listed among those on their own */
+	if (q && q->one_patch)
+		q = NULL;
+	ok = mkdir_p(report_dir, err) && queue_entries(db, q, &e, &n, err);
 
 	str_init(&h);
 	str_init(&body);
