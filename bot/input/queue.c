@@ -115,9 +115,10 @@ enum subject_rule { SUBJECT_NUMBERED, SUBJECT_UNNUMBERED, SUBJECT_ONE_PATCH };
  * With unnumbered, a subject without N/M, or with no bracket at all
  * (stable-queue's files are format-patch output of upstream commits:
  * "Subject: mm: fix ..."), is number 0: its place in the queue numbers it.
- * SUBJECT_ONE_PATCH also takes a request for comments ([RFC PATCH ...],
- * [RFC]) and leaves the number 0 whatever N/M says: the patch is known by
- * its bytes, not by its place in a series perfbot does not have. */
+ * SUBJECT_ONE_PATCH takes any tags ([RFC PATCH v2 3/7], [RESEND PATCH],
+ * [RFC][PATCH net-next]) and leaves the number 0 whatever N/M says: the
+ * patch is known by its bytes, not by its place in a series perfbot does
+ * not have. */
 static bool parse_subject(const char *subj, struct pb_patch *p, enum subject_rule rule,
 			  pb_err *err, const char *name)
 {
@@ -127,6 +128,20 @@ static bool parse_subject(const char *subj, struct pb_patch *p, enum subject_rul
 
 	p->number = p->total = 0;
 	p->series = xstrdup("");
+	/* one's own patch: whatever its tags say ([RESEND PATCH v2], [RFC]
+	 * [PATCH net-next 3/7]), the subject is what follows them */
+	if (rule == SUBJECT_ONE_PATCH) {
+		const char *t = subj + strspn(subj, " \t");
+
+		while (*t == '[' && strchr(t, ']'))
+			t = strchr(t, ']') + 1 + strspn(strchr(t, ']') + 1, " \t");
+		if (!*t) {
+			pb_seterr(err, "%s: the Subject is empty after its tags", name);
+			return false;
+		}
+		p->subject = xstrdup(t);
+		return true;
+	}
 	if (unnumbered && (!open || strspn(subj, " \t") != (size_t)(open - subj))) {
 		const char *t = subj + strspn(subj, " \t");
 
@@ -143,11 +158,6 @@ static bool parse_subject(const char *subj, struct pb_patch *p, enum subject_rul
 	}
 	snprintf(inner, sizeof(inner), "%.*s", (int)(close - open - 1), open + 1);
 	tok = strtok_r(inner, " \t", &save);
-	if (rule == SUBJECT_ONE_PATCH && tok && !strcasecmp(tok, "RFC")) {
-		tok = strtok_r(NULL, " \t", &save);
-		if (!tok) /* [RFC] alone */
-			tok = "PATCH";
-	}
 	if (!tok || strncasecmp(tok, "PATCH", 5) != 0 ||
 	    (tok[5] && !((tok[5] == 'v' || tok[5] == 'V') && tok[6] &&
 			 strspn(tok + 6, "0123456789") == strlen(tok + 6)))) {
@@ -182,8 +192,6 @@ static bool parse_subject(const char *subj, struct pb_patch *p, enum subject_rul
 		pb_seterr(err, "%s: Subject has no series number N/M", name);
 		return false;
 	}
-	if (rule == SUBJECT_ONE_PATCH)
-		p->number = p->total = 0;
 	close++;
 	while (*close == ' ' || *close == '\t')
 		close++;
@@ -1432,9 +1440,10 @@ bool queue_load_patch_file(const char *path, const char *spool, struct pb_queue 
 		return false;
 	}
 	q->npatches = 1;
-	if (from_stdin) {
-		/* applied from a file like an mbox's patch: written, named by
-		 * its bytes, only when it is first applied (patch_spool) */
+	if (spool) {
+		/* kept like an mbox's patch, named by its bytes, written only
+		 * when first applied (patch_spool): the page and the reproduce
+		 * line must not follow the developer's file when it is edited */
 		p->file = xasprintf("%s/%s.patch", spool, p->sha256);
 		p->mail = text;
 		p->mail_len = len;

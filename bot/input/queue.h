@@ -90,8 +90,9 @@ bool queue_load(const char *path, const char *spool, struct pb_queue *q, pb_err 
 /* A queue of one patch: a file of any git format-patch, mail or plain
  * unified diff, "-" for standard input, whatever its Subject ([PATCH],
  * [RFC PATCH v2 3/7], none); the patch is number 0, known by its sha256
- * (patch_label). Standard input's bytes go to spool/<sha256>.patch when
- * first applied (patch_spool). */
+ * (patch_label). Its bytes go to spool/<sha256>.patch when first applied
+ * (patch_spool), and that is its file; without a spool (NULL), the file
+ * given is (standard input needs one). */
 bool queue_load_patch_file(const char *path, const char *spool, struct pb_queue *q, pb_err *err);
 const struct pb_patch *queue_find(const struct pb_queue *q, int number);
 /* The patches a series run applies, in series order (a quilt series' own,

@@ -818,6 +818,8 @@ static void patch_files(void)
 		{ "From: A <a@b>\nSubject: [PATCH v2 3/7] mm: second\n\n---\n", "mm: second" },
 		{ "From: A <a@b>\nSubject: [RFC PATCH v3 2/4] mm: asking\n\n---\n", "mm: asking" },
 		{ "From: A <a@b>\nSubject: [RFC] mm: just asking\n\n---\n", "mm: just asking" },
+		{ "From: A <a@b>\nSubject: [RESEND PATCH v2] mm: again\n\n---\n", "mm: again" },
+		{ "From: A <a@b>\nSubject: [RFC v2][PATCH net-next 3/7] mm: tagged\n\n---\n", "mm: tagged" },
 		{ "From: A <a@b>\nSubject: mm: no tag at all\n\n---\n", "mm: no tag at all" },
 		/* no mail at all: a description then the diff, or the diff alone */
 		{ "mm: fix the thing\n\nSigned-off-by: A <a@b>\n---\n", "mm: fix the thing" },
@@ -874,6 +876,25 @@ static void patch_files(void)
 
 		CHECK(!queue_load(dir, NULL, &q, &err));
 		unlink(path);
+		free(path);
+	}
+	/* with a spool, the bytes are kept there, named by their hash */
+	{
+		struct pb_queue q;
+		char *path = test_write(dir, "mine.patch", "From: A <a@b>\nSubject: [PATCH] mm: x\n\n---\n"
+							   "--- a/mm/x.c\n+++ b/mm/x.c\n@@ -1 +1 @@\n-a\n+b\n");
+		char *spool = xasprintf("%s/spool", dir), *want;
+
+		CHECK(queue_load_patch_file(path, spool, &q, &err));
+		want = xasprintf("%s/%s.patch", spool, q.patches[0].sha256);
+		CHECK_STR(q.patches[0].file, want);
+		CHECK_STR(q.dir, want);
+		CHECK(!path_exists(want)); /* loading writes nothing */
+		CHECK(patch_spool(&q.patches[0], &err));
+		CHECK(path_exists(want));
+		queue_free(&q);
+		free(want);
+		free(spool);
 		free(path);
 	}
 	rm_rf(dir);
