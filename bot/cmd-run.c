@@ -15,7 +15,8 @@
 #include "queue.h"
 
 static const struct pb_usage usage = {
-	"perfbot run", "--patch N [options]\n   or: perfbot run --series [--mm-only] [--no-bisect] [options]",
+	"perfbot run", "--patch N [options]\n   or: perfbot run --patch-file FILE|- [options]\n"
+	"   or: perfbot run --series [--mm-only] [--no-bisect] [options]",
 	"exit status: 0 measured, no regression (or nothing to measure), 1 bad input\n"
 	"             or environment, 2 bad usage, 3 a kernel failed to build or boot,\n"
 	"             5 a regression, 6 a behaviour change without one (3, 5, 6: stored);\n"
@@ -100,19 +101,9 @@ static int run_on_slurm(const struct cli *c, const struct pb_config *cfg, const 
 		cmd[n++] = "--all";
 	one.ncmd = n;
 	rc = executor_run_one(cfg, c, q, &one);
-	out->comparison = one.comparison;
+	if (one.comparison)
+		*out = one.outcome;
 	return rc;
-}
-
-/* The status of a run that stored its answer: what it found (the node's
- * status under Slurm says it already). */
-static int found_status(int rc, const struct pipeline_outcome *o)
-{
-	if (rc != PB_EXIT_OK || !o->comparison)
-		return rc;
-	if (o->decided && o->verdict == VERDICT_REGRESSION)
-		return PB_EXIT_REGRESSION;
-	return o->behaviour_change ? PB_EXIT_BEHAVIOUR : rc;
 }
 
 /* git bisect run's: 0 good, 1 bad, 125 skip (this commit cannot be
@@ -140,6 +131,7 @@ static int bisect_status(int rc, const struct pipeline_outcome *o)
  * the run printed (saved_stdout), so that a script reads JSON alone. */
 static bool print_json(const struct pb_config *cfg, int saved_stdout, int rc, long long cid)
 {
+	/* saved_stdout < 0: stdout is stdout still (the run never began) */
 	struct answer a;
 	struct json j;
 	sqlite3 *db = NULL;
@@ -164,9 +156,11 @@ static bool print_json(const struct pb_config *cfg, int saved_stdout, int rc, lo
 	json_array_end(&j);
 	json_object_end(&j);
 	fflush(stdout);
-	if (dup2(saved_stdout, STDOUT_FILENO) < 0)
-		ok = false;
-	close(saved_stdout);
+	if (saved_stdout >= 0) {
+		if (dup2(saved_stdout, STDOUT_FILENO) < 0)
+			ok = false;
+		close(saved_stdout);
+	}
 	fputs(s.buf, stdout);
 	fflush(stdout);
 	str_free(&s);
@@ -181,7 +175,20 @@ int cmd_run(int argc, char **argv)
 	struct pb_queue q;
 	struct pipeline_outcome out = { 0 };
 	int rc = cli_patch_args(argc, argv, &c, &a, &usage, true), saved_stdout = -1;
+	bool parsed = rc < 0, loaded = false;
 
+	/* --json: what the run prints goes to stderr, the document to stdout */
+	if (parsed && a.json) {
+		fflush(stdout);
+		saved_stdout = dup(STDOUT_FILENO);
+		if (saved_stdout < 0 || dup2(STDERR_FILENO, STDOUT_FILENO) < 0) {
+			cli_error("--json: %s", strerror(errno));
+			if (saved_stdout >= 0)
+				close(saved_stdout);
+			saved_stdout = -1;
+			rc = PB_EXIT_ERROR;
+		}
+	}
 	if (rc < 0 && !cli_load_config_patches(&c, &cfg, &q, &a))
 		rc = PB_EXIT_ERROR;
 	if (rc < 0) {
@@ -189,27 +196,21 @@ int cmd_run(int argc, char **argv)
 					  .force = a.force, .series = a.series,
 					  .mm_only = a.mm_only, .all = a.all };
 
-		if (a.json) {
-			fflush(stdout);
-			saved_stdout = dup(STDOUT_FILENO);
-			if (saved_stdout < 0 || dup2(STDERR_FILENO, STDOUT_FILENO) < 0) {
-				cli_error("--json: %s", strerror(errno));
-				rc = PB_EXIT_ERROR;
-				goto out;
-			}
-		}
+		loaded = true;
 		rc = cfg.executor == EXECUTOR_SLURM ? run_on_slurm(&c, &cfg, &q, &a, &rq, &out)
 		     : a.series			    ? run_series(&cfg, &q, &rq, !a.no_bisect, &out)
 						    : pipeline_run_patch(&cfg, &q, &rq, &out);
-		rc = found_status(rc, &out);
-		if (a.json && !print_json(&cfg, saved_stdout, rc, out.comparison) && rc == PB_EXIT_OK)
-			rc = PB_EXIT_ERROR;
-out:
+		rc = pipeline_exit_status(rc, &out);
+	}
+	if (a.bisect_exit && (parsed || rc == PB_EXIT_USAGE))
+		rc = bisect_status(rc, &out);
+	/* the document says the status perfbot exits with, whatever happened */
+	if (parsed && a.json)
+		print_json(loaded ? &cfg : NULL, saved_stdout, rc, loaded ? out.comparison : 0);
+	if (loaded) {
 		queue_free(&q);
 		config_free(&cfg);
 	}
-	if (a.bisect_exit && rc >= 0)
-		rc = bisect_status(rc, &out);
 	cli_free(&c);
 	return rc;
 }

@@ -281,8 +281,12 @@ static void __attribute__((noreturn)) job_child(const struct cli *c, struct pb_c
 					  .force = j->force, .job_id = j->id, .stop = &stop_requested,
 					  .boots_begin = next_job_build, .ctx = &nj };
 
-		rc = cfg->executor == EXECUTOR_SLURM ? job_on_slurm(c, cfg, &q, j, only, nonly)
-						     : pipeline_run_patch(cfg, &q, &rq, NULL);
+		struct pipeline_outcome out = { 0 };
+
+		/* the job's status is perfbot run's, as a Slurm node's is */
+		rc = cfg->executor == EXECUTOR_SLURM
+			     ? job_on_slurm(c, cfg, &q, j, only, nonly)
+			     : pipeline_exit_status(pipeline_run_patch(cfg, &q, &rq, &out), &out);
 		queue_free(&q);
 		/* the build dies with this process: let it end, unless stopping */
 		prebuild_finish(&nj.build, &stop_requested);
@@ -358,7 +362,10 @@ static void run_job(sqlite3 *db, const struct cli *c, struct pb_config *cfg, str
 	}
 	if (!jobdb_finish(db, j->id, state, rc, msg, &err))
 		say(LOG_ERR, "job %lld: %s", j->id, err.msg);
-	say(rc == PB_EXIT_OK || rc == PB_EXIT_STOPPED ? LOG_INFO : LOG_WARNING, "job %lld %s (exit %d): %s",
+	say(rc == PB_EXIT_OK || rc == PB_EXIT_STOPPED || rc == PB_EXIT_REGRESSION || rc == PB_EXIT_BEHAVIOUR
+		    ? LOG_INFO
+		    : LOG_WARNING,
+	    "job %lld %s (exit %d): %s",
 	    j->id, job_state_name(state), rc, msg);
 	free(msg);
 }

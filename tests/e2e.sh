@@ -492,8 +492,12 @@ grep -v '^  build' "$work/mine.err" | sed -n "/^$mine_id: /,/^reproduce: /p"
 check "--patch-file: a regression exits 5 (rc=$rc)" test "$rc" -eq 5
 check "--patch-file: the patch is named by its content's hash, beside its subject" \
 	grep -q "^perfbot: patch $mine_id mm/huge_memory: clear 32 subpages of a new THP twice$" "$work/mine.err"
-check "--patch-file: stored as number 0 with the file's sha256" \
-	test "$(q "SELECT number || ' ' || sha256 FROM patches WHERE file='$mine'")" = "0 $(sha256sum "$mine" | cut -d' ' -f1)"
+mine_sha=$(sha256sum "$mine" | cut -d' ' -f1)
+check "--patch-file: stored as number 0, its file the cache's copy named by its sha256" \
+	test "$(q "SELECT number || ' ' || file FROM patches WHERE sha256='$mine_sha'")" = "0 $cache/queue-mails/$mine_sha.patch"
+check "--patch-file: the cache's copy has its bytes" cmp -s "$mine" "$cache/queue-mails/$mine_sha.patch"
+check "--patch-file: the index lists it on its own with its page, and makes no queue of it" \
+	bash -c "grep -q 'href=\"patch-$mine_id.html\"' '$reports/index.html' && test -s '$reports/patch-$mine_id.html' && ! ls '$reports'/queue-*$mine_id* > /dev/null 2>&1"
 check "--patch-file: the headline names the regression, LKP's way" \
 	grep -Eq "^$mine_id: \+[0-9.]+% regression of thp-anon\.[a-z_]+" "$work/mine.err"
 check "--patch-file: the reduced table shows the regressed rows" \
@@ -511,9 +515,9 @@ assert c["accelerator"]["name"] == "tcg-icount"
 assert c["kernels"]["without"]["label"] == "base" and c["kernels"]["with"]["label"] == "base+patch"
 assert c["headline"].startswith("+") and " regression of thp-anon." in c["headline"]
 assert any(m["verdict"] == "regression" and m["change_pct"] > 0 for m in c["metrics"])
-assert c["reproduce"]["command"].startswith("perfbot run --patch-file " + sys.argv[3] + " -c run.seed=")
+assert c["reproduce"]["command"].startswith("perfbot run --patch-file " + sys.argv[3] + " -c run.seed="), c["reproduce"]
 assert c["reproduce"]["seed"] > 0 and c["reproduce"]["perfbot_version"]
-' "$work/mine.json" "$mine_id" "$mine"
+' "$work/mine.json" "$mine_id" "$cache/queue-mails/$mine_sha.patch"
 # the same bytes on standard input: the same identity, the same kernels,
 # and git bisect run's "bad"
 pb run --patch-file - -w thp-anon --bisect-exit < "$mine" > "$work/mine2.out" 2> "$work/mine2.err"
@@ -762,8 +766,10 @@ check "restart: job $j1 resumed after its $journaled journaled boot(s)" \
 	grep -q "job $j1 resumes after its last completed boot: $journaled boot(s) journaled" "$reports/logs/job-$j1.log"
 check "job $j1: the next job's kernels built beside its boots" \
 	grep -q "^perfbot: job $j2's kernels (patch 765) build beside these boots, at idle priority" "$reports/logs/job-$j1.log"
-check "both jobs done, exit 0, each with its comparison" \
-	test "$(q "SELECT count(*) FROM jobs WHERE id IN ($j1,$j2) AND state='done' AND exit_status=0 AND comparison_id IS NOT NULL")" -eq 2
+check "both jobs done, each with its comparison and perfbot run's exit status for it" \
+	test "$(q "SELECT count(*) FROM jobs j JOIN comparisons c ON c.id=j.comparison_id WHERE j.id IN ($j1,$j2)
+		AND j.state='done' AND j.exit_status = CASE WHEN c.status<>'measured' THEN 3
+		WHEN c.verdict='regression' THEN 5 WHEN c.behaviour='behaviour change' THEN 6 ELSE 0 END")" -eq 2
 check "two new comparisons, no more" test $(( $(q "SELECT count(*) FROM comparisons") - comparisons_before )) -eq 2
 c1=$(q "SELECT comparison_id FROM jobs WHERE id=$j1")
 check "job $j1: 4 runs, boots 1 to 4 once each" \

@@ -87,5 +87,17 @@ sqlite3 "$work/results.db" "UPDATE jobs SET state = 'failed', exit_status = 1, m
 check 0 "len(d) == 1 and d[0]['state'] == 'failed' and d[0]['workloads'] == ['thp-anon'] and d[0]['force'] and d[0]['message'] == 'it \"broke\" \\\\ here\\n\ufffd' and d[0]['comparison_id'] is None" \
 	jobs --json
 
+# the database has no comparison yet: the document says so
+check 0 "d == {'comparisons': []}" report --json
+# run --json prints its document even when it cannot run: the status it exits with
+check 1 "d == {'exit_status': 1, 'comparisons': []}" run --json --patch 12345
+check 1 "d == {'exit_status': 1, 'comparisons': []}" run --json --patch-file "$work/nonexistent.patch"
+check 128 "d == {'exit_status': 128, 'comparisons': []}" run --json --bisect-exit --patch 12345
+# a patch of one's own that is not mm: nothing measured, exit 0
+printf 'Subject: [RESEND PATCH v2] docs: a typo\n\n---\n--- a/Documentation/x.txt\n+++ b/Documentation/x.txt\n@@ -1 +1 @@\n-a\n+b\n' > "$work/docs.patch"
+check 0 "d == {'exit_status': 0, 'comparisons': []}" run --json --patch-file "$work/docs.patch"
+grep -q "^perfbot: patch [0-9a-f]\{12\} (docs: a typo) is not an mm patch" "$work/err" ||
+	{ failed=$((failed + 1)); echo "FAIL - run --patch-file of a docs patch: not said on stderr"; }
+
 echo "json-output: $passed passed, $failed failed"
-[ "$failed" -eq 0 ] && [ "$passed" -eq 7 ]
+[ "$failed" -eq 0 ] && [ "$passed" -eq 12 ]

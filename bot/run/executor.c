@@ -237,8 +237,10 @@ int executor_run_one(const struct pb_config *cfg, const struct cli *c, const str
 	{
 		struct pipeline_outcome o;
 
-		if (executor_outcome(db, uid, &o))
+		if (executor_outcome(db, uid, &o)) {
 			one->comparison = o.comparison;
+			one->outcome = o;
+		}
 	}
 	/* the patches' pages and the index, and the answer's page (a series',
 	 * which shows its bisect) */

@@ -56,6 +56,7 @@ struct executor_one {
 					* (a bisect's series); 0: the answer's own */
 	/* out */
 	long long comparison;          /* the answer, here (0: none came home) */
+	struct pipeline_outcome outcome; /* what it found, when it came home */
 	char node[64];                 /* where it ran */
 };
 

@@ -618,6 +618,15 @@ out:
 	return rc;
 }
 
+int pipeline_exit_status(int rc, const struct pipeline_outcome *o)
+{
+	if (rc != PB_EXIT_OK || !o->comparison)
+		return rc;
+	if (o->decided && o->verdict == VERDICT_REGRESSION)
+		return PB_EXIT_REGRESSION;
+	return o->behaviour_change ? PB_EXIT_BEHAVIOUR : rc;
+}
+
 int pipeline_run_patch(const struct pb_config *cfg, const struct pb_queue *q,
 		       const struct run_request *rq, struct pipeline_outcome *out)
 {

@@ -53,7 +53,13 @@ struct run_request {
 	void *ctx;
 };
 
-/* perfbot run --patch N; returns the exit status (PB_EXIT_*). out may be NULL. */
+/* The exit status of a run that returned rc with outcome o: a stored
+ * regression is PB_EXIT_REGRESSION, a behaviour change without one
+ * PB_EXIT_BEHAVIOUR; anything else is rc. */
+int pipeline_exit_status(int rc, const struct pipeline_outcome *o);
+
+/* perfbot run --patch N; returns the exit status (PB_EXIT_*), what it
+ * found not included (pipeline_exit_status). out may be NULL. */
 int pipeline_run_patch(const struct pb_config *cfg, const struct pb_queue *q,
 		       const struct run_request *rq, struct pipeline_outcome *out);
 
