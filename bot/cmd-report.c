@@ -61,7 +61,7 @@ int cmd_report(int argc, char **argv)
 {
 	struct cli c = { 0 };
 	struct pb_config cfg;
-	struct pb_queue q;
+	struct pb_queue q = { 0 };
 	sqlite3 *db = NULL;
 	bool json = false;
 	const struct pb_option opts[] = {
@@ -75,7 +75,10 @@ int cmd_report(int argc, char **argv)
 
 	if (rc != PB_OPT_GO_ON)
 		goto out;
-	if (!cli_load_config_queue(&c, &cfg, &q)) {
+	/* the JSON is the database's alone: no queue needed */
+	if (json ? !cli_load_config(&c, &cfg, &err) : !cli_load_config_queue(&c, &cfg, &q)) {
+		if (json)
+			cli_error("%s", err.msg);
 		rc = PB_EXIT_ERROR;
 		goto out;
 	}

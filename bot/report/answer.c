@@ -209,6 +209,7 @@ char *answer_headline(const struct answer *a)
 	int n, count[VERDICT_COUNT] = { 0 }, timing[VERDICT_COUNT] = { 0 };
 	const struct mail_metric **changed = mail_metrics_changed(&a->metrics, &n);
 	const struct mail_metric *first[VERDICT_COUNT] = { 0 };
+	const char *what = !strcmp(text(r->kind), "series") ? "the series" : "the patch";
 	pb_str s;
 
 	str_init(&s);
@@ -221,13 +222,16 @@ char *answer_headline(const struct answer *a)
 	for (int i = n - 1; i >= 0; i--) /* most pressing first: the first of each verdict wins */
 		first[changed[i]->verdict] = changed[i];
 	if (!strcmp(text(r->status), "build-failed")) {
+		bool without = strcmp(text(r->kernel[0].build_status), "built") != 0;
 		bool with = strcmp(text(r->kernel[1].build_status), "built") != 0;
 
-		str_addf(&s, "the kernel %s failed to build", with ? "with the patch" : "without the patch");
+		str_addf(&s, "the %s %s failed to build",
+			 with && without ? "kernels without and with" : with ? "kernel with" : "kernel without",
+			 what);
 	} else if (a->crash.boot) {
 		char *line = visible(a->crash.line);
 
-		str_addf(&s, "the kernel %s the patch %s: %s", a->crash.side,
+		str_addf(&s, "the kernel %s %s %s: %s", a->crash.side, what,
 			 !strcmp(a->crash.outcome, "boot-panic") ? "crashed" : "failed", line);
 		free(line);
 	}
