@@ -33,9 +33,11 @@ expected_rc() {
 }
 # the lines of a run's answer, from its headline to its reproduce line
 answer_of() { sed -n "/^$1: /,/^reproduce: /p" "$2"; }
-# a patch's report page: queue-<name>-<hash>-<label>.html (the literal
-# pattern, which does not exist, if there is none)
-page() { local f; for f in "$reports"/queue-*-"$1".html; do echo "$f"; return; done; }
+# a patch's report page, of the queue whose directory is named $2 (the
+# bundled stable-5.13 by default): queue-<name>-<hash>-<label>.html (the
+# literal pattern, which does not exist, if there is none). The nightly's
+# queue has a 771 too, in this database.
+page() { local f; for f in "$reports"/queue-"${2:-stable-5.13}"-????????-"$1".html; do echo "$f"; return; done; }
 # a queue's page, by its directory's name: queue-<name>-<hash>.html
 queue_page() { local f; for f in "$reports"/queue-"$1"-????????.html; do echo "$f"; return; done; }
 # perfbot takes its options after the subcommand
@@ -430,7 +432,7 @@ check "a patch that breaks the build: stored as build-failed with the compiler's
 check "a patch that breaks the build: the comparison says so" \
 	test "$(q "SELECT status FROM comparisons ORDER BY id DESC LIMIT 1")" = "build-failed"
 check "a patch that breaks the build: the report shows the error" \
-	grep -q "perfbot test: this patch breaks the build" "$(page 998)"
+	grep -q "perfbot test: this patch breaks the build" "$(page 998 breaks-build)"
 # (by its file: 995's base+patch kernel was built by the nightly before)
 check "a patch that breaks the build: no kernel is marked built for it" \
 	test "$(q "SELECT sum(build_status='built') || '/' || sum(build_status='build-failed') FROM kernels WHERE change_file LIKE '%/998-mm-breaks-the-build.patch'")" = "0/1"
@@ -471,7 +473,7 @@ check "comment only: some time was decided at 2 boots" \
 check "comment only: a quiet time's no change is within the gate" \
 	test "$(q "SELECT count(*) FROM results WHERE comparison_id=$c995 AND verdict='no change' AND noise_pct < $gate / 10 AND threshold_pct > $gate")" -eq 0
 check "comment only: the report says what no change means" \
-	grep -q "no change larger than $gate%" "$(page 995)"
+	grep -q "no change larger than $gate%" "$(page 995 comment-only)"
 echo "e2e: comment-only patch: ${took}s from start to report"
 
 echo "e2e: a developer's own patch: --patch-file, a regression, --json, --bisect-exit"
@@ -603,7 +605,7 @@ check "BUG() in mm init: the BUG line once, and no oops on the terminal" \
 	test "$(grep -c 'kernel BUG at' "$work/k2.out"),$(grep -c 'kernel BUG at' "$work/k2.err"),$(cat "$work/k2.out" "$work/k2.err" | grep -c 'invalid opcode\|Call Trace')" = "1,1,0"
 check "BUG() in mm init: its console log is where the answer says" \
 	grep -q "invalid opcode" "$(sed -n 's/^  console log: //p' "$work/k2.out")"
-p997=$(page 997)
+p997=$(page 997 panics-at-boot)
 check "BUG() in mm init: its page leads with the crash, above the boots table" \
 	test "$(grep -n '<div id="crash">' "$p997" | cut -d: -f1 | head -1)" -lt "$(grep -n '<h2>Boots</h2>' "$p997" | cut -d: -f1 | head -1)"
 check "BUG() in mm init: the crash banner names the BUG line and links the console log" \
@@ -620,7 +622,7 @@ check "771's page: both kernels' .config copied into the report and linked" \
 	test "$(for f in $(grep -o 'href="configs/[^"]*"' "$p771" | sort -u | sed 's/href="//; s/"$//'); do grep -q '^CONFIG_TRANSPARENT_HUGEPAGE=y' "$reports/$f" && echo "$f"; done | wc -l)" -eq 2
 check "771's page: the QEMU and guest command lines, and a way back to the index" \
 	bash -c "grep -q 'qemu-system-x86_64' '$p771' && grep -q 'console=ttyS0' '$p771' && grep -q 'href=\"index.html\"' '$p771'"
-check "BUG() in mm init: the report shows the panic text" grep -Eq "kernel BUG at [./a-z]*mm/vmscan.c" "$(page 997)"
+check "BUG() in mm init: the report shows the panic text" grep -Eq "kernel BUG at [./a-z]*mm/vmscan.c" "$(page 997 panics-at-boot)"
 
 # a kernel that panics in setup_arch(), before panic=-1 is parsed and before
 # the serial console is up: CONFIG_PANIC_TIMEOUT ends the boot at once and
