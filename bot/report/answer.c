@@ -165,25 +165,6 @@ void answer_free(struct answer *a)
 	memset(a, 0, sizeof(*a));
 }
 
-/* A median in at most 9 columns. */
-static void fmt_value(char *buf, size_t n, double v)
-{
-	if (isnan(v))
-		snprintf(buf, n, "-");
-	else if (fabs(v) < 1e9 && (fabs(v) >= 1000 || v == floor(v)))
-		snprintf(buf, n, "%.0f", v);
-	else
-		snprintf(buf, n, "%.4g", v);
-}
-
-static void fmt_pct(char *buf, size_t n, double v)
-{
-	if (isnan(v))
-		snprintf(buf, n, "-");
-	else
-		snprintf(buf, n, fabs(v) < 1000 ? "%+.1f%%" : "%+.2g%%", v);
-}
-
 static const char *plural(int n, const char *one, const char *many)
 {
 	return n == 1 ? one : many;
@@ -195,7 +176,7 @@ static void headline_change(pb_str *s, const struct mail_metric *top, int count)
 	char pct[32];
 	char *name = visible(top->name);
 
-	fmt_pct(pct, sizeof(pct), top->change_pct);
+	mail_fmt_pct(pct, sizeof(pct), top->change_pct);
 	str_addf(s, "%s%s%s of %s", isnan(top->change_pct) ? "" : pct, isnan(top->change_pct) ? "" : " ",
 		 verdict_name(top->verdict), name);
 	if (count > 1)
@@ -261,8 +242,8 @@ char *answer_headline(const struct answer *a)
 		const struct mail_metric *m = first[VERDICT_BEHAVIOUR_CHANGE];
 		char x[32], y[32], *name = visible(m->name);
 
-		fmt_value(x, sizeof(x), m->without);
-		fmt_value(y, sizeof(y), m->with);
+		mail_fmt_value(x, sizeof(x), m->without);
+		mail_fmt_value(y, sizeof(y), m->with);
 		str_addf(&s, "%s%d behaviour %s: %s %s -> %s", s.len ? "; " : "",
 			 count[VERDICT_BEHAVIOUR_CHANGE],
 			 plural(count[VERDICT_BEHAVIOUR_CHANGE], "change", "changes"), name, x, y);
@@ -311,12 +292,12 @@ static void metric_row(FILE *out, const struct mail_metric *m, const struct mail
 		name = v;
 	}
 
-	fmt_value(a, sizeof(a), m->without);
-	fmt_value(b, sizeof(b), m->with);
-	fmt_pct(c, sizeof(c), m->change_pct);
+	mail_fmt_value(a, sizeof(a), m->without);
+	mail_fmt_value(b, sizeof(b), m->with);
+	mail_fmt_pct(c, sizeof(c), m->change_pct);
 	if (!isnan(m->ci_lo_pct)) {
-		fmt_pct(lo, sizeof(lo), m->ci_lo_pct);
-		fmt_pct(hi, sizeof(hi), m->ci_hi_pct);
+		mail_fmt_pct(lo, sizeof(lo), m->ci_lo_pct);
+		mail_fmt_pct(hi, sizeof(hi), m->ci_hi_pct);
 		snprintf(ci, sizeof(ci), "[%s,%s]", lo, hi);
 	}
 	/* a long name has its own line: the numbers stay in their columns */

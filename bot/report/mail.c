@@ -605,8 +605,7 @@ const struct mail_metric **mail_metrics_changed(const struct mail_metrics *m, in
 	return v;
 }
 
-/* A change in percent in a few columns, never in e-notation below 1000%. */
-static void fmt_pct(char *buf, size_t n, double v)
+void mail_fmt_pct(char *buf, size_t n, double v)
 {
 	if (isnan(v))
 		snprintf(buf, n, "-");
@@ -614,8 +613,7 @@ static void fmt_pct(char *buf, size_t n, double v)
 		snprintf(buf, n, fabs(v) < 1000 ? "%+.1f%%" : "%+.2g%%", v);
 }
 
-/* A median in at most 11 columns. */
-static void fmt_value(char *buf, size_t n, double v)
+void mail_fmt_value(char *buf, size_t n, double v)
 {
 	if (isnan(v))
 		snprintf(buf, n, "-");
@@ -633,7 +631,7 @@ static char *summary(const struct patch_page_row *r, const struct mail_metric *t
 {
 	char pct[32], *name = top ? visible(top->name) : NULL, *s;
 
-	fmt_pct(pct, sizeof(pct), top ? top->change_pct : NAN);
+	mail_fmt_pct(pct, sizeof(pct), top ? top->change_pct : NAN);
 	if (!strcmp(r->status, "build-failed"))
 		s = xasprintf("perfbot could not build the kernel %s %s:",
 			      !strcmp(r->kernel[1].build_status, "built") ? "without" : "with", what);
@@ -747,12 +745,12 @@ static void metrics_table(pb_str *out, const struct patch_page_row *r, const str
 		char a[32], b[32], c[32], lo[32], hi[32], ci[80] = "-";
 		char *name = xasprintf("%s (%s)", m->name, m->unit), *vname = visible(name);
 
-		fmt_value(a, sizeof(a), m->without);
-		fmt_value(b, sizeof(b), m->with);
-		fmt_pct(c, sizeof(c), m->change_pct);
+		mail_fmt_value(a, sizeof(a), m->without);
+		mail_fmt_value(b, sizeof(b), m->with);
+		mail_fmt_pct(c, sizeof(c), m->change_pct);
 		if (!isnan(m->ci_lo_pct)) {
-			fmt_pct(lo, sizeof(lo), m->ci_lo_pct);
-			fmt_pct(hi, sizeof(hi), m->ci_hi_pct);
+			mail_fmt_pct(lo, sizeof(lo), m->ci_lo_pct);
+			mail_fmt_pct(hi, sizeof(hi), m->ci_hi_pct);
 			snprintf(ci, sizeof(ci), "[%s, %s]", lo, hi);
 		}
 		mail_wrap(out, "", "  ", vname);
@@ -1086,7 +1084,7 @@ static char *bisect_change(const struct bisect_row *b, const struct mail_metrics
 		if (!strcmp(series->v[i].name, name) && !isnan(series->v[i].change_pct) &&
 		    (series->v[i].verdict == VERDICT_REGRESSION ||
 		     series->v[i].verdict == VERDICT_IMPROVEMENT))
-			fmt_pct(pct, sizeof(pct), series->v[i].change_pct);
+			mail_fmt_pct(pct, sizeof(pct), series->v[i].change_pct);
 	s = visible(name);
 	free(name);
 	name = s;
@@ -1114,7 +1112,7 @@ static void steps_table(pb_str *out, const struct mail_steps *s)
 
 		snprintf(step, sizeof(step), "%d", x->step);
 		snprintf(prefixes, sizeof(prefixes), "%d->%d", x->prefix_a, x->prefix_b);
-		fmt_pct(pct, sizeof(pct), x->change_pct);
+		mail_fmt_pct(pct, sizeof(pct), x->change_pct);
 		snprintf(line, sizeof(line), fmt, step, role, prefixes, pct);
 		mail_wrap(out, line, "                                          ", v);
 		free(v);

@@ -64,6 +64,11 @@ struct mail_metrics {
 };
 void mail_metrics_add(struct mail_metrics *m, const struct result_row *r);
 void mail_metrics_free(struct mail_metrics *m);
+/* A change in percent in a few columns, never in e-notation below 1000%;
+ * "-" for NAN. The mail's, the terminal's and the answer's. */
+void mail_fmt_pct(char *buf, size_t n, double v);
+/* A median in at most 11 columns (9 below 1e9); "-" for NAN. */
+void mail_fmt_value(char *buf, size_t n, double v);
 /* What a reader must look at: the notable verdicts, and one more boots
  * may still decide. */
 bool mail_metric_changed(const struct mail_metric *m);
