@@ -31,8 +31,13 @@ expected_rc() {
 	q "SELECT CASE WHEN status<>'measured' THEN 3 WHEN verdict='regression' THEN 5
 	   WHEN behaviour='behaviour change' THEN 6 ELSE 0 END FROM comparisons WHERE id=$1"
 }
-# the lines of a run's answer, from its headline to its reproduce line
-answer_of() { sed -n "/^$1: /,/^reproduce: /p" "$2"; }
+# the lines of a run's answer, from its headline to the end of its
+# reproduce line, which is cut with '\' before 100 columns (where depends
+# on how long the queue's path is)
+answer_of() { awk -v h="^$1: " '$0 ~ h { on = 1 } on { print } on && /^reproduce: / { r = 1 }
+	r && !/\\$/ { exit }' "$2"; }
+# an answer's reproduce command on one line, its cuts joined
+reproduce_of() { sed -n '/^reproduce: /,$p' "$1" | sed -e ':a' -e '/\\$/{N;s/ \\\n *\([^ ]\)/ \1/;ta}'; }
 # a patch's report page, of the queue whose directory is named $2 (the
 # bundled stable-5.13 by default): queue-<name>-<hash>-<label>.html (the
 # literal pattern, which does not exist, if there is none). The nightly's
@@ -120,8 +125,9 @@ check "the answer's headline names the behaviour change and its values" \
 check "the answer fits in 100 columns" test "$(awk 'length > 100' "$work/answer1" | wc -l)" -eq 0
 check "the answer lists only what changed or is undecided" \
 	bash -c "! grep -Eq ' (same|no data|no change|not comparable)$' '$work/answer1' && grep -q '^not shown: .*[0-9]* same' '$work/answer1'"
+reproduce_of "$work/answer1" > "$work/reproduce1"
 check "the answer has the command that repeats the run, seed included" \
-	grep -q "^reproduce: perfbot run --patch 771 --queue $top/queue/stable-5.13 -c run.seed=$(q "SELECT seed FROM comparisons WHERE id=1") " "$work/answer1"
+	grep -q "^reproduce: perfbot run --patch 771 --queue $top/queue/stable-5.13 -c run.seed=$(q "SELECT seed FROM comparisons WHERE id=1") " "$work/reproduce1"
 check "the seed of the boot order is printed and stored" \
 	grep -q "(seed $(q "SELECT seed FROM comparisons WHERE seed > 0")); report" "$work/run1.out"
 check "time metrics were tested: p-values and a CI stored" \
@@ -490,7 +496,7 @@ mine=$work/0001-mm-huge_memory-clear-32-subpages-of-a-new-THP-twice.patch
 mine_id=$(sha256sum "$mine" | cut -c1-12)
 pb run --patch-file "$mine" -w thp-anon --json > "$work/mine.json" 2> "$work/mine.err"
 rc=$?
-grep -v '^  build' "$work/mine.err" | sed -n "/^$mine_id: /,/^reproduce: /p"
+answer_of "$mine_id" <(grep -v '^  build' "$work/mine.err")
 check "--patch-file: a regression exits 5 (rc=$rc)" test "$rc" -eq 5
 check "--patch-file: the patch is named by its content's hash, beside its subject" \
 	grep -q "^perfbot: patch $mine_id mm/huge_memory: clear 32 subpages of a new THP twice$" "$work/mine.err"
