@@ -89,8 +89,11 @@ check "the THP fault time regressed by the series" \
 check "by about the 32/512 of clearing the culprit adds (+3% to +9%)" \
 	test "$(q "SELECT change_pct BETWEEN 3 AND 9 FROM results WHERE metric='fault_always_ms_per_gib' AND $sc")" = 1
 check "named by the -rc its cover letter names" test "$(q "SELECT name || '|' || description || '|' || cover_message_id FROM series")" = "6.1.999-rc1|6.1.999-rc1 review|<cover@rc.e2e.example>"
-check "the series' page" grep -q "<h1>Series 6.1.999-rc1: 6.1.999-rc1 review" "$reports/series-6.1.999-rc1.html"
-check "the index lists it under the queue as a whole" grep -q 'href="series-6.1.999-rc1.html"' "$reports/index.html"
+# series-<name>-<8 hex of the sha256 of the queue's path as stored>.html
+series_page=series-6.1.999-rc1-$(printf '%s' "$(q "SELECT queue FROM series")" | sha256sum | cut -c1-8).html
+check "the series' page, keyed by its name and its queue ($series_page)" \
+	grep -q "<h1>Series 6.1.999-rc1: 6.1.999-rc1 review" "$reports/$series_page"
+check "the index lists it under the queue as a whole" grep -q "href=\"$series_page\"" "$reports/index.html"
 
 echo "e2e-series: which patch did it"
 bisect_s=$(q "SELECT CAST(round(wall_seconds) AS INTEGER) FROM bisects")
@@ -108,7 +111,7 @@ check "every step is a stored comparison of kind bisect" \
 	test "$(q "SELECT count(*) FROM bisect_steps s JOIN comparisons c ON c.id=s.comparison_id WHERE c.kind='bisect'")" -eq "$steps"
 check "a log2(4) search: at most 4 comparisons with the confirmation ($steps)" test "$steps" -le 4
 check "the series page shows the bisection and names the culprit" \
-	grep -q "the culprit is \[PATCH 6.1 3/4\]" "$reports/series-6.1.999-rc1.html"
+	grep -q "the culprit is \[PATCH 6.1 3/4\]" "$reports/$series_page"
 
 echo "e2e-series: the answers, as a mail program reads them"
 # each threads under the mail it answers: the cover letter, the culprit's

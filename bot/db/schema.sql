@@ -32,7 +32,7 @@ CREATE TABLE patches (
 CREATE TABLE series (
     id          INTEGER PRIMARY KEY,
     queue       TEXT NOT NULL,          -- queue directory, or mbox file
-    name        TEXT NOT NULL,          -- 5.13.2-rc1, else the queue's name: reports/series-<name>.html
+    name        TEXT NOT NULL,          -- 5.13.2-rc1, else the queue's name: reports/series-<name>-<hash>.html
     description TEXT NOT NULL,          -- the cover letter's subject, '' if none
     cover_message_id TEXT NOT NULL,     -- its Message-ID, '' if none
     mode        TEXT NOT NULL,          -- forward (the -rc on its base) | reverse (the queue in the base)

@@ -99,7 +99,7 @@ const struct pb_patch *queue_find(const struct pb_queue *q, int number);
  * else by number): every one, or (mm_only) the mm ones; out has room for
  * q->npatches. Returns how many. */
 int queue_series_patches(const struct pb_queue *q, bool mm_only, const struct pb_patch **out);
-/* What a series run of q is called (reports/series-<name>.html): the -rc
+/* What a series run of q is called (reports/series-<name>-<hash>.html): the -rc
  * its cover letter names ("5.13.2-rc1"), else its directory's or file's
  * name; made of [A-Za-z0-9._-] only. Free it. */
 char *queue_series_name(const struct pb_queue *q);

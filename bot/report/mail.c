@@ -1024,7 +1024,7 @@ bool mail_series_message(const struct mail_series_input *in, pb_str *out, pb_err
 	free(v);
 	if (in->bisect)
 		bisect_line(&lines, in->bisect);
-	page = xasprintf("series-%s.html", r->series_name);
+	page = report_page_of(r);
 	comparison_body(out, &(struct comparison_body){
 		.row = r, .comparison_id = in->comparison_id, .metrics = in->metrics,
 		.what = "the series", .where = where, .none = none, .lines = lines.buf,
@@ -1182,7 +1182,7 @@ static void bisect_body(pb_str *out, const struct mail_bisect_input *in)
 	v = xasprintf("perfbot bisect --comparison %lld", b->series_comparison);
 	reproduce(out, v, opt, nopt);
 	free(v);
-	v = xasprintf("series-%s.html", s->series_name);
+	v = report_page_of(s);
 	report_link(out, in->report_url, "The series' report, with the bisection log:", v);
 	free(v);
 	v = xasprintf("perfbot %s, bisect %lld of comparison %lld, finished %s", s->perfbot_version,

@@ -97,10 +97,19 @@ char *report_patch_page(const char *queue, int number, const char *sha256)
 	return page;
 }
 
+char *report_series_page(const char *queue, const char *name)
+{
+	char safe[41], hash[65];
+
+	safe_name(safe, sizeof(safe), name, strlen(name));
+	sha256_buf(queue ? queue : "", strlen(queue ? queue : ""), hash);
+	return xasprintf("series-%s-%.8s.html", safe[0] ? safe : "s", hash);
+}
+
 char *report_page_of(const struct patch_page_row *r)
 {
 	if (r->kind && !strcmp(r->kind, "series"))
-		return xasprintf("series-%s.html", r->series_name);
+		return report_series_page(r->series_queue, r->series_name);
 	return report_patch_page(r->queue, r->number, r->sha256);
 }
 
@@ -614,7 +623,7 @@ static void patch_head(pb_str *h, const struct patch_page_row *r, const char *nu
 	char *sched;
 
 	str_add(h, "<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\"><title>perfbot: ");
-	html_escape(h, series ? "" : "patch ");
+	html_escape(h, series ? "series " : "patch ");
 	html_escape(h, num);
 	str_addf(h, "</title><style>%s</style></head><body>\n<h1>", style);
 	if (series) {
@@ -1149,7 +1158,6 @@ bool report_write_patch(sqlite3 *db, long long cid, const char *report_dir, char
 		pb_seterr(err, "report: no comparison %lld in the database", cid);
 		goto out;
 	}
-	/* a series' page is series-<name>.html: its name is [A-Za-z0-9._-] */
 	series = !strcmp(r.kind, "series");
 	page = report_page_of(&r);
 	/* the plots are named after the page: <page>-c<cid>-... */
@@ -1162,7 +1170,7 @@ bool report_write_patch(sqlite3 *db, long long cid, const char *report_dir, char
 		db_cursor_close(&c, NULL);
 		goto out;
 	}
-	patch_head(&h, &r, series ? num : patch_label(label, r.number, r.sha256),
+	patch_head(&h, &r, series ? r.series_name : patch_label(label, r.number, r.sha256),
 		   banners.buf ? banners.buf : "");
 	str_free(&banners);
 	patch_file = series ? NULL : xstrdup(r.file);
@@ -1409,6 +1417,7 @@ static bool index_series(sqlite3 *db, const char *queue, pb_str *h, pb_err *err)
 {
 	struct series_index_row r;
 	struct db_cursor c;
+	char *page;
 	int n = 0;
 
 	if (!db_report_series(&c, db, queue, err))
@@ -1418,9 +1427,11 @@ static bool index_series(sqlite3 *db, const char *queue, pb_str *h, pb_err *err)
 			str_add(h, "<h3>The queue as a whole</h3>\n<table><tr><th>series</th><th>how"
 				   "</th><th>patches applied</th><th>workloads: verdict</th>"
 				   "<th>run</th></tr>\n");
-		str_add(h, "<tr><td><a href=\"series-");
-		html_escape(h, r.name);
-		str_add(h, ".html\">");
+		page = report_series_page(queue, r.name);
+		str_add(h, "<tr><td><a href=\"");
+		html_escape(h, page);
+		free(page);
+		str_add(h, "\">");
 		html_escape(h, r.name);
 		str_add(h, "</a></td><td>");
 		html_escape(h, !strcmp(r.mode, "forward") ? "applied" : "mm patches taken out");

@@ -31,11 +31,15 @@ char *report_statistics(const struct patch_page_row *r);
  *   queue-<name>-<hash>-<label>.html  a patch of that queue (patch_label: 771)
  *   patch-<sha256, 12 hex>.html       a patch without a series number (a
  *                                     patch file of its own), by its identity
- *   series-<name>.html                a series comparison (run --series)
+ *   series-<name>-<hash>.html         a series comparison (run --series)
+ *                                     of the queue of that <hash>: a
+ *                                     queue directory and the review
+ *                                     mbox of the same -rc share a name
  * The same queue path always gives the same name: a queue keeps its pages
  * across runs. Free them. */
 char *report_queue_page(const char *queue);
 char *report_patch_page(const char *queue, int number, const char *sha256);
+char *report_series_page(const char *queue, const char *name);
 /* r's page: its patch's, or its series'. */
 char *report_page_of(const struct patch_page_row *r);
 

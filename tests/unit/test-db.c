@@ -406,7 +406,7 @@ void test_db(void)
 	CHECK_HAS(err.msg, "no comparison 9999");
 
 	/* A series comparison (run --series): no patch; its series stored,
-	 * its page series-<name>.html, the index's "queue as a whole". */
+	 * its page series-<name>-<hash>.html, the index's "queue as a whole". */
 	{
 		struct series_info si = { .name = "5.13.2-rc1", .description = "5.13.2-rc1 review",
 					  .cover_message_id = "<c@x>", .mm_only = false };
@@ -414,6 +414,7 @@ void test_db(void)
 						{ .file = "/q/771.patch", .sha256 = "s2", .number = 771 } };
 		struct pair_plan keep = f.plan;
 		long long sid = 0;
+		char *series_page = NULL;
 
 		memset(&f.plan, 0, sizeof(f.plan));
 		f.plan.method = PAIR_FORWARD;
@@ -468,10 +469,12 @@ void test_db(void)
 			CHECK_HAS(err.msg, "no series comparison of queue /other/queue yet");
 		}
 		CHECK(report_write_patch(db, sid, dir, &report, &err));
-		CHECK(report && strstr(report, "/series-5.13.2-rc1.html"));
+		series_page = report_series_page(f.queue.dir, "5.13.2-rc1");
+		CHECK(report && strrchr(report, '/') && !strcmp(strrchr(report, '/') + 1, series_page));
 		if (report) {
 			char *html = read_file(report, NULL, NULL);
 
+			CHECK_HAS(html, "<title>perfbot: series 5.13.2-rc1</title>");
 			CHECK_HAS(html, "<h1>Series 5.13.2-rc1: 5.13.2-rc1 review</h1>");
 			/* back to the index and to its queue */
 			CHECK_HAS(html, "<p><a href=\"index.html\">All queues</a> &middot; <a href=\"queue-"
@@ -488,13 +491,16 @@ void test_db(void)
 		CHECK(report_write_index(db, &f.queue, dir, &err));
 		{
 			char *p = xasprintf("%s/index.html", dir), *html = read_file(p, NULL, NULL);
+			char *link = xasprintf("<a href=\"%s\">5.13.2-rc1</a>", series_page);
 
 			CHECK_HAS(html, "<h3>The queue as a whole</h3>");
-			CHECK_HAS(html, "<a href=\"series-5.13.2-rc1.html\">5.13.2-rc1</a>");
+			CHECK_HAS(html, link);
+			free(link);
 			free(html);
 			unlink(p);
 			free(p);
 		}
+		free(series_page);
 		pair_plan_free(&f.plan);
 		f.plan = keep;
 		f.cmp.patch = queue_find(&f.queue, 771);

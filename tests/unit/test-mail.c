@@ -18,6 +18,18 @@
 #define LONG_METRIC "thp-anon.fault_around_bytes_per_huge_page_with_khugepaged_defrag_always_" \
 		    "and_shmem_enabled_within_size_ms_per_gib"
 
+/* The link to a series' page, of 5.13.2-rc1 of the queue at that path
+ * (report_series_page()), as a mail prints it. */
+#define CHECK_HAS_SERIES_LINK(text, queue)                                           \
+	do {                                                                         \
+		char *page_ = report_series_page((queue), "5.13.2-rc1");             \
+		char *link_ = xasprintf("\n  https://perfbot.example.org/r/%s\n", page_); \
+                                                                                     \
+		CHECK_HAS((text), link_);                                            \
+		free(link_);                                                         \
+		free(page_);                                                         \
+	} while (0)
+
 /* Every line of text at most max columns (characters). */
 static bool lines_fit(const char *text, size_t max)
 {
@@ -429,6 +441,7 @@ static struct patch_page_row series_row(void)
 	r.series_mode = "forward";
 	r.series_patches = "031 765 771 800";
 	r.series_queue = "/q";
+	r.queue = NULL; /* as the database gives a series row: its queue is the series' */
 	r.series_cover_message_id = "<cover@linuxfoundation.org>";
 	r.pair_method = "forward";
 	r.pair_detail = "4 patches apply forward in series order to 6.1.192";
@@ -487,7 +500,7 @@ static void check_series_message(void)
 	CHECK_HAS(body, "\nbisect:   3 (thp-anon.fault_madvise_ms_per_gib): confirmed, the culprit\n"
 			"          is [PATCH 5.13 771/800] mm: migrate\n");
 	CHECK_HAS(body, "\n  perfbot run --series -c run.seed=12345 -c qemu.accel=tcg-icount");
-	CHECK_HAS(body, "\n  https://perfbot.example.org/r/series-5.13.2-rc1.html\n");
+	CHECK_HAS_SERIES_LINK(body, "/q");
 	CHECK(!strstr(body, "file:"));
 	free(head);
 	free(body);
@@ -610,7 +623,7 @@ static void check_bisect_message(void)
 	CHECK_HAS(body, "This bisect is confirmed.");
 	CHECK_HAS(body, "\n  perfbot bisect --comparison 12 \\\n"
 			"      --metric thp-anon.fault_madvise_ms_per_gib\n");
-	CHECK_HAS(body, "\n  https://perfbot.example.org/r/series-5.13.2-rc1.html\n");
+	CHECK_HAS_SERIES_LINK(body, "/q");
 	free(head);
 	free(body);
 	free(msg);
@@ -817,7 +830,8 @@ static void check_series_command(void)
 			 "-c", "report.url=https://perfbot.example.org/r", "-c", "mail.sendmail=", NULL };
 	char bid_text[32];
 	char *bisect_argv[] = { "mail", "--bisect", bid_text, "--config", "config.ini", "--db", dbp,
-				"--report-dir", reports, "-c", "mail.sendmail=", NULL };
+				"--report-dir", reports, "-c", "report.url=https://perfbot.example.org/r",
+				"-c", "mail.sendmail=", NULL };
 	const char *cover = "<cover@linuxfoundation.org>", *id = "<771@linuxfoundation.org>";
 	struct series_info si = { .name = "5.13.2-rc1", .description = "5.13.2-rc1 review",
 				  .cover_message_id = cover, .mm_only = false };
@@ -881,7 +895,7 @@ static void check_series_command(void)
 	CHECK_HAS(text, "\n\nperfbot noticed a behaviour change of hugetlb-migrate.pages_migrated in\n"
 			"2 patches of 5.13.2-rc1:\n");
 	CHECK_HAS(text, "confirmed, the culprit");
-	CHECK_HAS(text, "\n  https://perfbot.example.org/r/series-5.13.2-rc1.html\n");
+	CHECK_HAS_SERIES_LINK(text, qdir);
 	CHECK(lines_fit(text ? strstr(text, "\n\n") : NULL, MAIL_BODY_COLUMNS));
 	if (program_in_path("python3"))
 		CHECK(check_mail_py(series_eml, cover));
@@ -903,6 +917,7 @@ static void check_series_command(void)
 	CHECK_HAS(text, "\n\nperfbot bisected a behaviour change of hugetlb-migrate.pages_migrated in\n"
 			"5.13.2-rc1 to this patch:\n");
 	CHECK_HAS(text, "   3  absent before       0->1         -  same\n");
+	CHECK_HAS_SERIES_LINK(text, qdir);
 	CHECK(lines_fit(text ? strstr(text, "\n\n") : NULL, MAIL_BODY_COLUMNS));
 	if (program_in_path("python3"))
 		CHECK(check_mail_py(bisect_eml, id));

@@ -86,8 +86,23 @@ static void check_page_names(void)
 	free(ra);
 	r.kind = "series";
 	r.series_name = "5.13.2-rc1";
+	r.series_queue = r.queue;
+	r.queue = NULL;
 	ra = report_page_of(&r);
-	CHECK_STR(ra, "series-5.13.2-rc1.html");
+	/* a series' page by its name and its queue's path: a queue directory
+	 * and the review mbox of the same -rc are two pages */
+	CHECK(starts_with(ra, "series-5.13.2-rc1-") && ends_with(ra, ".html"));
+	CHECK_INT(strlen(ra), strlen("series-5.13.2-rc1-12345678.html"));
+	CHECK_INT(strncmp(ra + strlen("series-5.13.2-rc1-"), qa + strlen("queue-stable-5.13-"), 8), 0);
+	{
+		char *mbox = report_series_page("/srv/a/5.13.2-rc1.mbox", "5.13.2-rc1"),
+		     *odd_name = report_series_page("/q", "a/b");
+
+		CHECK(strcmp(mbox, ra) != 0 && starts_with(mbox, "series-5.13.2-rc1-"));
+		CHECK(starts_with(odd_name, "series-a_b-") && strchr(odd_name, '/') == NULL);
+		free(mbox);
+		free(odd_name);
+	}
 	free(ra);
 	free(a);
 	free(b);
