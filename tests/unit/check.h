@@ -79,7 +79,8 @@ void test_json(void);
 void test_answer(void);
 void test_report(void);
 
-/* A fresh temporary directory for one test (removed by the caller). */
+/* A fresh temporary directory for one test: removed at the end of the run
+ * when every check passed, kept when one failed. Free the name. */
 char *test_tmpdir(void);
 /* Writes text to dir/name and returns the path. */
 char *test_write(const char *dir, const char *name, const char *text);

@@ -8,12 +8,35 @@
 
 int checks_passed, checks_failed;
 
+/* The directories test_tmpdir() made: removed when every check passed,
+ * kept (and named) for a look when one failed. */
+static char **tmpdirs;
+static size_t ntmpdirs;
+
 char *test_tmpdir(void)
 {
 	char tmpl[] = "/tmp/perfbot-unit-XXXXXX";
 	char *d = mkdtemp(tmpl);
 
-	return d ? xstrdup(d) : NULL;
+	if (!d)
+		return NULL;
+	tmpdirs = xrealloc(tmpdirs, (ntmpdirs + 1) * sizeof(*tmpdirs));
+	tmpdirs[ntmpdirs++] = xstrdup(d);
+	return xstrdup(d);
+}
+
+static void tmpdirs_clean(bool keep)
+{
+	for (size_t i = 0; i < ntmpdirs; i++) {
+		if (keep)
+			fprintf(stderr, "unit: kept %s\n", tmpdirs[i]);
+		else if (!rm_rf(tmpdirs[i]))
+			fprintf(stderr, "unit: cannot remove %s\n", tmpdirs[i]);
+		free(tmpdirs[i]);
+	}
+	free(tmpdirs);
+	tmpdirs = NULL;
+	ntmpdirs = 0;
 }
 
 char *test_write(const char *dir, const char *name, const char *text)
@@ -93,6 +116,7 @@ int main(void)
 		printf("%-10s %3d checks, %d failed\n", suites[i].name,
 		       checks_passed - pb + checks_failed - before, checks_failed - before);
 	}
+	tmpdirs_clean(checks_failed > 0);
 	printf("unit: %d passed, %d failed\n", checks_passed, checks_failed);
 	return checks_failed ? 1 : 0;
 }
