@@ -80,7 +80,7 @@ check 0 "len(d) == 1 and d[0]['label'] == '002' and d[0]['with'] == {'label': 'b
 check 0 "d == []" jobs --json
 
 rm "$work/queue/002.patch" "$work/queue/003.patch"
-check 0 "len(d) == 1 and d[0]['patch'] is None and d[0]['method'] == 'forward' and d[0]['summary'] == '1 patch: 001 (forward)'" \
+check 0 "len(d) == 1 and d[0]['patch'] is None and d[0]['method'] == 'forward' and d[0]['summary'] == '1 patch: 001 (forward)' and d[0]['detail'].startswith('1 patch applies forward in series order')" \
 	pair --json --series
 "$perfbot" submit "${common[@]}" --patch 1 -w thp-anon -f > /dev/null 2>&1
 sqlite3 "$work/results.db" "UPDATE jobs SET state = 'failed', exit_status = 1, message = 'it \"broke\" \\ here' || char(10) || CAST(x'ff' AS TEXT)"

@@ -437,8 +437,9 @@ static bool series_reverse(const struct pb_config *cfg, struct kernel_tree *t,
 		}
 		if (r == 0)
 			pb_seterr(err, "series: patch %03d does not apply forward to %s (%s), nor does "
-				  "it revert after the %d mm patch(es) after it (%s)%s%s", p->number,
-				  t->version, fwd, st->n, rev, port_sum ? ", nor does its port: " : "",
+				  "it revert after the %d mm %s after it (%s)%s%s", p->number,
+				  t->version, fwd, st->n, st->n == 1 ? "patch" : "patches",
+				  rev, port_sum ? ", nor does its port: " : "",
 				  port_sum ? port_sum : "");
 		free(rev);
 		free(port);
@@ -480,8 +481,9 @@ bool pair_decide_series(const struct pb_config *cfg, struct kernel_tree *t,
 		plan->method = PAIR_FORWARD;
 		kernel_change_set(&plan->without, NULL, false, "base");
 		kernel_change_series(&plan->with, st.steps, st.n, "base+series", summary);
-		plan->detail = xasprintf("%d patches apply forward in series order to %s%s%s", st.n,
-					 t->version, st.fuzz ? "; first offset or fuzz: " : "",
+		plan->detail = xasprintf("%d %s forward in series order to %s%s%s", st.n,
+					 st.n == 1 ? "patch applies" : "patches apply", t->version,
+					 st.fuzz ? "; first offset or fuzz: " : "",
 					 st.fuzz ? st.fuzz : "");
 		ok = true;
 		goto out;
@@ -494,8 +496,9 @@ bool pair_decide_series(const struct pb_config *cfg, struct kernel_tree *t,
 	plan->method = PAIR_REVERSE;
 	kernel_change_series(&plan->without, st.steps, st.n, "base-series", summary);
 	kernel_change_set(&plan->with, NULL, false, "base");
-	plan->detail = xasprintf("the queue is in %s already: its %d mm patch(es) taken out, last "
-				 "first (%d by a port)%s%s", t->version, st.n, st.ports,
+	plan->detail = xasprintf("the queue is in %s already: its %d mm %s taken out, last "
+				 "first (%d by a port)%s%s", t->version, st.n,
+				 st.n == 1 ? "patch" : "patches", st.ports,
 				 st.fuzz ? "; first offset or fuzz: " : "", st.fuzz ? st.fuzz : "");
 	ok = true;
 out:

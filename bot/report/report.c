@@ -1121,8 +1121,8 @@ static bool bisection_log(sqlite3 *db, long long cid, pb_str *h, pb_err *err)
 		html_escape(h, r.metric);
 		str_add(h, " (");
 		html_escape(h, r.change);
-		str_addf(h, "), %d patches: <span class=\"%s tag\">", r.npatches,
-			 !strcmp(r.status, "confirmed") ? "bad" : "");
+		str_addf(h, "), %d patch%s: <span class=\"%s tag\">", r.npatches,
+			 r.npatches == 1 ? "" : "es", !strcmp(r.status, "confirmed") ? "bad" : "");
 		html_escape(h, r.status);
 		str_add(h, "</span></h3>\n<p>");
 		if (r.culprit)
@@ -1463,8 +1463,9 @@ static char *queue_counts(const struct queue_entry *e)
 		return xasprintf("%d patch%s measured (this queue is not the one loaded: a patch "
 				 "never measured is not listed).", e->n.measured,
 				 e->n.measured == 1 ? "" : "es");
-	return xasprintf("%d patches: %d measured, %d skipped as not mm.%s",
-			 e->loaded->npatches + e->n.gone, e->n.measured, e->n.skipped,
+	return xasprintf("%d patch%s: %d measured, %d skipped as not mm.%s",
+			 e->loaded->npatches + e->n.gone,
+			 e->loaded->npatches + e->n.gone == 1 ? "" : "es", e->n.measured, e->n.skipped,
 			 e->n.gone ? " Some measured before are no longer in the queue." : "");
 }
 

@@ -672,8 +672,9 @@ static bool series_prepare(struct pipeline *pl, const struct pb_queue *q,
 	}
 	if (!stage_workloads(pl, mm, nmm, rq->only, rq->nonly, why))
 		goto out;
-	printf("perfbot: series %s%s%s: %d patches, %d mm; %s\n", si->name,
-	       si->description[0] ? ", " : "", si->description, q->npatches, nmm,
+	printf("perfbot: series %s%s%s: %d patch%s, %d mm; %s\n", si->name,
+	       si->description[0] ? ", " : "", si->description, q->npatches,
+	       q->npatches == 1 ? "" : "es", nmm,
 	       rq->mm_only ? "only the mm patches applied (--mm-only)"
 			   : "every patch applied, as in the -rc (--mm-only: the mm ones alone)");
 	if (!stage_tree(pl) || !stage_pair_series(pl, all, nall) || !stage_selftests(pl))
