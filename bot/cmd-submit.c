@@ -97,6 +97,7 @@ static int submit(const struct cli *c, const struct pb_config *cfg, const struct
 	const struct pb_patch *p = cli_queue_patch(q, number);
 	sqlite3 *db = NULL;
 	pb_str names, overrides;
+	char *subject;
 	long long id;
 	pb_err err;
 	int daemon, rc = PB_EXIT_ERROR;
@@ -118,8 +119,10 @@ static int submit(const struct cli *c, const struct pb_config *cfg, const struct
 		cli_error("%s", err.msg);
 		goto out;
 	}
+	subject = visible(p->subject);
 	printf("perfbot: job %lld queued: run --patch %03d%s%s%s (%s)\n", id, p->number,
-	       names.len ? " --workload " : "", names.buf, force ? " --force" : "", p->subject);
+	       names.len ? " --workload " : "", names.buf, force ? " --force" : "", subject);
+	free(subject);
 	if (overrides.len) {
 		printf("perfbot: with ");
 		for (const char *l = overrides.buf; *l;) {

@@ -4,8 +4,8 @@
 # backslash and a byte that is not UTF-8, paired on a tiny kernel tarball
 # (no kernel is built or booted), and a database with a job whose message
 # carries the same. Each command must print one document and nothing else
-# on stdout, with its usual exit status. Prints "json-output: N passed, N
-# failed".
+# on stdout, with its usual exit status; submit, which prints no JSON, must
+# print that subject as UTF-8. Prints "json-output: N passed, N failed".
 set -u
 cd "$(dirname "$0")/.." || exit 1
 perfbot=$PWD/build/perfbot
@@ -82,7 +82,13 @@ check 0 "d == []" jobs --json
 rm "$work/queue/002.patch" "$work/queue/003.patch"
 check 0 "len(d) == 1 and d[0]['patch'] is None and d[0]['method'] == 'forward' and d[0]['summary'] == '1 patch: 001 (forward)' and d[0]['detail'].startswith('1 patch applies forward in series order')" \
 	pair --json --series
-"$perfbot" submit "${common[@]}" --patch 1 -w thp-anon -f > /dev/null 2>&1
+"$perfbot" submit "${common[@]}" --patch 1 -w thp-anon -f > "$work/submit.out" 2>&1
+# not JSON, but the same subject: submit names it without its stray byte
+if python3 -c 'import sys; t = open(sys.argv[1], "rb").read(); t.decode("utf-8"); assert b"job 1 queued" in t and b"quoted" in t, t' "$work/submit.out" 2> /dev/null; then
+	passed=$((passed + 1)); echo "ok   - submit: the subject's line is UTF-8"
+else
+	failed=$((failed + 1)); echo "FAIL - submit: no 'job 1 queued' line with the subject, in UTF-8: $(cat -v "$work/submit.out")"
+fi
 sqlite3 "$work/results.db" "UPDATE jobs SET state = 'failed', exit_status = 1, message = 'it \"broke\" \\ here' || char(10) || CAST(x'ff' AS TEXT)"
 check 0 "len(d) == 1 and d[0]['state'] == 'failed' and d[0]['workloads'] == ['thp-anon'] and d[0]['force'] and d[0]['message'] == 'it \"broke\" \\\\ here\\n\ufffd' and d[0]['comparison_id'] is None" \
 	jobs --json
@@ -100,4 +106,4 @@ grep -q "^perfbot: patch [0-9a-f]\{12\} (docs: a typo) is not an mm patch" "$wor
 	{ failed=$((failed + 1)); echo "FAIL - run --patch-file of a docs patch: not said on stderr"; }
 
 echo "json-output: $passed passed, $failed failed"
-[ "$failed" -eq 0 ] && [ "$passed" -eq 12 ]
+[ "$failed" -eq 0 ] && [ "$passed" -eq 13 ]
