@@ -523,6 +523,12 @@ assert c["accelerator"]["name"] == "tcg-icount"
 assert c["kernels"]["without"]["label"] == "base" and c["kernels"]["with"]["label"] == "base+patch"
 assert c["headline"].startswith("+") and " regression of thp-anon." in c["headline"]
 assert any(m["verdict"] == "regression" and m["change_pct"] > 0 for m in c["metrics"])
+# what decided each regression: its test, its adjusted p, its noise and its boots
+for m in c["metrics"]:
+    if m["verdict"] == "regression":
+        assert m["regime"] and m["p_adj"] is not None and m["p_adj"] < 0.05, m
+        assert m["noise_pct"] is not None and m["noise_from"] and m["better"] == "lower", m
+        assert m["boots_with"] >= 2 and m["samples_with"] >= m["boots_with"] and m["look"] >= 2, m
 assert c["reproduce"]["command"].startswith("perfbot run --patch-file " + sys.argv[3] + " -c run.seed="), c["reproduce"]
 assert c["reproduce"]["seed"] > 0 and c["reproduce"]["perfbot_version"]
 ' "$work/mine.json" "$mine_id" "$cache/queue-mails/$mine_sha.patch"

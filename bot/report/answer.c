@@ -418,6 +418,12 @@ static void kernel_json(struct json *j, const char *key, const struct kernel_row
 	json_object_end(j);
 }
 
+/* A stored text, or NULL where the row has none ("" or the tables' "-"). */
+static const char *stated(const char *s)
+{
+	return s && s[0] && strcmp(s, "-") ? s : NULL;
+}
+
 void answer_json(const struct answer *a, struct json *j, const char *key)
 {
 	const struct patch_page_row *r = &a->r;
@@ -509,6 +515,21 @@ void answer_json(const struct answer *a, struct json *j, const char *key)
 		json_number(j, "change_pct", m->change_pct);
 		json_number(j, "ci_lo_pct", m->ci_lo_pct);
 		json_number(j, "ci_hi_pct", m->ci_hi_pct);
+		/* what decided it, as the --all table and the page show it */
+		json_string(j, "better", stated(m->better));
+		json_string(j, "regime", stated(m->regime));
+		json_number(j, "p_adj", m->p_adj);
+		json_number(j, "noise_pct", m->noise_pct);
+		json_string(j, "noise_from", stated(m->noise_from));
+		json_number(j, "threshold_pct", m->threshold_pct);
+		json_int(j, "samples_without", m->n_without);
+		json_int(j, "samples_with", m->n_with);
+		json_int(j, "boots_without", m->boots_without);
+		json_int(j, "boots_with", m->boots_with);
+		if (m->look > 0)
+			json_int(j, "look", m->look);
+		else
+			json_null(j, "look");
 		json_object_end(j);
 	}
 	json_array_end(j);

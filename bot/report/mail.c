@@ -561,6 +561,17 @@ void mail_metrics_add(struct mail_metrics *m, const struct result_row *r)
 	x->change_pct = r->change_pct;
 	x->ci_lo_pct = r->ci_lo_pct;
 	x->ci_hi_pct = isnan(r->ci_lo_pct) ? NAN : r->ci_hi_pct;
+	x->better = xstrdup(r->better ? r->better : "");
+	x->regime = xstrdup(r->regime ? r->regime : "");
+	x->noise_from = xstrdup(r->noise_from ? r->noise_from : "");
+	x->p_adj = r->p_adj;
+	x->noise_pct = r->noise_pct;
+	x->threshold_pct = r->threshold_pct;
+	x->n_without = r->n_without;
+	x->n_with = r->n_with;
+	x->boots_without = r->boots_without;
+	x->boots_with = r->boots_with;
+	x->look = r->look;
 }
 
 void mail_metrics_free(struct mail_metrics *m)
@@ -568,6 +579,9 @@ void mail_metrics_free(struct mail_metrics *m)
 	for (int i = 0; i < m->n; i++) {
 		free(m->v[i].name);
 		free(m->v[i].unit);
+		free(m->v[i].better);
+		free(m->v[i].regime);
+		free(m->v[i].noise_from);
 	}
 	free(m->v);
 	memset(m, 0, sizeof(*m));

@@ -57,6 +57,10 @@ struct mail_metric {
 	bool timing; /* a time metric (kind "time"): the others are behaviour */
 	enum verdict verdict;
 	double without, with, change_pct, ci_lo_pct, ci_hi_pct; /* NAN: none */
+	/* how it was decided (the JSON's): NAN and "" where the row has none */
+	char *better, *regime, *noise_from;
+	double p_adj, noise_pct, threshold_pct;
+	int n_without, n_with, boots_without, boots_with, look;
 };
 struct mail_metrics {
 	struct mail_metric *v;

@@ -174,6 +174,38 @@ static void json(void)
 	CHECK_HAS(s.buf, "\"guest_cmdline\": {\n      \"without\": null,\n      \"with\": \"console=ttyS0 panic=-1\"");
 	CHECK(s.buf[s.len - 2] == '}');
 	str_free(&s);
+	/* what decided a verdict goes with it */
+	mail_metrics_add(&a.metrics, &(struct result_row){
+		.workload = "thp-anon", .metric = "collapse_ms", .unit = "ms", .kind = "time",
+		.better = "lower", .verdict = "regression", .median_without = 10, .median_with = 11,
+		.change_pct = 10, .ci_lo_pct = 6.5, .ci_hi_pct = 13.25, .p_adj = 0.0025,
+		.noise_pct = 1.5, .noise_from = "calibration", .regime = "sequential t test",
+		.threshold_pct = 2, .n_without = 12, .n_with = 12, .boots_without = 4,
+		.boots_with = 4, .look = 4 });
+	mail_metrics_add(&a.metrics, &(struct result_row){
+		.workload = "thp-anon", .metric = "never_ran", .unit = "ms", .kind = "time",
+		.verdict = "no data", .median_without = NAN, .median_with = NAN,
+		.change_pct = NAN, .ci_lo_pct = NAN, .ci_hi_pct = NAN, .p_adj = NAN,
+		.noise_pct = NAN, .noise_from = "-", .regime = "-", .threshold_pct = NAN });
+	str_init(&s);
+	json_init(&j, &s);
+	answer_json(&a, &j, NULL);
+	CHECK_HAS(s.buf, "\"metric\": \"collapse_ms\",");
+	CHECK_HAS(s.buf, "\"ci_lo_pct\": 6.5,\n      \"ci_hi_pct\": 13.25,\n"
+			 "      \"better\": \"lower\",\n      \"regime\": \"sequential t test\",\n"
+			 "      \"p_adj\": 0.0025,\n      \"noise_pct\": 1.5,\n"
+			 "      \"noise_from\": \"calibration\",\n      \"threshold_pct\": 2,\n"
+			 "      \"samples_without\": 12,\n      \"samples_with\": 12,\n"
+			 "      \"boots_without\": 4,\n      \"boots_with\": 4,\n      \"look\": 4\n");
+	/* a row without them: values null, not 0, "" or "-"; counts 0 */
+	CHECK_HAS(s.buf, "\"metric\": \"never_ran\",");
+	CHECK_HAS(strstr(s.buf, "\"metric\": \"never_ran\","),
+		  "\"better\": null,\n      \"regime\": null,\n      \"p_adj\": null,\n"
+		  "      \"noise_pct\": null,\n      \"noise_from\": null,\n"
+		  "      \"threshold_pct\": null,\n      \"samples_without\": 0,\n"
+		  "      \"samples_with\": 0,\n      \"boots_without\": 0,\n      \"boots_with\": 0,\n"
+		  "      \"look\": null\n");
+	str_free(&s);
 	/* a patch of one's own: no number, known by its sha256 */
 	a.r.number = 0;
 	str_init(&s);
