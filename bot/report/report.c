@@ -59,20 +59,31 @@ static void safe_name(char *out, size_t size, const char *in, size_t n)
 	out[k] = 0;
 }
 
+/* "<kind>-<name>-<hash>": name (n bytes, made safe, at most 40; fallback
+ * when it is empty) and the first 8 hex digits of the sha256 of the queue's
+ * path as stored, so that pages of two queues of one name stay apart. */
+static char *keyed_name(const char *kind, const char *name, size_t n, const char *fallback,
+			const char *queue)
+{
+	const char *q = queue ? queue : "";
+	char safe[41], hash[65];
+
+	safe_name(safe, sizeof(safe), name, n);
+	sha256_buf(q, strlen(q), hash);
+	return xasprintf("%s-%s-%.8s", kind, safe[0] ? safe : fallback, hash);
+}
+
 /* "queue-<name>-<hash>": where a queue's pages' names start. */
 static char *queue_key(const char *queue)
 {
 	const char *q = queue ? queue : "", *base;
 	size_t n = strlen(q);
-	char name[41], hash[65];
 
 	while (n > 1 && q[n - 1] == '/')
 		n--;
 	for (base = q + n; base > q && base[-1] != '/'; base--)
 		;
-	safe_name(name, sizeof(name), base, (size_t)(q + n - base));
-	sha256_buf(q, strlen(q), hash);
-	return xasprintf("queue-%s-%.8s", name[0] ? name : "q", hash);
+	return keyed_name("queue", base, (size_t)(q + n - base), "q", q);
 }
 
 char *report_queue_page(const char *queue)
@@ -99,11 +110,11 @@ char *report_patch_page(const char *queue, int number, const char *sha256)
 
 char *report_series_page(const char *queue, const char *name)
 {
-	char safe[41], hash[65];
+	char *key = keyed_name("series", name, strlen(name), "s", queue), *page;
 
-	safe_name(safe, sizeof(safe), name, strlen(name));
-	sha256_buf(queue ? queue : "", strlen(queue ? queue : ""), hash);
-	return xasprintf("series-%s-%.8s.html", safe[0] ? safe : "s", hash);
+	page = xasprintf("%s.html", key);
+	free(key);
+	return page;
 }
 
 char *report_page_of(const struct patch_page_row *r)
