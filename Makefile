@@ -137,8 +137,9 @@ setup:
 run: setup all
 	$(BUILD)/perfbot run --patch $(PATCH); rc=$$?; [ $$rc -eq 0 ] || [ $$rc -eq 5 ] || [ $$rc -eq 6 ]
 
+# make unit SUITE='stats compare': those suites alone (tests/unit/main.c)
 unit: $(BUILD)/unit-tests
-	$(BUILD)/unit-tests
+	$(BUILD)/unit-tests $(SUITE)
 
 # Each case of tests/bad-input/ refused in one line, nothing written.
 bad-input: all

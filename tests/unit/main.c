@@ -107,11 +107,33 @@ static const struct {
 	{ "pairing", test_pairing }, { "layout", test_layout }, { "sim", test_sim },
 };
 
-int main(void)
+/* unit-tests [SUITE ...]: the suites named (make unit SUITE=stats), or
+ * every suite; an unknown name is refused with the list. */
+int main(int argc, char **argv)
 {
+	bool run[PB_ARRAY_SIZE(suites)];
+
+	for (size_t i = 0; i < PB_ARRAY_SIZE(suites); i++)
+		run[i] = argc < 2;
+	for (int a = 1; a < argc; a++) {
+		size_t i = 0;
+
+		while (i < PB_ARRAY_SIZE(suites) && strcmp(suites[i].name, argv[a]))
+			i++;
+		if (i == PB_ARRAY_SIZE(suites)) {
+			fprintf(stderr, "unit: no suite '%s'; the suites:", argv[a]);
+			for (i = 0; i < PB_ARRAY_SIZE(suites); i++)
+				fprintf(stderr, " %s", suites[i].name);
+			fputc('\n', stderr);
+			return 2;
+		}
+		run[i] = true;
+	}
 	for (size_t i = 0; i < PB_ARRAY_SIZE(suites); i++) {
 		int before = checks_failed, pb = checks_passed;
 
+		if (!run[i])
+			continue;
 		suites[i].fn();
 		printf("%-10s %3d checks, %d failed\n", suites[i].name,
 		       checks_passed - pb + checks_failed - before, checks_failed - before);
