@@ -1,0 +1,126 @@
+#!/bin/bash
+# tests/layers.sh [--graph] [TOP]: perfbot's layers, each calling only down.
+# tests/layers.sh --self-test: the check fails on a tree with an include
+# that points up.
+#
+#   0 base      bot/util, bot/parse-options, bot/base/: strings, files,
+#               processes, options, mail headers, number formats, JSON
+#   1 model     bot/model/: the types and their names
+#   2 core      bot/input/, bot/stats/, bot/kernel/, bot/vm/
+#   3 db        bot/db/: model <-> rows, the only SQL
+#   4 run       bot/run/: the library that measures (events out, outcomes back)
+#   5 report    bot/report/: load a view, render it (HTML, mail, terminal, JSON)
+#   6 commands  bot/cli, bot/cmd-*, bot/main.c, bot/perfbotd.c: print, exit
+#
+# Reads every #include "..." of bot/ and resolves it to the file it names.
+# Prints, with --graph, which layer includes which and how often; always
+# each include that points up (a lower layer's file naming a higher
+# layer's header), one line each. Known ones still being taken apart are
+# listed in tests/layers.allow, with why: one not listed there fails, and
+# so does a listed one that is gone (strike it), so the list only shrinks.
+# Last line: "layers: N passed, N failed" (an include each); exit 1 if any failed.
+set -u
+export LC_ALL=C
+graph=false
+[ "${1:-}" = --graph ] && { graph=true; shift; }
+here=$(cd "$(dirname "$0")/.." && pwd)
+if [ "${1:-}" = --self-test ]; then
+	# the check must fail on an include that points up: one added to a
+	# copy of the tree (stats including the report's header)
+	t=$(mktemp -d)
+	trap 'rm -rf "$t"' EXIT
+	mkdir -p "$t/tests"
+	cp -a "$here/bot" "$t/"
+	cp "$here/tests/layers.allow" "$t/tests/"
+	echo '#include "report.h"' >> "$t/bot/stats/stats.c"
+	if "$0" "$t" > "$t/out" 2>&1; then
+		echo "layers: the check passed a tree whose bot/stats/stats.c includes report.h"
+		echo "layers: 0 passed, 1 failed"
+		exit 1
+	elif ! grep -q '^layers: bot/stats/stats.c:[0-9]*: core includes report (report.h)' "$t/out"; then
+		echo "layers: the check failed, but did not name bot/stats/stats.c including report.h:"
+		cat "$t/out"
+		echo "layers: 0 passed, 1 failed"
+		exit 1
+	fi
+	echo "layers: an include pointing up is caught: $(grep -c '^layers: bot/' "$t/out") line(s)"
+	echo "layers: 1 passed, 0 failed"
+	exit 0
+fi
+top=${1:-$here}
+allow=$top/tests/layers.allow
+cd "$top" || exit 2
+
+# layer NAME of a path under bot/
+layer_of() {
+	case $1 in
+	bot/util.* | bot/parse-options.* | bot/base/*) echo 0 base ;;
+	bot/model/*) echo 1 model ;;
+	bot/input/* | bot/stats/* | bot/kernel/* | bot/vm/*) echo 2 core ;;
+	bot/db/*) echo 3 db ;;
+	bot/run/*) echo 4 run ;;
+	bot/report/*) echo 5 report ;;
+	bot/cli.* | bot/cmd-*.c | bot/main.c | bot/perfbotd.c) echo 6 commands ;;
+	*) echo "? unknown" ;;
+	esac
+}
+
+declare -A where # header name -> its path
+while read -r f; do
+	where[${f##*/}]=$f
+done < <(find bot -name '*.h' | sort)
+
+passed=0
+failed=0
+: > /tmp/layers.$$.edges
+trap 'rm -f /tmp/layers.$$.*' EXIT
+while read -r f; do
+	read -r rank name < <(layer_of "$f")
+	if [ "$rank" = "?" ]; then
+		echo "layers: $f is in no layer (tests/layers.sh: layer_of)"
+		failed=$((failed + 1))
+		continue
+	fi
+	while IFS=: read -r line inc; do
+		inc=${inc#*\"}
+		inc=${inc%%\"*}
+		t=${where[${inc##*/}]:-}
+		[ -n "$t" ] || continue # a header of the build (sysconfdir.h) or of a test
+		read -r trank tname < <(layer_of "$t")
+		echo "$name $tname" >> /tmp/layers.$$.edges
+		if [ "$trank" != "?" ] && [ "$trank" -gt "$rank" ]; then
+			printf '%s\t%s\t%s\t%s\t%s\n' "$f" "$line" "$name" "$tname" "$inc" >> /tmp/layers.$$.up
+		else
+			passed=$((passed + 1))
+		fi
+	done < <(grep -n '^[[:space:]]*#[[:space:]]*include[[:space:]]*"' "$f")
+done < <(find bot -name '*.[ch]' | sort)
+
+if $graph; then
+	echo "which layer includes which (includes, from a layer's files to another's headers):"
+	sort /tmp/layers.$$.edges | uniq -c | awk '$2 != $3 { printf "  %-9s -> %-9s %4d\n", $2, $3, $1 }'
+fi
+
+# what points up, against the list of known ones (file: included header)
+touch /tmp/layers.$$.up
+grep -v '^#' "$allow" 2>/dev/null | awk 'NF { print $1 " " $2 }' | sort -u > /tmp/layers.$$.allowed
+while IFS=$'\t' read -r f line name tname inc; do
+	if grep -qx "$f $inc" /tmp/layers.$$.allowed; then
+		echo "$f $inc" >> /tmp/layers.$$.seen
+		passed=$((passed + 1))
+	else
+		echo "layers: $f:$line: $name includes $tname ($inc): a lower layer may not"
+		failed=$((failed + 1))
+	fi
+done < /tmp/layers.$$.up
+touch /tmp/layers.$$.seen
+while read -r f inc; do
+	if ! grep -qx "$f $inc" /tmp/layers.$$.seen; then
+		echo "layers: tests/layers.allow lists $f including $inc, which no longer points up: strike it"
+		failed=$((failed + 1))
+	fi
+done < /tmp/layers.$$.allowed
+echo "layers: $(wc -l < /tmp/layers.$$.edges) includes of $(find bot -name '*.[ch]' | wc -l) files;" \
+	"$(wc -l < /tmp/layers.$$.up) point up, $(wc -l < /tmp/layers.$$.allowed) known (tests/layers.allow)"
+echo "layers: $passed passed, $failed failed"
+[ "$failed" -eq 0 ]
