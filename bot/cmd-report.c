@@ -11,45 +11,70 @@
 #include "queue.h"
 #include "report.h"
 
-static const struct pb_usage usage = { "perfbot report", "[--json] [options]", NULL };
+static const struct pb_usage usage = { "perfbot report", "[--json | --text] [options]", NULL };
 
-/* report --json: every comparison of a patch or a series, newest first,
- * as run --json prints one; no HTML is written. */
-static bool report_json(sqlite3 *db, pb_err *err)
+/* Every comparison of a patch or a series, newest first, into *ids. */
+static bool answer_ids(sqlite3 *db, long long **ids, int *n, pb_err *err)
 {
 	struct db_cursor c;
 	struct comparison_id_row row;
-	long long *ids = NULL;
-	int n = 0;
-	struct json j;
-	pb_str s;
-	bool ok = true;
 
+	*ids = NULL;
+	*n = 0;
 	if (!db_report_answers(&c, db, err))
 		return false;
 	while (db_cursor_step(&c, &row)) {
-		ids = xrealloc(ids, sizeof(*ids) * (size_t)(n + 1));
-		ids[n++] = row.id;
+		*ids = xrealloc(*ids, sizeof(**ids) * (size_t)(*n + 1));
+		(*ids)[(*n)++] = row.id;
 	}
-	if (!db_cursor_close(&c, err)) {
+	return db_cursor_close(&c, err);
+}
+
+/* report --json: each of them as run --json prints one; report --text:
+ * each one's answer as perfbot run printed it, a blank line between.
+ * Printed once every one was read: no half document. No HTML is written. */
+static bool report_answers(sqlite3 *db, bool json, pb_err *err)
+{
+	long long *ids;
+	int n;
+	struct json j;
+	pb_str s;
+	bool ok;
+
+	if (!answer_ids(db, &ids, &n, err)) {
 		free(ids);
 		return false;
 	}
+	ok = true;
 	str_init(&s);
 	json_init(&j, &s);
-	json_object_begin(&j, NULL);
-	json_array_begin(&j, "comparisons");
+	if (json) {
+		json_object_begin(&j, NULL);
+		json_array_begin(&j, "comparisons");
+	}
 	for (int i = 0; ok && i < n; i++) {
 		struct answer a;
 
 		ok = answer_load(&a, db, ids[i], err);
-		if (ok) {
+		if (ok && json)
 			answer_json(&a, &j, NULL);
-			answer_free(&a);
+		else if (ok) {
+			char *text = NULL;
+			size_t len = 0;
+			FILE *f = open_memstream(&text, &len);
+
+			answer_print(&a, true, f);
+			fclose(f);
+			str_addf(&s, "%s%s", i ? "\n" : "", text);
+			free(text);
 		}
+		if (ok)
+			answer_free(&a);
 	}
-	json_array_end(&j);
-	json_object_end(&j);
+	if (json) {
+		json_array_end(&j);
+		json_object_end(&j);
+	}
 	if (ok)
 		fputs(s.buf, stdout);
 	str_free(&s);
@@ -63,11 +88,14 @@ int cmd_report(int argc, char **argv)
 	struct pb_config cfg;
 	struct pb_queue q = { 0 };
 	sqlite3 *db = NULL;
-	bool json = false;
+	bool json = false, text = false;
 	const struct pb_option opts[] = {
 		OPT_BOOL(0, "json", &json,
 			 "print every comparison of a patch or a series as JSON, newest\n"
 			 "first (as perfbot run --json prints its own), instead of writing HTML"),
+		OPT_BOOL(0, "text", &text,
+			 "print every comparison's answer as perfbot run printed it, newest\n"
+			 "first, instead of writing HTML"),
 		OPT_CLI_COMMON(&c), OPT_END(),
 	};
 	int rc = parse_options(argc, argv, opts, &usage, NULL), pages = 0;
@@ -75,9 +103,14 @@ int cmd_report(int argc, char **argv)
 
 	if (rc != PB_OPT_GO_ON)
 		goto out;
-	/* the JSON is the database's alone: no queue needed */
-	if (json ? !cli_load_config(&c, &cfg, &err) : !cli_load_config_queue(&c, &cfg, &q)) {
-		if (json)
+	if (json && text) {
+		cli_error("--json and --text: one or the other");
+		rc = PB_EXIT_USAGE;
+		goto out;
+	}
+	/* the answers are the database's alone: no queue needed */
+	if (json || text ? !cli_load_config(&c, &cfg, &err) : !cli_load_config_queue(&c, &cfg, &q)) {
+		if (json || text)
 			cli_error("%s", err.msg);
 		rc = PB_EXIT_ERROR;
 		goto out;
@@ -86,9 +119,10 @@ int cmd_report(int argc, char **argv)
 	if (!path_exists(cfg.db_path))
 		pb_seterr(&err, "no database %s yet: perfbot run measures first", cfg.db_path);
 	else if (db_open_readonly(cfg.db_path, &db, &err) &&
-		 (json ? report_json(db, &err) : report_write_all(db, &q, cfg.report_dir, &pages, &err)))
+		 (json || text ? report_answers(db, json, &err)
+			       : report_write_all(db, &q, cfg.report_dir, &pages, &err)))
 		rc = PB_EXIT_OK;
-	if (rc == PB_EXIT_OK && json)
+	if (rc == PB_EXIT_OK && (json || text))
 		;
 	else if (rc == PB_EXIT_OK)
 		printf("perfbot: report %s/index.html: %d patch page(s), the trend page\n", cfg.report_dir,
