@@ -152,6 +152,12 @@ json-output: $(BUILD)/perfbot
 e2e: all
 	tests/e2e.sh
 
+# What perfbot shows of stored comparisons (report, report --text and
+# --json, mail) from the fixture database of tests/golden/, byte for byte
+# against tests/golden/expected/ (GOLDEN=--update writes it anew).
+golden: $(BUILD)/perfbot
+	tests/golden.sh $(GOLDEN)
+
 # The layers (tests/layers.sh): which includes which, and none pointing up
 # but the known ones of tests/layers.allow; then that the check catches one.
 layers:
@@ -173,7 +179,7 @@ slurm-test: all
 test:
 	scripts/setup --tests
 	$(MAKE) all unit
-	$(MAKE) layers bad-input json-output fuzz-smoke check-docs install-test deb
+	$(MAKE) layers golden bad-input json-output fuzz-smoke check-docs install-test deb
 	$(MAKE) e2e
 
 # Plain TCG boot after boot: the base kernel SOAK_BOOTS times in a row,
