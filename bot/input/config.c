@@ -16,6 +16,7 @@
 
 /* K_TEXT: free text without control characters, may be empty;
  * K_ADDRESSES: a comma-separated list of min to max mail addresses. */
+/* K_ACCEL, K_EXECUTOR: one of the names of key_names(), stored as the enum. */
 enum key_type { K_PATH, K_INT, K_REAL, K_ACCEL, K_TEXT, K_ADDRESSES, K_EXECUTOR };
 
 /* Every key config.ini may hold: anything else is an error, so a typo never
@@ -79,30 +80,18 @@ static const struct retired_key {
 	{ "stats", "bootstrap", "the change's interval is a t interval, no bootstrap" },
 };
 
+/* The names of an enum key's values (NULL: not an enum key). */
+static const struct pb_names *key_names(const struct config_key *k)
+{
+	return k->type == K_ACCEL ? &accel_choice_names : k->type == K_EXECUTOR ? &executor_names : NULL;
+}
+
 static const struct retired_key *find_retired(const char *section, const char *key)
 {
 	for (size_t i = 0; i < PB_ARRAY_SIZE(retired); i++)
 		if (!strcmp(retired[i].section, section) && !strcmp(retired[i].key, key))
 			return &retired[i];
 	return NULL;
-}
-
-static const char *const accel_names[] = { "auto", "kvm", "tcg", "tcg-icount" };
-
-const char *accel_choice_name(int accel)
-{
-	if (accel < 0 || accel >= (int)PB_ARRAY_SIZE(accel_names))
-		return "?";
-	return accel_names[accel];
-}
-
-static const char *const executor_names[] = { "local", "slurm" };
-
-const char *executor_name(int executor)
-{
-	if (executor < 0 || executor >= (int)PB_ARRAY_SIZE(executor_names))
-		return "?";
-	return executor_names[executor];
 }
 
 static double *real_field(struct pb_config *cfg, const struct config_key *k)
@@ -225,21 +214,22 @@ static bool set_value(struct pb_config *cfg, const struct config_key *k, const c
 		return true;
 	}
 	case K_ACCEL:
-		for (size_t i = 0; i < PB_ARRAY_SIZE(accel_names); i++)
-			if (!strcmp(value, accel_names[i])) {
-				*int_field(cfg, k) = (int)i;
-				return true;
-			}
-		snprintf(why, whylen, "'%.100s' is not one of auto, kvm, tcg, tcg-icount", value);
+	case K_EXECUTOR: {
+		const struct pb_names *names = key_names(k);
+		int i;
+		pb_str all;
+
+		if (pb_names_parse(names, value, &i)) {
+			*int_field(cfg, k) = i;
+			return true;
+		}
+		str_init(&all);
+		for (i = 0; i < names->count; i++)
+			str_addf(&all, "%s%s", i ? ", " : "", names->names[i]);
+		snprintf(why, whylen, "'%.100s' is not one of %s", value, all.buf);
+		str_free(&all);
 		return false;
-	case K_EXECUTOR:
-		for (size_t i = 0; i < PB_ARRAY_SIZE(executor_names); i++)
-			if (!strcmp(value, executor_names[i])) {
-				*int_field(cfg, k) = (int)i;
-				return true;
-			}
-		snprintf(why, whylen, "'%.100s' is not one of local, slurm", value);
-		return false;
+	}
 	}
 	return false;
 }
@@ -567,10 +557,8 @@ void config_dump(const struct pb_config *cfg, FILE *out)
 			fprintf(out, "%g\n", *real_field(c, k));
 			break;
 		case K_ACCEL:
-			fprintf(out, "%s\n", accel_choice_name(*int_field(c, k)));
-			break;
 		case K_EXECUTOR:
-			fprintf(out, "%s\n", executor_name(*int_field(c, k)));
+			fprintf(out, "%s\n", pb_names_name(key_names(k), *int_field(c, k)));
 			break;
 		case K_TEXT:
 		case K_ADDRESSES:

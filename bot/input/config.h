@@ -2,9 +2,8 @@
 #ifndef PERFBOT_CONFIG_H
 #define PERFBOT_CONFIG_H
 
+#include "names.h"
 #include "util.h"
-
-enum accel_choice { ACCEL_AUTO, ACCEL_KVM, ACCEL_TCG, ACCEL_TCG_ICOUNT };
 
 /* A run's schedule as a fresh config.ini sets it: what a mail's
  * reproduction line leaves out. */
@@ -29,7 +28,7 @@ struct pb_config {
 	int jobs;            /* [kernel] jobs, 0 = number of CPUs */
 	char *cache_dir;     /* [cache] dir */
 	char *ccache_dir;    /* [cache] ccache: may be shared by several cache dirs */
-	int accel;           /* [qemu] accel */
+	enum accel_kind accel; /* [qemu] accel */
 	int memory_mb;       /* [qemu] memory_mb */
 	int vcpus;           /* [qemu] vcpus (icount always uses 1) */
 	int numa_nodes;      /* [qemu] numa_nodes */
@@ -54,7 +53,7 @@ struct pb_config {
 	char *mail_from;     /* [mail] from: the one address perfbot's mails come from */
 	char *mail_cc;       /* [mail] cc: addresses every mail is copied to, comma-separated */
 	char *mail_sendmail; /* [mail] sendmail: the program and its arguments, "" sends nothing */
-	int executor;        /* [executor] kind: EXECUTOR_LOCAL or EXECUTOR_SLURM */
+	enum executor_kind executor; /* [executor] kind */
 	char *slurm_partition; /* [executor] partition for sbatch, "" the cluster's default */
 	char *slurm_account;   /* [executor] account for sbatch, "" none */
 	int slurm_time_limit;  /* [executor] time_limit of a job, minutes (0: the partition's) */
@@ -70,10 +69,6 @@ struct pb_config {
 	int nparams;
 };
 
-const char *accel_choice_name(int accel);
-
-enum { EXECUTOR_LOCAL, EXECUTOR_SLURM };
-const char *executor_name(int executor);
 /* [executor] spool_dir, or spool/ beside database.path: the caller's to free. */
 char *config_spool_dir(const struct pb_config *cfg);
 

@@ -215,35 +215,39 @@ static bool metric_string(struct wl_parse *ps, const struct wl_key *k, const cha
 	return true;
 }
 
+/* A key whose value is one of names' names: "key: 'x' is not a, b or c". */
+static bool metric_enum(struct wl_parse *ps, const struct wl_key *k, const char *value,
+			const struct pb_names *names, int *v)
+{
+	char *all;
+	bool ok;
+
+	if (pb_names_parse(names, value, v))
+		return true;
+	all = pb_names_list(names);
+	ok = wl_fail(ps, "%s: '%.40s' is not %s", k->name, value, all);
+	free(all);
+	return ok;
+}
+
 static bool metric_better(struct wl_parse *ps, const struct wl_key *k, const char *value)
 {
-	(void)k;
-	if (!strcmp(value, "higher"))
-		ps->cur->better = 1;
-	else if (!strcmp(value, "lower"))
-		ps->cur->better = -1;
-	else
-		return wl_fail(ps, "better: '%.40s' is not higher or lower", value);
+	int b;
+
+	if (!metric_enum(ps, k, value, &better_names, &b))
+		return false;
+	ps->cur->better = b == BETTER_HIGHER ? 1 : -1;
 	return true;
 }
 
 static bool metric_kind(struct wl_parse *ps, const struct wl_key *k, const char *value)
 {
-	(void)k;
-	if (!strcmp(value, "time"))
-		ps->cur->kind = METRIC_TIME;
-	else if (!strcmp(value, "behaviour"))
-		ps->cur->kind = METRIC_BEHAVIOUR;
-	else if (!strcmp(value, "diagnostic"))
-		ps->cur->kind = METRIC_DIAGNOSTIC;
-	else
-		return wl_fail(ps, "kind: '%.40s' is not time, behaviour or diagnostic", value);
-	return true;
-}
+	int kind;
 
-const char *metric_kind_name(enum metric_kind k)
-{
-	return k == METRIC_TIME ? "time" : k == METRIC_BEHAVIOUR ? "behaviour" : "diagnostic";
+	if (!metric_enum(ps, k, value, &metric_kind_names, &kind))
+		return false;
+	ps->cur->kind = (enum metric_kind)kind;
+	return true;
 }
 
 /* Every key of a [metric NAME] section. */

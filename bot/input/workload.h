@@ -10,10 +10,7 @@
 /* A metric's role: time decides the timing verdict; behaviour is compared
  * exactly (counters, errnos); diagnostic is shown and plotted but never
  * decides (perf counters, context switches: they move with scheduling). */
-enum metric_kind { METRIC_TIME, METRIC_BEHAVIOUR, METRIC_DIAGNOSTIC };
 
-/* "time", "behaviour", "diagnostic". */
-const char *metric_kind_name(enum metric_kind k);
 
 struct metric_def {
 	char *name, *unit, *description;

@@ -6,19 +6,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-const char *pair_method_name(enum pair_method m)
-{
-	switch (m) {
-	case PAIR_FORWARD:
-		return "forward";
-	case PAIR_REVERSE:
-		return "reverse";
-	case PAIR_PORT:
-		return "port";
-	}
-	return "?";
-}
-
 /* Runs patch(1) on the work tree; out gets what it said. */
 int run_patch(const struct kernel_tree *t, const char *file, bool reverse, bool dry_run,
 	      pb_str *out)

@@ -7,8 +7,6 @@
 #include "queue.h"
 #include "tree.h"
 
-enum pair_method { PAIR_FORWARD, PAIR_REVERSE, PAIR_PORT };
-const char *pair_method_name(enum pair_method m);
 
 /* One patch(1) run of a change: a file, forward or in reverse. */
 struct change_step {

@@ -50,11 +50,6 @@
 
 #include "stats.h"
 
-const char *side_name(enum side s)
-{
-	return s == SIDE_WITH ? "with" : "without";
-}
-
 void verdict_policy_init(struct verdict_policy *vp, const struct pb_config *cfg,
 			 const char *accel)
 {

@@ -14,8 +14,6 @@
 #include "verdict.h"
 #include "workload.h"
 
-enum side { SIDE_WITHOUT = 0, SIDE_WITH = 1 };
-
 /* How a comparison decides, from config.ini's [stats] and [run]. */
 struct verdict_policy {
 	double gate_pct;        /* smallest change worth reporting, for this accelerator */
@@ -117,8 +115,6 @@ const struct workload *compare_workload(const struct observations *obs, const ch
 
 /* How many time metrics are inconclusive: more boots may decide them. */
 int compare_inconclusive(const struct findings *f);
-
-const char *side_name(enum side s);
 
 /* Metrics with a notable verdict; *tested gets those with data on both sides. */
 int compare_flagged(const struct findings *f, int *tested);

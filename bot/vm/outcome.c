@@ -5,14 +5,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-const char *boot_outcome_name(enum boot_outcome o)
-{
-	static const char *const names[] = { "ok", "invalid", "boot-panic", "timeout",
-					     "qemu-error", "incomplete" };
-
-	return (unsigned)o < PB_ARRAY_SIZE(names) ? names[o] : "?";
-}
-
 /* The panic and what led to it: from the start of the last oops or BUG
  * report before "Kernel panic" (where the culprit is named), or the 25 lines
  * before it, to the panic line. */

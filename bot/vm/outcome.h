@@ -4,18 +4,8 @@
 #define PERFBOT_OUTCOME_H
 
 #include "guest.h"
+#include "names.h"
 #include "results.h"
-
-/* What a boot ended as. */
-enum boot_outcome {
-	BOOT_OK,          /* every workload ran and its check passed */
-	BOOT_INVALID,     /* it ran, but a workload's check failed or it reported nothing */
-	BOOT_PANIC,       /* the kernel panicked (panic=-1 + -no-reboot stops QEMU) */
-	BOOT_TIMEOUT,     /* no "PB1 done" within the boot timeout */
-	BOOT_QEMU_ERROR,  /* QEMU itself failed */
-	BOOT_INCOMPLETE,  /* the guest stopped without reporting done */
-};
-const char *boot_outcome_name(enum boot_outcome o);
 
 struct boot_record {
 	enum boot_outcome outcome;

@@ -7,6 +7,8 @@
 
 #include <stdbool.h>
 
+#include "names.h"
+
 enum verdict {
 	VERDICT_NO_DATA,          /* neither kernel gave the metric */
 	VERDICT_DIAGNOSTIC,       /* shown, never decides (a diagnostic metric) */
@@ -21,10 +23,8 @@ enum verdict {
 };
 #define VERDICT_COUNT (VERDICT_REGRESSION + 1)
 
-/* "no data", "same", ..., "regression". */
-const char *verdict_name(enum verdict v);
-/* The verdict a name names; false if it names none. */
-bool verdict_parse(const char *name, enum verdict *v);
+/* verdict_name(): "no data", "same", ..., "regression"; verdict_parse(). */
+PB_NAMED_ENUM(verdict, verdict)
 /* The verdict a stored name names, VERDICT_NO_DATA for NULL or junk (a
  * database row is read back as what it says, or as nothing). */
 enum verdict verdict_from_name(const char *name);
@@ -39,8 +39,7 @@ enum comparison_status {
 };
 #define STATUS_COUNT (STATUS_BOOT_FAILED + 1)
 
-/* "measured", "build-failed", "boot-failed". */
-const char *status_name(enum comparison_status s);
-bool status_parse(const char *name, enum comparison_status *s);
+/* status_name(): "measured", "build-failed", "boot-failed"; status_parse(). */
+PB_NAMED_ENUM(comparison_status, status)
 
 #endif

@@ -3,7 +3,7 @@
 
 #include "verdict.h"
 
-static const char *const verdict_names[VERDICT_COUNT] = {
+static const char *const verdict_list[VERDICT_COUNT] = {
 	[VERDICT_NO_DATA] = "no data",
 	[VERDICT_DIAGNOSTIC] = "diagnostic",
 	[VERDICT_SAME] = "same",
@@ -15,27 +15,14 @@ static const char *const verdict_names[VERDICT_COUNT] = {
 	[VERDICT_BEHAVIOUR_CHANGE] = "behaviour change",
 	[VERDICT_REGRESSION] = "regression",
 };
+const struct pb_names verdict_names = { "verdict", verdict_list, VERDICT_COUNT };
 
-static const char *const status_names[STATUS_COUNT] = {
+static const char *const status_list[STATUS_COUNT] = {
 	[STATUS_MEASURED] = "measured",
 	[STATUS_BUILD_FAILED] = "build-failed",
 	[STATUS_BOOT_FAILED] = "boot-failed",
 };
-
-const char *verdict_name(enum verdict v)
-{
-	return (unsigned)v < VERDICT_COUNT ? verdict_names[v] : "?";
-}
-
-bool verdict_parse(const char *name, enum verdict *v)
-{
-	for (int i = 0; name && i < VERDICT_COUNT; i++)
-		if (!strcmp(name, verdict_names[i])) {
-			*v = (enum verdict)i;
-			return true;
-		}
-	return false;
-}
+const struct pb_names status_names = { "comparison status", status_list, STATUS_COUNT };
 
 enum verdict verdict_from_name(const char *name)
 {
@@ -47,19 +34,4 @@ enum verdict verdict_from_name(const char *name)
 bool verdict_is_notable(enum verdict v)
 {
 	return v == VERDICT_REGRESSION || v == VERDICT_IMPROVEMENT || v == VERDICT_BEHAVIOUR_CHANGE;
-}
-
-const char *status_name(enum comparison_status s)
-{
-	return (unsigned)s < STATUS_COUNT ? status_names[s] : "?";
-}
-
-bool status_parse(const char *name, enum comparison_status *s)
-{
-	for (int i = 0; name && i < STATUS_COUNT; i++)
-		if (!strcmp(name, status_names[i])) {
-			*s = (enum comparison_status)i;
-			return true;
-		}
-	return false;
 }

@@ -1,0 +1,85 @@
+/* The name tables of names.h, and the columns that store them. */
+#include <string.h>
+
+#include "names.h"
+#include "util.h"
+#include "verdict.h"
+
+#define NAMES(prefix, what_, ...)                                                     \
+	static const char *const prefix##_list[] = { __VA_ARGS__ };                   \
+	const struct pb_names prefix##_names = { what_, prefix##_list,                \
+						 (int)PB_ARRAY_SIZE(prefix##_list) }
+
+NAMES(side, "side", [SIDE_WITHOUT] = "without", [SIDE_WITH] = "with");
+NAMES(comparison_kind, "comparison kind", [KIND_PATCH] = "patch", [KIND_CALIBRATION] = "calibration",
+      [KIND_SERIES] = "series", [KIND_BISECT] = "bisect");
+NAMES(accel_kind, "accelerator", [ACCEL_AUTO] = "", [ACCEL_KVM] = "kvm", [ACCEL_TCG] = "tcg",
+      [ACCEL_TCG_ICOUNT] = "tcg-icount");
+NAMES(accel_choice, "accelerator", [ACCEL_AUTO] = "auto", [ACCEL_KVM] = "kvm", [ACCEL_TCG] = "tcg",
+      [ACCEL_TCG_ICOUNT] = "tcg-icount");
+NAMES(pair_method, "pair method", [PAIR_FORWARD] = "forward", [PAIR_REVERSE] = "reverse",
+      [PAIR_PORT] = "port", [PAIR_SAME] = "same");
+NAMES(boot_outcome, "boot outcome", [BOOT_OK] = "ok", [BOOT_INVALID] = "invalid",
+      [BOOT_PANIC] = "boot-panic", [BOOT_TIMEOUT] = "timeout", [BOOT_QEMU_ERROR] = "qemu-error",
+      [BOOT_INCOMPLETE] = "incomplete");
+NAMES(metric_kind, "metric kind", [METRIC_TIME] = "time", [METRIC_BEHAVIOUR] = "behaviour",
+      [METRIC_DIAGNOSTIC] = "diagnostic");
+NAMES(better, "direction", [BETTER_HIGHER] = "higher", [BETTER_LOWER] = "lower");
+NAMES(build_status, "build status", [BUILD_BUILT] = "built", [BUILD_FAILED] = "build-failed");
+NAMES(series_mode, "series mode", [SERIES_FORWARD] = "forward", [SERIES_REVERSE] = "reverse");
+NAMES(bisect_role, "bisect role", [ROLE_SEARCH] = "search", [ROLE_CONFIRM] = "confirm",
+      [ROLE_ABSENT_BEFORE] = "absent before");
+NAMES(bisect_status, "bisect status", [BISECT_CONFIRMED] = "confirmed",
+      [BISECT_NOT_CONFIRMED] = "not confirmed", [BISECT_FAILED] = "failed");
+NAMES(bisect_change, "bisected change", [CHANGE_REGRESSION] = "regression",
+      [CHANGE_IMPROVEMENT] = "improvement", [CHANGE_BEHAVIOUR] = "behaviour change",
+      [CHANGE_BUILD_FAILED] = "build-failed", [CHANGE_BOOT_FAILED] = "boot-failed");
+NAMES(executor, "executor", [EXECUTOR_LOCAL] = "local", [EXECUTOR_SLURM] = "slurm");
+
+const char *pb_names_name(const struct pb_names *t, int v)
+{
+	return v >= 0 && v < t->count ? t->names[v] : "?";
+}
+
+bool pb_names_parse(const struct pb_names *t, const char *name, int *v)
+{
+	for (int i = 0; name && i < t->count; i++)
+		if (!strcmp(name, t->names[i])) {
+			*v = i;
+			return true;
+		}
+	return false;
+}
+
+char *pb_names_list(const struct pb_names *t)
+{
+	pb_str s;
+
+	str_init(&s);
+	for (int i = 0; i < t->count; i++)
+		str_addf(&s, "%s%s", i == 0 ? "" : i == t->count - 1 ? " or " : ", ", t->names[i]);
+	return str_steal(&s);
+}
+
+const struct model_column model_columns[] = {
+	{ "comparisons", "kind", &comparison_kind_names, 0, false },
+	{ "comparisons", "pair_method", &pair_method_names, 0, false },
+	{ "comparisons", "accel", &accel_kind_names, ACCEL_KVM, true },
+	{ "comparisons", "status", &status_names, 0, false },
+	{ "comparisons", "verdict", &verdict_names, 0, true },
+	{ "comparisons", "behaviour", &verdict_names, 0, true },
+	{ "kernels", "build_status", &build_status_names, 0, false },
+	{ "series", "mode", &series_mode_names, 0, false },
+	{ "runs", "side", &side_names, 0, false },
+	{ "runs", "accel", &accel_kind_names, ACCEL_KVM, false },
+	{ "runs", "outcome", &boot_outcome_names, 0, false },
+	{ "results", "kind", &metric_kind_names, 0, false },
+	{ "results", "better", &better_names, 0, false },
+	{ "results", "verdict", &verdict_names, 0, false },
+	{ "bisects", "change", &bisect_change_names, 0, false },
+	{ "bisects", "status", &bisect_status_names, 0, false },
+	{ "bisect_steps", "role", &bisect_role_names, 0, false },
+	{ "job_boots", "side", &side_names, 0, false },
+	{ "job_boots", "outcome", &boot_outcome_names, 0, false },
+};
+const int model_ncolumns = (int)PB_ARRAY_SIZE(model_columns);

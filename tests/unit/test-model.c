@@ -1,0 +1,52 @@
+/* The model's name tables: every value's name parses back to the value,
+ * no two values of an enum share a name, a name the table lacks is
+ * refused. */
+#include <stdlib.h>
+
+#include "check.h"
+#include "names.h"
+#include "verdict.h"
+
+static void check_table(const struct pb_names *t)
+{
+	int v;
+
+	CHECK(t->count > 0 && t->what && t->what[0]);
+	for (int i = 0; i < t->count; i++) {
+		CHECK(t->names[i] != NULL);
+		CHECK(pb_names_parse(t, t->names[i], &v) && v == i);
+		for (int j = 0; j < i; j++)
+			CHECK(strcmp(t->names[i], t->names[j]) != 0);
+	}
+	CHECK_STR(pb_names_name(t, t->count), "?");
+	CHECK_STR(pb_names_name(t, -1), "?");
+	CHECK(!pb_names_parse(t, "no such name", &v));
+	CHECK(!pb_names_parse(t, NULL, &v));
+}
+
+void test_model(void)
+{
+	enum accel_kind a;
+	enum verdict v;
+	char *list;
+
+	for (int i = 0; i < model_ncolumns; i++) {
+		check_table(model_columns[i].names);
+		CHECK(model_columns[i].first >= 0 && model_columns[i].first < model_columns[i].names->count);
+	}
+	check_table(&accel_choice_names);
+	check_table(&executor_names);
+	/* the typed wrappers */
+	CHECK(accel_kind_parse("tcg-icount", &a) && a == ACCEL_TCG_ICOUNT);
+	CHECK(accel_choice_parse("auto", &a) && a == ACCEL_AUTO);
+	CHECK(!accel_kind_parse("auto", &a));
+	CHECK_STR(accel_kind_name(ACCEL_AUTO), "");
+	CHECK(verdict_parse("behaviour change", &v) && v == VERDICT_BEHAVIOUR_CHANGE);
+	CHECK_STR(status_name(STATUS_BOOT_FAILED), "boot-failed");
+	list = pb_names_list(&metric_kind_names);
+	CHECK_STR(list, "time, behaviour or diagnostic");
+	free(list);
+	list = pb_names_list(&better_names);
+	CHECK_STR(list, "higher or lower");
+	free(list);
+}
