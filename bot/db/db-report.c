@@ -24,19 +24,19 @@
 	DB_COLUMN(R, mail_date, DB_TEXT, "p.mail_date")
 static const struct db_column patch_page_cols[] = {
 	PATCH_COLUMNS,
-	DB_COLUMN(R, kind, DB_TEXT, "c.kind"),
+	DB_ENUM_COLUMN(R, kind, comparison_kind_names, "c.kind"),
 	DB_COLUMN(R, series_name, DB_TEXT, "s.name"),
 	DB_COLUMN(R, series_description, DB_TEXT, "s.description"),
-	DB_COLUMN(R, series_mode, DB_TEXT, "s.mode"),
+	DB_ENUM_COLUMN(R, series_mode, series_mode_names, "s.mode"),
 	DB_COLUMN(R, series_patches, DB_TEXT, "s.patches"),
 	DB_COLUMN(R, series_mm_only, DB_INT, "s.mm_only"),
 	DB_COLUMN(R, series_queue, DB_TEXT, "s.queue"),
 	DB_COLUMN(R, series_cover_message_id, DB_TEXT, "s.cover_message_id"),
-	DB_COLUMN(R, pair_method, DB_TEXT, "c.pair_method"),
+	DB_ENUM_COLUMN(R, pair_method, pair_method_names, "c.pair_method"),
 	DB_COLUMN(R, pair_detail, DB_TEXT, "c.pair_detail"),
-	DB_COLUMN(R, accel, DB_TEXT, "c.accel"),
+	DB_ENUM_COLUMN(R, accel, accel_kind_names, "c.accel"),
 	DB_COLUMN(R, accel_reason, DB_TEXT, "c.accel_reason"),
-	DB_COLUMN(R, status, DB_TEXT, "c.status"),
+	DB_ENUM_COLUMN(R, status, status_names, "c.status"),
 	DB_COLUMN(R, workloads, DB_TEXT, "c.workloads"),
 	DB_COLUMN(R, workload_choice, DB_TEXT, "c.workload_choice"),
 	DB_COLUMN(R, boots_per_kernel, DB_INT, "c.boots_per_kernel"),
@@ -45,22 +45,23 @@ static const struct db_column patch_page_cols[] = {
 	DB_COLUMN(R, finished_at, DB_TEXT, "c.finished_at"),
 	DB_COLUMN(R, wall_seconds, DB_REAL, "c.wall_seconds"),
 	/* AS names are the fields' names: kernel[0].label is "kernel_0_label" */
-	{ "kernel_0_label", "kw.label", DB_TEXT, offsetof(R, kernel[0].label) },
-	{ "kernel_0_key", "kw.key", DB_TEXT, offsetof(R, kernel[0].key) },
-	{ "kernel_0_build_status", "kw.build_status", DB_TEXT, offsetof(R, kernel[0].build_status) },
-	{ "kernel_0_failure", "kw.failure", DB_TEXT, offsetof(R, kernel[0].failure) },
-	{ "kernel_1_label", "kx.label", DB_TEXT, offsetof(R, kernel[1].label) },
-	{ "kernel_1_key", "kx.key", DB_TEXT, offsetof(R, kernel[1].key) },
-	{ "kernel_1_build_status", "kx.build_status", DB_TEXT, offsetof(R, kernel[1].build_status) },
-	{ "kernel_1_failure", "kx.failure", DB_TEXT, offsetof(R, kernel[1].failure) },
-	{ "kernel_0_build_log", "kw.build_log", DB_TEXT, offsetof(R, kernel[0].build_log) },
-	{ "kernel_1_build_log", "kx.build_log", DB_TEXT, offsetof(R, kernel[1].build_log) },
+	DB_COLUMN_AS("kernel_0_label", "kw.label", DB_TEXT, offsetof(R, kernel[0].label)),
+	DB_COLUMN_AS("kernel_0_key", "kw.key", DB_TEXT, offsetof(R, kernel[0].key)),
+	DB_ENUM_COLUMN_AS("kernel_0_build_status", "kw.build_status", build_status_names, offsetof(R, kernel[0].build_status)),
+	DB_COLUMN_AS("kernel_0_failure", "kw.failure", DB_TEXT, offsetof(R, kernel[0].failure)),
+	DB_COLUMN_AS("kernel_1_label", "kx.label", DB_TEXT, offsetof(R, kernel[1].label)),
+	DB_COLUMN_AS("kernel_1_key", "kx.key", DB_TEXT, offsetof(R, kernel[1].key)),
+	DB_ENUM_COLUMN_AS("kernel_1_build_status", "kx.build_status", build_status_names, offsetof(R, kernel[1].build_status)),
+	DB_COLUMN_AS("kernel_1_failure", "kx.failure", DB_TEXT, offsetof(R, kernel[1].failure)),
+	DB_COLUMN_AS("kernel_0_build_log", "kw.build_log", DB_TEXT, offsetof(R, kernel[0].build_log)),
+	DB_COLUMN_AS("kernel_1_build_log", "kx.build_log", DB_TEXT, offsetof(R, kernel[1].build_log)),
 	DB_COLUMN(R, base_version, DB_TEXT, "kw.version"),
 	DB_COLUMN(R, config_sha256, DB_TEXT, "kw.config_sha256"),
 	DB_COLUMN(R, perfbot_version, DB_TEXT, "c.perfbot_version"),
 	DB_COLUMN(R, port_file, DB_TEXT, "kw.change_file"),
-	DB_COLUMN(R, verdict, DB_TEXT, "c.verdict"),
-	DB_COLUMN(R, behaviour, DB_TEXT, "c.behaviour"),
+	DB_ENUM_COLUMN(R, verdict, verdict_names, "c.verdict"),
+	DB_ENUM_COLUMN(R, behaviour, verdict_names, "c.behaviour"),
+	DB_COLUMN(R, decided, DB_INT, "c.verdict IS NOT NULL"),
 	DB_COLUMN(R, seed, DB_INT64, "c.seed"),
 	DB_COLUMN(R, gate_pct, DB_REAL, "c.gate_pct"),
 	DB_COLUMN(R, alpha, DB_REAL, "c.alpha"),
@@ -70,23 +71,21 @@ static const struct db_column patch_page_cols[] = {
 	DB_COLUMN(R, noise_calibration, DB_INT64, "c.noise_calibration"),
 	DB_COLUMN(R, warmup, DB_INT, "c.warmup"),
 	DB_COLUMN(R, guests_at_once, DB_INT, "c.guests_at_once"),
-	{ "boots_run_0", "(SELECT count(*) FROM runs WHERE comparison_id=c.id AND side='without')", DB_INT,
-	  offsetof(R, boots_run[0]) },
-	{ "boots_run_1", "(SELECT count(*) FROM runs WHERE comparison_id=c.id AND side='with')", DB_INT,
-	  offsetof(R, boots_run[1]) },
-	{ "boots_ok_0", "(SELECT count(*) FROM runs WHERE comparison_id=c.id AND side='without' AND "
-	  "outcome='ok')", DB_INT, offsetof(R, boots_ok[0]) },
-	{ "boots_ok_1", "(SELECT count(*) FROM runs WHERE comparison_id=c.id AND side='with' AND "
-	  "outcome='ok')", DB_INT, offsetof(R, boots_ok[1]) },
+	DB_COLUMN_AS("boots_run_0", "(SELECT count(*) FROM runs WHERE comparison_id=c.id AND side='without')", DB_INT, offsetof(R, boots_run[0])),
+	DB_COLUMN_AS("boots_run_1", "(SELECT count(*) FROM runs WHERE comparison_id=c.id AND side='with')", DB_INT, offsetof(R, boots_run[1])),
+	DB_COLUMN_AS("boots_ok_0", "(SELECT count(*) FROM runs WHERE comparison_id=c.id AND side='without' AND "
+	  "outcome='ok')", DB_INT, offsetof(R, boots_ok[0])),
+	DB_COLUMN_AS("boots_ok_1", "(SELECT count(*) FROM runs WHERE comparison_id=c.id AND side='with' AND "
+	  "outcome='ok')", DB_INT, offsetof(R, boots_ok[1])),
 	DB_COLUMN(R, host, DB_TEXT, "coalesce(c.host, '')"),
 	DB_COLUMN(R, host_cpu, DB_TEXT,
 		  "coalesce((SELECT host_cpu FROM runs WHERE comparison_id=c.id ORDER BY boot_index LIMIT 1), '')"),
 	DB_COLUMN(R, qemu_version, DB_TEXT,
 		  "coalesce((SELECT qemu_version FROM runs WHERE comparison_id=c.id ORDER BY boot_index LIMIT 1), '')"),
-	{ "qemu_cmdline_0", "(SELECT qemu_cmdline FROM runs WHERE comparison_id=c.id AND side='without' "
-	  "ORDER BY boot_index LIMIT 1)", DB_TEXT, offsetof(R, qemu_cmdline[0]) },
-	{ "qemu_cmdline_1", "(SELECT qemu_cmdline FROM runs WHERE comparison_id=c.id AND side='with' "
-	  "ORDER BY boot_index LIMIT 1)", DB_TEXT, offsetof(R, qemu_cmdline[1]) },
+	DB_COLUMN_AS("qemu_cmdline_0", "(SELECT qemu_cmdline FROM runs WHERE comparison_id=c.id AND side='without' "
+	  "ORDER BY boot_index LIMIT 1)", DB_TEXT, offsetof(R, qemu_cmdline[0])),
+	DB_COLUMN_AS("qemu_cmdline_1", "(SELECT qemu_cmdline FROM runs WHERE comparison_id=c.id AND side='with' "
+	  "ORDER BY boot_index LIMIT 1)", DB_TEXT, offsetof(R, qemu_cmdline[1])),
 };
 static const struct db_column queue_patch_cols[] = { PATCH_COLUMNS };
 #undef PATCH_COLUMNS
@@ -124,12 +123,12 @@ static const struct db_column result_cols[] = {
 	DB_COLUMN(R, workload, DB_TEXT, "workload"),
 	DB_COLUMN(R, metric, DB_TEXT, "metric"),
 	DB_COLUMN(R, unit, DB_TEXT, "unit"),
-	DB_COLUMN(R, kind, DB_TEXT, "kind"),
-	DB_COLUMN(R, better, DB_TEXT, "better"),
+	DB_ENUM_COLUMN(R, kind, metric_kind_names, "kind"),
+	DB_ENUM_COLUMN(R, better, better_names, "better"),
 	DB_COLUMN(R, median_without, DB_REAL_OR_NAN, "median_without"),
 	DB_COLUMN(R, median_with, DB_REAL_OR_NAN, "median_with"),
 	DB_COLUMN(R, change_pct, DB_REAL_OR_NAN, "change_pct"),
-	DB_COLUMN(R, verdict, DB_TEXT, "verdict"),
+	DB_ENUM_COLUMN(R, verdict, verdict_names, "verdict"),
 	DB_COLUMN(R, n_without, DB_INT, "n_without"),
 	DB_COLUMN(R, n_with, DB_INT, "n_with"),
 	DB_COLUMN(R, ci_lo_pct, DB_REAL_OR_NAN, "ci_lo_pct"),
@@ -173,14 +172,14 @@ bool db_report_samples(struct db_cursor *c, sqlite3 *db, long long cid, const ch
 #define R struct boot_row
 static const struct db_column boot_cols[] = {
 	DB_COLUMN(R, boot_index, DB_INT, "boot_index"),
-	DB_COLUMN(R, side, DB_TEXT, "side"),
-	DB_COLUMN(R, outcome, DB_TEXT, "outcome"),
+	DB_ENUM_COLUMN(R, side, side_names, "side"),
+	DB_ENUM_COLUMN(R, outcome, boot_outcome_names, "outcome"),
 	DB_COLUMN(R, detail, DB_TEXT, "detail"),
 	DB_COLUMN(R, wall_seconds, DB_REAL, "wall_seconds"),
 	DB_COLUMN(R, console_log, DB_TEXT, "console_log"),
 	DB_COLUMN(R, results_log, DB_TEXT, "results_log"),
-	{ "ran", "(SELECT coalesce(group_concat(workload, ', '), '') FROM (SELECT DISTINCT workload "
-		 "FROM samples s WHERE s.run_id=runs.id ORDER BY workload))", DB_TEXT, offsetof(R, ran) },
+	DB_COLUMN_AS("ran", "(SELECT coalesce(group_concat(workload, ', '), '') FROM (SELECT DISTINCT workload "
+		 "FROM samples s WHERE s.run_id=runs.id ORDER BY workload))", DB_TEXT, offsetof(R, ran)),
 };
 #undef R
 
@@ -193,8 +192,8 @@ bool db_report_boots(struct db_cursor *c, sqlite3 *db, long long cid, pb_err *er
 #define R struct index_row
 static const struct db_column index_cols[] = {
 	DB_COLUMN(R, id, DB_INT64, "c.id"),
-	DB_COLUMN(R, status, DB_TEXT, "c.status"),
-	DB_COLUMN(R, accel, DB_TEXT, "c.accel"),
+	DB_ENUM_COLUMN(R, status, status_names, "c.status"),
+	DB_ENUM_COLUMN(R, accel, accel_kind_names, "c.accel"),
 	DB_COLUMN(R, finished_at, DB_TEXT, "c.finished_at"),
 };
 #undef R
@@ -202,13 +201,13 @@ static const struct db_column index_cols[] = {
 #define R struct series_index_row
 static const struct db_column series_index_cols[] = {
 	/* AS names are the fields' names: run.id is "run_id" */
-	{ "run_id", "c.id", DB_INT64, offsetof(R, run.id) },
-	{ "run_status", "c.status", DB_TEXT, offsetof(R, run.status) },
-	{ "run_accel", "c.accel", DB_TEXT, offsetof(R, run.accel) },
-	{ "run_finished_at", "c.finished_at", DB_TEXT, offsetof(R, run.finished_at) },
+	DB_COLUMN_AS("run_id", "c.id", DB_INT64, offsetof(R, run.id)),
+	DB_ENUM_COLUMN_AS("run_status", "c.status", status_names, offsetof(R, run.status)),
+	DB_ENUM_COLUMN_AS("run_accel", "c.accel", accel_kind_names, offsetof(R, run.accel)),
+	DB_COLUMN_AS("run_finished_at", "c.finished_at", DB_TEXT, offsetof(R, run.finished_at)),
 	DB_COLUMN(R, name, DB_TEXT, "s.name"),
 	DB_COLUMN(R, patches, DB_TEXT, "s.patches"),
-	DB_COLUMN(R, mode, DB_TEXT, "s.mode"),
+	DB_ENUM_COLUMN(R, mode, series_mode_names, "s.mode"),
 };
 #undef R
 
@@ -235,7 +234,7 @@ bool db_report_newest(struct db_cursor *c, sqlite3 *db, const char *queue, int n
 #define R struct workload_verdict_row
 static const struct db_column workload_verdict_cols[] = {
 	DB_COLUMN(R, workload, DB_TEXT, "workload"),
-	DB_COLUMN(R, verdict, DB_TEXT, "verdict"),
+	DB_ENUM_COLUMN(R, verdict, verdict_names, "verdict"),
 };
 #undef R
 
@@ -248,7 +247,7 @@ bool db_report_workload_verdicts(struct db_cursor *c, sqlite3 *db, long long cid
 
 #define R struct trend_row
 static const struct db_column trend_cols[] = {
-	DB_COLUMN(R, accel, DB_TEXT, "c.accel"),
+	DB_ENUM_COLUMN(R, accel, accel_kind_names, "c.accel"),
 	DB_COLUMN(R, workload, DB_TEXT, "s.workload"),
 	DB_COLUMN(R, metric, DB_TEXT, "s.metric"),
 	DB_COLUMN(R, unit, DB_TEXT, "x.unit"),
@@ -327,10 +326,10 @@ bool db_report_queues(struct db_cursor *c, sqlite3 *db, pb_err *err)
 #define R struct measured_row
 static const struct db_column measured_cols[] = {
 	/* AS names are the fields' names: run.id is "run_id" */
-	{ "run_id", "c.id", DB_INT64, offsetof(R, run.id) },
-	{ "run_status", "c.status", DB_TEXT, offsetof(R, run.status) },
-	{ "run_accel", "c.accel", DB_TEXT, offsetof(R, run.accel) },
-	{ "run_finished_at", "c.finished_at", DB_TEXT, offsetof(R, run.finished_at) },
+	DB_COLUMN_AS("run_id", "c.id", DB_INT64, offsetof(R, run.id)),
+	DB_ENUM_COLUMN_AS("run_status", "c.status", status_names, offsetof(R, run.status)),
+	DB_ENUM_COLUMN_AS("run_accel", "c.accel", accel_kind_names, offsetof(R, run.accel)),
+	DB_COLUMN_AS("run_finished_at", "c.finished_at", DB_TEXT, offsetof(R, run.finished_at)),
 	DB_COLUMN(R, number, DB_INT, "p.number"),
 	DB_COLUMN(R, cc_stable, DB_INT, "p.cc_stable"),
 	DB_COLUMN(R, is_mm, DB_INT, "p.is_mm"),
@@ -366,11 +365,11 @@ static const struct db_column bisect_cols[] = {
 	DB_COLUMN(R, series_comparison, DB_INT64, "series_comparison"),
 	DB_COLUMN(R, workload, DB_TEXT, "workload"),
 	DB_COLUMN(R, metric, DB_TEXT, "metric"),
-	DB_COLUMN(R, change, DB_TEXT, "change"),
+	DB_ENUM_COLUMN(R, change, bisect_change_names, "change"),
 	DB_COLUMN(R, npatches, DB_INT, "npatches"),
 	DB_COLUMN(R, culprit, DB_INT, "culprit"),
 	DB_COLUMN(R, culprit_number, DB_INT, "culprit_number"),
-	DB_COLUMN(R, status, DB_TEXT, "status"),
+	DB_ENUM_COLUMN(R, status, bisect_status_names, "status"),
 	DB_COLUMN(R, detail, DB_TEXT, "detail"),
 	DB_COLUMN(R, steps, DB_INT, "steps"),
 	DB_COLUMN(R, wall_seconds, DB_REAL, "wall_seconds"),
@@ -398,7 +397,7 @@ bool db_report_bisect(struct db_cursor *c, sqlite3 *db, long long bisect_id, str
 #define R struct bisect_step_row
 static const struct db_column bisect_step_cols[] = {
 	DB_COLUMN(R, step, DB_INT, "bs.step"),
-	DB_COLUMN(R, role, DB_TEXT, "bs.role"),
+	DB_ENUM_COLUMN(R, role, bisect_role_names, "bs.role"),
 	DB_COLUMN(R, prefix_a, DB_INT, "bs.prefix_a"),
 	DB_COLUMN(R, prefix_b, DB_INT, "bs.prefix_b"),
 	DB_COLUMN(R, comparison_id, DB_INT64, "bs.comparison_id"),

@@ -4,10 +4,13 @@
 #define PERFBOT_DB_REPORT_H
 
 #include "db.h"
+#include "names.h"
+#include "verdict.h"
 
 /* One kernel of a comparison, as the patch page shows it. */
 struct kernel_row {
-	const char *label, *key, *build_status, *failure;
+	const char *label, *key, *failure;
+	enum build_status build_status;
 	const char *build_log; /* in the kernel cache's directory of it ("" none) */
 };
 
@@ -17,12 +20,21 @@ struct patch_page_row {
 	int number, total, cc_stable, boots_per_kernel, iterations, warmup;
 	const char *series, *sha256; /* 5.13 of [PATCH 5.13 771/800]; the patch file's */
 	const char *subject, *author, *upstream, *fixes, *mm_reason, *file;
-	const char *pair_method, *pair_detail, *accel, *accel_reason, *status, *workloads;
-	const char *workload_choice, *started_at, *perfbot_version, *verdict, *behaviour;
+	enum pair_method pair_method;
+	enum accel_kind accel;             /* ACCEL_AUTO: nothing booted */
+	enum comparison_status status;
+	/* decided (both stored, else NULL): the worst timing verdict, and the
+	 * behaviour metrics' (same, behaviour change, ...) */
+	int decided;
+	enum verdict verdict, behaviour;
+	const char *pair_detail, *accel_reason, *workloads;
+	const char *workload_choice, *started_at, *perfbot_version;
 	/* the patch's mail ("" where it had none) and the queue it came from */
 	const char *message_id, *in_reply_to, *mail_to, *mail_cc, *mail_date, *queue;
-	/* kind "series": the series' ("" and 0 for a patch's comparison) */
-	const char *kind, *series_name, *series_description, *series_mode, *series_patches;
+	/* kind series: the series' ("" and 0 for a patch's comparison) */
+	enum comparison_kind kind;
+	enum series_mode series_mode;
+	const char *series_name, *series_description, *series_patches;
 	const char *series_queue, *series_cover_message_id;
 	int series_mm_only;
 	struct kernel_row kernel[2];   /* without, with the fix */
@@ -46,7 +58,10 @@ bool db_report_queue_patch(struct db_cursor *c, sqlite3 *db, const char *queue, 
 
 /* One metric of a comparison, timing first by workload. */
 struct result_row {
-	const char *workload, *metric, *unit, *kind, *better, *verdict, *noise_from, *regime;
+	const char *workload, *metric, *unit, *noise_from, *regime;
+	enum metric_kind kind;
+	enum better better;
+	enum verdict verdict;
 	double median_without, median_with, change_pct, ci_lo_pct, p_adj, noise_pct; /* NAN: NULL */
 	double ci_hi_pct, threshold_pct;   /* threshold: NAN before schema 6 */
 	int n_without, n_with, boots_without, boots_with, look; /* look 0: none */
@@ -64,7 +79,9 @@ bool db_report_samples(struct db_cursor *c, sqlite3 *db, long long cid, const ch
 /* One boot of a comparison. */
 struct boot_row {
 	int boot_index;
-	const char *side, *outcome, *detail, *console_log, *results_log;
+	enum side side;
+	enum boot_outcome outcome;
+	const char *detail, *console_log, *results_log;
 	const char *ran;     /* the workloads it has samples of, comma-separated ("" none) */
 	double wall_seconds;
 };
@@ -73,27 +90,32 @@ bool db_report_boots(struct db_cursor *c, sqlite3 *db, long long cid, pb_err *er
 /* The newest patch comparison of a patch of a queue: the index's row. */
 struct index_row {
 	long long id;
-	const char *status, *accel, *finished_at;
+	enum comparison_status status;
+	enum accel_kind accel;
+	const char *finished_at;
 };
 bool db_report_newest(struct db_cursor *c, sqlite3 *db, const char *queue, int number,
 		      pb_err *err);
 /* The newest series comparison of each series name of queue, newest first. */
 struct series_index_row {
 	struct index_row run;
-	const char *name, *patches, *mode;
+	const char *name, *patches;
+	enum series_mode mode;
 };
 bool db_report_series(struct db_cursor *c, sqlite3 *db, const char *queue, pb_err *err);
 
 /* Each metric's verdict of a comparison, by workload. */
 struct workload_verdict_row {
-	const char *workload, *verdict;
+	const char *workload;
+	enum verdict verdict;
 };
 bool db_report_workload_verdicts(struct db_cursor *c, sqlite3 *db, long long cid, pb_err *err);
 
 /* The base kernel's time samples, by accelerator, metric and comparison;
  * version: the base kernel's (6.1.192). */
 struct trend_row {
-	const char *accel, *workload, *metric, *unit, *finished_at, *version;
+	enum accel_kind accel;
+	const char *workload, *metric, *unit, *finished_at, *version;
 	long long cid;
 	double value;
 };
@@ -136,7 +158,9 @@ bool db_report_answers(struct db_cursor *c, sqlite3 *db, pb_err *err);
  * with their kernels and the bisected metric's change. */
 struct bisect_row {
 	long long id, series_comparison;
-	const char *workload, *metric, *change, *status, *detail, *finished_at;
+	const char *workload, *metric, *detail, *finished_at;
+	enum bisect_change change;
+	enum bisect_status status;
 	int npatches, culprit, culprit_number, steps; /* culprit 0: none */
 	double wall_seconds;
 };
@@ -147,7 +171,8 @@ bool db_report_bisect(struct db_cursor *c, sqlite3 *db, long long bisect_id, str
 struct bisect_step_row {
 	int step, prefix_a, prefix_b, bad, boots;
 	long long comparison_id;
-	const char *role, *verdict, *key_a, *key_b, *kernel_a, *kernel_b;
+	enum bisect_role role;
+	const char *verdict, *key_a, *key_b, *kernel_a, *kernel_b; /* verdict: or a status */
 	double wall_seconds, change_pct, ci_lo_pct, ci_hi_pct; /* NAN: none */
 };
 bool db_report_bisect_steps(struct db_cursor *c, sqlite3 *db, long long bisect_id, pb_err *err);

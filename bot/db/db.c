@@ -842,6 +842,19 @@ bool db_cursor_step(struct db_cursor *c, void *row)
 		case DB_REAL_OR_NAN:
 			*(double *)at = null ? NAN : sqlite3_column_double(c->st, k);
 			break;
+		case DB_ENUM: {
+			const char *t = (const char *)sqlite3_column_text(c->st, k);
+			int v = 0;
+
+			if (t && !pb_names_parse(col->names, t, &v)) {
+				snprintf(c->bad, sizeof(c->bad), "%s: '%.60s' names no %s", col->name, t,
+					 col->names->what);
+				c->failed = true;
+				return false;
+			}
+			*(int *)at = v;
+			break;
+		}
 		}
 	}
 	return true;
@@ -851,7 +864,9 @@ bool db_cursor_close(struct db_cursor *c, pb_err *err)
 {
 	bool ok = !c->failed;
 
-	if (!ok && err)
+	if (!ok && err && c->bad[0])
+		pb_seterr(err, "%s: %s", c->what, c->bad);
+	else if (!ok && err)
 		pb_seterr(err, "%s: %s", c->what, sqlite3_errmsg(c->db));
 	sqlite3_finalize(c->st);
 	c->st = NULL;

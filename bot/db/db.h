@@ -8,6 +8,7 @@
 #include <sqlite3.h>
 
 #include "comparison.h"
+#include "names.h"
 
 #define DB_SCHEMA_VERSION 9
 
@@ -108,14 +109,27 @@ enum db_type {
 	DB_INT64,       /* long long: 0 for NULL */
 	DB_REAL,        /* double: 0 for NULL, as sqlite3_column_double */
 	DB_REAL_OR_NAN, /* double: NAN for NULL (SQLite stores no NaN) */
+	DB_ENUM,        /* an enum of the model, from its name (names.h): the value
+			 * 0 for NULL; a name the table lacks fails the step */
 };
 
 struct db_column {
 	const char *name, *expr;
 	enum db_type type;
 	size_t offset;
+	const struct pb_names *names; /* DB_ENUM's */
 };
-#define DB_COLUMN(row, field, type, expr) { #field, expr, type, offsetof(row, field) }
+#define DB_COLUMN(row, field, type_, expr_) \
+	{ .name = #field, .expr = (expr_), .type = (type_), .offset = offsetof(row, field) }
+/* A column whose AS name is not a field's (kernel[0].label: "kernel_0_label"). */
+#define DB_COLUMN_AS(name_, expr_, type_, offset_) \
+	{ .name = (name_), .expr = (expr_), .type = (type_), .offset = (offset_) }
+/* An enum field, read from its name: one parse, at the database. */
+#define DB_ENUM_COLUMN(row, field, names_, expr_) \
+	{ .name = #field, .expr = (expr_), .type = DB_ENUM, .offset = offsetof(row, field), \
+	  .names = &(names_) }
+#define DB_ENUM_COLUMN_AS(name_, expr_, names_, offset_) \
+	{ .name = (name_), .expr = (expr_), .type = DB_ENUM, .offset = (offset_), .names = &(names_) }
 #define DB_MAX_COLUMNS 96
 
 /* A query being read row by row into a struct. */
@@ -126,6 +140,7 @@ struct db_cursor {
 	int ncols, index[DB_MAX_COLUMNS];
 	const char *what;   /* the error's prefix: "database", "report" */
 	bool failed;
+	char bad[200];      /* a stored name the model lacks, for db_cursor_close */
 };
 
 /* Prepares "SELECT <cols> <tail>", binding as db_run does; err (prefixed

@@ -42,7 +42,7 @@ char **answer_reproduce_words(const struct patch_page_row *r, bool with_queue, i
 	int k = 0;
 
 	w[k++] = xstrdup("perfbot run");
-	if (!strcmp(text(r->kind), "series")) {
+	if (r->kind == KIND_SERIES) {
 		w[k++] = xstrdup(r->series_mm_only ? "--series --mm-only" : "--series");
 		if (with_queue && text(r->series_queue)[0]) {
 			q = shell_quote(text(r->series_queue));
@@ -62,8 +62,8 @@ char **answer_reproduce_words(const struct patch_page_row *r, bool with_queue, i
 		free(q);
 	}
 	w[k++] = xasprintf("-c run.seed=%lld", r->seed);
-	if (text(r->accel)[0]) {
-		q = shell_quote(r->accel);
+	if (r->accel != ACCEL_AUTO) {
+		q = shell_quote(accel_kind_name(r->accel));
 		w[k++] = xasprintf("-c qemu.accel=%s", q);
 		free(q);
 	}
@@ -123,22 +123,20 @@ bool answer_load(struct answer *a, sqlite3 *db, long long cid, pb_err *err)
 		goto fail;
 	while (db_cursor_step(&c, &b)) {
 		struct answer_crash *k = &a->crash;
-		bool with = !strcmp(b.side, "with");
+		bool with = b.side == SIDE_WITH;
 
-		if (!strcmp(b.outcome, "ok"))
+		if (b.outcome == BOOT_OK)
 			continue;
 		k->failed++;
 		/* a panic says more than a timeout: the first panic, else the first */
-		if (k->boot && (strcmp(b.outcome, "boot-panic") || !strcmp(k->outcome, "boot-panic")))
+		if (k->boot && (b.outcome != BOOT_PANIC || k->outcome == BOOT_PANIC))
 			continue;
-		free(k->outcome);
-		free(k->side);
 		free(k->kernel);
 		free(k->line);
 		free(k->console_log);
 		k->boot = b.boot_index;
-		k->outcome = xstrdup(b.outcome);
-		k->side = xstrdup(b.side);
+		k->outcome = b.outcome;
+		k->side = b.side;
 		k->kernel = xstrdup(text(a->r.kernel[with].label));
 		k->line = crash_headline(text(b.detail));
 		k->console_log = xstrdup(text(b.console_log));
@@ -157,8 +155,6 @@ void answer_free(struct answer *a)
 	if (a->page.st)
 		db_cursor_close(&a->page, NULL);
 	mail_metrics_free(&a->metrics);
-	free(k->outcome);
-	free(k->side);
 	free(k->kernel);
 	free(k->line);
 	free(k->console_log);
@@ -190,7 +186,7 @@ char *answer_headline(const struct answer *a)
 	int n, count[VERDICT_COUNT] = { 0 }, timing[VERDICT_COUNT] = { 0 };
 	const struct mail_metric **changed = mail_metrics_changed(&a->metrics, &n);
 	const struct mail_metric *first[VERDICT_COUNT] = { 0 };
-	const char *what = !strcmp(text(r->kind), "series") ? "the series" : "the patch";
+	const char *what = r->kind == KIND_SERIES ? "the series" : "the patch";
 	pb_str s;
 
 	str_init(&s);
@@ -202,9 +198,9 @@ char *answer_headline(const struct answer *a)
 	}
 	for (int i = n - 1; i >= 0; i--) /* most pressing first: the first of each verdict wins */
 		first[changed[i]->verdict] = changed[i];
-	if (!strcmp(text(r->status), "build-failed")) {
-		bool without = strcmp(text(r->kernel[0].build_status), "built") != 0;
-		bool with = strcmp(text(r->kernel[1].build_status), "built") != 0;
+	if (r->status == STATUS_BUILD_FAILED) {
+		bool without = r->kernel[0].build_status != BUILD_BUILT;
+		bool with = r->kernel[1].build_status != BUILD_BUILT;
 
 		str_addf(&s, "the %s %s failed to build",
 			 with && without ? "kernels without and with" : with ? "kernel with" : "kernel without",
@@ -212,11 +208,11 @@ char *answer_headline(const struct answer *a)
 	} else if (a->crash.boot) {
 		char *line = visible(a->crash.line);
 
-		str_addf(&s, "the kernel %s %s %s: %s", a->crash.side, what,
-			 !strcmp(a->crash.outcome, "boot-panic") ? "crashed" : "failed", line);
+		str_addf(&s, "the kernel %s %s %s: %s", side_name(a->crash.side), what,
+			 a->crash.outcome == BOOT_PANIC ? "crashed" : "failed", line);
 		free(line);
 	}
-	if (s.len && (strcmp(text(r->status), "measured") || !a->metrics.n)) {
+	if (s.len && (r->status != STATUS_MEASURED || !a->metrics.n)) {
 		free(changed);
 		return str_steal(&s);
 	}
@@ -259,7 +255,7 @@ static char *answer_of(const struct patch_page_row *r)
 {
 	char label[PATCH_LABEL_SIZE];
 
-	if (!strcmp(text(r->kind), "series"))
+	if (r->kind == KIND_SERIES)
 		return xasprintf("series %s", text(r->series_name));
 	return xstrdup(patch_label(label, r->number, r->sha256));
 }
@@ -365,7 +361,7 @@ void answer_print(const struct answer *a, bool table, FILE *out)
 		}
 		fputc('\n', out);
 	}
-	if (!strcmp(text(r->status), "build-failed"))
+	if (r->status == STATUS_BUILD_FAILED)
 		for (int s = 0; s < 2; s++)
 			if (text(r->kernel[s].failure)[0]) {
 				char *v = visible_lines(r->kernel[s].failure);
@@ -376,7 +372,8 @@ void answer_print(const struct answer *a, bool table, FILE *out)
 			}
 	if (a->crash.boot)
 		fprintf(out, "%s: boot %d, the kernel %s the patch (%s)%s\n  console log: %s\n",
-			a->crash.outcome, a->crash.boot, a->crash.side, a->crash.kernel,
+			boot_outcome_name(a->crash.outcome), a->crash.boot, side_name(a->crash.side),
+			a->crash.kernel,
 			a->crash.failed > 1 ? "; more boots failed: the report lists them" : "",
 			a->crash.console_log);
 	if (table && n) {
@@ -401,7 +398,7 @@ void answer_print(const struct answer *a, bool table, FILE *out)
 	if (r->boots_run[0] + r->boots_run[1])
 		fprintf(out, "boots: %d+%d (%d+%d ok) of %d iteration(s), %s\n", r->boots_run[0],
 			r->boots_run[1], r->boots_ok[0], r->boots_ok[1], r->iterations,
-			text(r->accel)[0] ? r->accel : "nothing booted");
+			r->accel != ACCEL_AUTO ? accel_kind_name(r->accel) : "nothing booted");
 	print_reproduce(r, out);
 	free(changed);
 	free(headline);
@@ -413,7 +410,7 @@ static void kernel_json(struct json *j, const char *key, const struct kernel_row
 	json_object_begin(j, key);
 	json_string(j, "label", k->label);
 	json_string(j, "key", k->key);
-	json_string(j, "build_status", k->build_status);
+	json_string(j, "build_status", build_status_name(k->build_status));
 	json_string(j, "failure", k->failure && k->failure[0] ? k->failure : NULL);
 	json_object_end(j);
 }
@@ -427,19 +424,19 @@ static const char *stated(const char *s)
 void answer_json(const struct answer *a, struct json *j, const char *key)
 {
 	const struct patch_page_row *r = &a->r;
-	bool series = !strcmp(text(r->kind), "series");
+	bool series = r->kind == KIND_SERIES;
 	char label[PATCH_LABEL_SIZE], *s;
 
 	json_object_begin(j, key);
 	json_int(j, "comparison", a->id);
-	json_string(j, "kind", r->kind);
-	json_string(j, "status", r->status);
+	json_string(j, "kind", comparison_kind_name(r->kind));
+	json_string(j, "status", status_name(r->status));
 	if (series) {
 		json_null(j, "patch");
 		json_object_begin(j, "series");
 		json_string(j, "name", r->series_name);
 		json_string(j, "queue", r->series_queue);
-		json_string(j, "mode", r->series_mode);
+		json_string(j, "mode", series_mode_name(r->series_mode));
 		json_string(j, "patches", r->series_patches);
 		json_bool(j, "mm_only", r->series_mm_only);
 		json_object_end(j);
@@ -463,18 +460,18 @@ void answer_json(const struct answer *a, struct json *j, const char *key)
 	s = answer_headline(a);
 	json_string(j, "headline", s);
 	free(s);
-	json_string(j, "verdict", r->verdict);
-	json_string(j, "behaviour", r->behaviour);
+	json_string(j, "verdict", r->decided ? verdict_name(r->verdict) : "");
+	json_string(j, "behaviour", r->decided ? verdict_name(r->behaviour) : "");
 	json_object_begin(j, "kernels");
 	json_string(j, "base_version", r->base_version);
 	json_string(j, "config_sha256", r->config_sha256);
-	json_string(j, "pair_method", r->pair_method);
+	json_string(j, "pair_method", pair_method_name(r->pair_method));
 	json_string(j, "pair_detail", r->pair_detail);
 	kernel_json(j, "without", &r->kernel[0]);
 	kernel_json(j, "with", &r->kernel[1]);
 	json_object_end(j);
 	json_object_begin(j, "accelerator");
-	json_string(j, "name", r->accel && r->accel[0] ? r->accel : NULL);
+	json_string(j, "name", r->accel != ACCEL_AUTO ? accel_kind_name(r->accel) : NULL);
 	json_string(j, "reason", r->accel_reason);
 	json_object_end(j);
 	json_object_begin(j, "boots");
@@ -489,8 +486,8 @@ void answer_json(const struct answer *a, struct json *j, const char *key)
 		json_object_begin(j, "crash");
 		json_string(j, "line", a->crash.line);
 		json_int(j, "boot", a->crash.boot);
-		json_string(j, "outcome", a->crash.outcome);
-		json_string(j, "side", a->crash.side);
+		json_string(j, "outcome", boot_outcome_name(a->crash.outcome));
+		json_string(j, "side", side_name(a->crash.side));
 		json_string(j, "kernel", a->crash.kernel);
 		json_string(j, "console_log", a->crash.console_log);
 		json_int(j, "failed_boots", a->crash.failed);
@@ -516,7 +513,7 @@ void answer_json(const struct answer *a, struct json *j, const char *key)
 		json_number(j, "ci_lo_pct", m->ci_lo_pct);
 		json_number(j, "ci_hi_pct", m->ci_hi_pct);
 		/* what decided it, as the --all table and the page show it */
-		json_string(j, "better", stated(m->better));
+		json_string(j, "better", better_name(m->better));
 		json_string(j, "regime", stated(m->regime));
 		json_number(j, "p_adj", m->p_adj);
 		json_number(j, "noise_pct", m->noise_pct);

@@ -35,7 +35,9 @@ char *shell_quote(const char *s);
 struct answer_crash {
 	int boot;                /* its place in the boot order, from 1 */
 	int failed;              /* boots that failed, this one included */
-	char *outcome, *side, *kernel, *line, *console_log;
+	enum boot_outcome outcome;
+	enum side side;
+	char *kernel, *line, *console_log;
 };
 
 /* A stored comparison as the answer tells it. */

@@ -554,14 +554,14 @@ void mail_metrics_add(struct mail_metrics *m, const struct result_row *r)
 	x = &m->v[m->n++];
 	x->name = xasprintf("%s.%s", r->workload, r->metric);
 	x->unit = xstrdup(r->unit);
-	x->timing = r->kind && !strcmp(r->kind, "time");
-	x->verdict = verdict_from_name(r->verdict);
+	x->timing = r->kind == METRIC_TIME;
+	x->verdict = r->verdict;
 	x->without = r->median_without;
 	x->with = r->median_with;
 	x->change_pct = r->change_pct;
 	x->ci_lo_pct = r->ci_lo_pct;
 	x->ci_hi_pct = isnan(r->ci_lo_pct) ? NAN : r->ci_hi_pct;
-	x->better = xstrdup(r->better ? r->better : "");
+	x->better = r->better;
 	x->regime = xstrdup(r->regime ? r->regime : "");
 	x->noise_from = xstrdup(r->noise_from ? r->noise_from : "");
 	x->p_adj = r->p_adj;
@@ -579,7 +579,6 @@ void mail_metrics_free(struct mail_metrics *m)
 	for (int i = 0; i < m->n; i++) {
 		free(m->v[i].name);
 		free(m->v[i].unit);
-		free(m->v[i].better);
 		free(m->v[i].regime);
 		free(m->v[i].noise_from);
 	}
@@ -646,10 +645,11 @@ static char *summary(const struct patch_page_row *r, const struct mail_metric *t
 	char pct[32], *name = top ? visible(top->name) : NULL, *s;
 
 	mail_fmt_pct(pct, sizeof(pct), top ? top->change_pct : NAN);
-	if (!strcmp(r->status, "build-failed"))
+	if (r->status == STATUS_BUILD_FAILED)
 		s = xasprintf("perfbot could not build the kernel %s %s:",
-			      !strcmp(r->kernel[1].build_status, "built") ? "without" : "with", what);
-	else if (!strcmp(r->status, "boot-failed"))
+			      side_name(r->kernel[1].build_status == BUILD_BUILT ? SIDE_WITHOUT : SIDE_WITH),
+			      what);
+	else if (r->status == STATUS_BOOT_FAILED)
 		s = xasprintf("perfbot found no boot of a kernel that came out ok %s", where);
 	else if (!top)
 		s = xasprintf("perfbot found no regression in %s", none);
@@ -812,7 +812,7 @@ static void kernels(pb_str *out, const struct patch_page_row *r)
 	kv(out, "without:", v);
 	free(v);
 	kv(out, "with:", r->kernel[1].label);
-	v = xasprintf("%s: %s", r->pair_method, r->pair_detail);
+	v = xasprintf("%s: %s", pair_method_name(r->pair_method), r->pair_detail);
 	kv(out, "pair:", v);
 	free(v);
 	if (r->file[0])
@@ -904,9 +904,10 @@ static void series_line(pb_str *out, const struct patch_page_row *s)
  * [PATCH ...]", or its status and why. */
 static void bisect_line(pb_str *out, const struct bisect_row *b)
 {
-	bool confirmed = b->culprit && !strcmp(b->status, "confirmed");
-	char *v = xasprintf("%lld (%s%s%s): %s%s%s", b->id, b->workload[0] ? b->workload : b->change,
-			    b->workload[0] ? "." : "", b->metric, b->status,
+	bool confirmed = b->culprit && b->status == BISECT_CONFIRMED;
+	char *v = xasprintf("%lld (%s%s%s): %s%s%s", b->id,
+			    b->workload[0] ? b->workload : bisect_change_name(b->change),
+			    b->workload[0] ? "." : "", b->metric, bisect_status_name(b->status),
 			    confirmed ? ", the culprit is " : ": ", b->detail);
 
 	kv(out, "bisect:", v);
@@ -937,7 +938,8 @@ static void comparison_body(pb_str *out, const struct comparison_body *b)
 	str_addf(out, "\n%s\n", b->lines);
 	metrics_table(out, r, b->metrics, changed, nchanged);
 	str_add(out, "\n");
-	v = xasprintf("%s%s%s", r->accel[0] ? r->accel : "(nothing booted)", r->accel_reason[0] ? ": " : "",
+	v = xasprintf("%s%s%s", r->accel != ACCEL_AUTO ? accel_kind_name(r->accel) : "(nothing booted)",
+		      r->accel_reason[0] ? ": " : "",
 		      r->accel_reason);
 	kv(out, "accel:", v);
 	free(v);
@@ -1010,7 +1012,7 @@ static int count_words(const char *s)
 bool mail_series_message(const struct mail_series_input *in, pb_str *out, pb_err *err)
 {
 	const struct patch_page_row *r = in->row;
-	bool forward = !strcmp(r->series_mode, "forward");
+	bool forward = r->series_mode == SERIES_FORWARD;
 	/* taking the queue out of its base takes its mm patches alone */
 	bool mm = r->series_mm_only || !forward;
 	int n = count_words(r->series_patches);
@@ -1064,7 +1066,7 @@ void mail_steps_add(struct mail_steps *s, const struct bisect_step_row *r)
 	x->prefix_a = r->prefix_a;
 	x->prefix_b = r->prefix_b;
 	x->bad = r->bad;
-	x->role = xstrdup(r->role);
+	x->role = r->role;
 	x->verdict = xstrdup(r->verdict);
 	x->change_pct = r->change_pct;
 }
@@ -1072,7 +1074,6 @@ void mail_steps_add(struct mail_steps *s, const struct bisect_step_row *r)
 void mail_steps_free(struct mail_steps *s)
 {
 	for (int i = 0; i < s->n; i++) {
-		free(s->v[i].role);
 		free(s->v[i].verdict);
 	}
 	free(s->v);
@@ -1084,11 +1085,11 @@ void mail_steps_free(struct mail_steps *s)
  * behaviour change of ...", "a build failure". */
 static char *bisect_change(const struct bisect_row *b, const struct mail_metrics *series)
 {
-	char *name, *change = visible(b->change), *s, pct[32] = "";
+	char *name, *change = visible(bisect_change_name(b->change)), *s, pct[32] = "";
 
 	if (!b->workload[0]) {
-		s = !strcmp(b->change, "build-failed") ? xstrdup("a build failure")
-		    : !strcmp(b->change, "boot-failed") ? xstrdup("a boot failure")
+		s = b->change == CHANGE_BUILD_FAILED ? xstrdup("a build failure")
+		    : b->change == CHANGE_BOOT_FAILED ? xstrdup("a boot failure")
 							: xasprintf("a %s", change);
 		free(change);
 		return s;
@@ -1121,7 +1122,7 @@ static void steps_table(pb_str *out, const struct mail_steps *s)
 	str_addf(out, "%sverdict\n", line);
 	for (int i = 0; i < s->n; i++) {
 		const struct mail_step *x = &s->v[i];
-		char *role = visible(x->role), *verdict = xasprintf("%s%s", x->verdict, x->bad ? " (bad)" : "");
+		char *role = visible(bisect_role_name(x->role)), *verdict = xasprintf("%s%s", x->verdict, x->bad ? " (bad)" : "");
 		char *v = visible(verdict), step[16];
 
 		snprintf(step, sizeof(step), "%d", x->step);
@@ -1142,7 +1143,7 @@ static char *bisect_headline(const struct mail_bisect_input *in, const char *pat
 {
 	const struct bisect_row *b = in->bisect;
 	const struct patch_page_row *s = in->series, *c = in->culprit;
-	bool confirmed = c && !strcmp(b->status, "confirmed");
+	bool confirmed = c && b->status == BISECT_CONFIRMED;
 	char *change = bisect_change(b, in->series_metrics), *v;
 	const char *end = colon ? ":" : "";
 
@@ -1174,7 +1175,7 @@ static void bisect_body(pb_str *out, const struct mail_bisect_input *in)
 	series_line(out, s);
 	bisect_line(out, b);
 	str_add(out, "\n");
-	v = !strcmp(s->series_mode, "forward")
+	v = s->series_mode == SERIES_FORWARD
 		    ? xasprintf("Prefix k is the base with the series' first k patches applied (0: "
 				"without the series, %d: with it).", b->npatches)
 		    : xasprintf("Prefix k is the base without the queue's mm patches after its first k "
@@ -1187,7 +1188,7 @@ static void bisect_body(pb_str *out, const struct mail_bisect_input *in)
 	v = xasprintf("Confirmed means, as KernelCI asks: the change reproduced between prefixes "
 		      "k-1 and k in two independent comparisons, and did not show between prefix 0 "
 		      "and k-1. This bisect is %s. %d comparisons, %.0fs, finished %s.",
-		      b->status, b->steps, b->wall_seconds, b->finished_at);
+		      bisect_status_name(b->status), b->steps, b->wall_seconds, b->finished_at);
 	mail_wrap(out, "", "", v);
 	free(v);
 	str_add(out, "\n");

@@ -58,7 +58,8 @@ struct mail_metric {
 	enum verdict verdict;
 	double without, with, change_pct, ci_lo_pct, ci_hi_pct; /* NAN: none */
 	/* how it was decided (the JSON's): NAN and "" where the row has none */
-	char *better, *regime, *noise_from;
+	enum better better;
+	char *regime, *noise_from;
 	double p_adj, noise_pct, threshold_pct;
 	int n_without, n_with, boots_without, boots_with, look;
 };
@@ -120,7 +121,8 @@ bool mail_series_message(const struct mail_series_input *in, pb_str *out, pb_err
 struct mail_step {
 	int step, prefix_a, prefix_b;
 	bool bad;
-	char *role, *verdict;
+	enum bisect_role role;
+	char *verdict;
 	double change_pct; /* NAN: none */
 };
 struct mail_steps {

@@ -119,7 +119,7 @@ char *report_series_page(const char *queue, const char *name)
 
 char *report_page_of(const struct patch_page_row *r)
 {
-	if (r->kind && !strcmp(r->kind, "series"))
+	if (r->kind == KIND_SERIES)
 		return report_series_page(r->series_queue, r->series_name);
 	return report_patch_page(r->queue, r->number, r->sha256);
 }
@@ -408,9 +408,9 @@ struct metric_tables {
 /* One metric's row of its table. */
 static void result_html(pb_str *t, const struct result_row *r, const struct metric_samples *ms)
 {
-	enum verdict v = verdict_from_name(r->verdict);
+	enum verdict v = r->verdict;
 	char a[32], b[32], c[32], n[64], ci[64], p[32], nz[64], sp[64], x0[24], x1[24], at[48] = "";
-	char *ub = xasprintf("%s, %s", r->unit, r->better);
+	char *ub = xasprintf("%s, %s", r->unit, better_name(r->better));
 
 	fmt_num(a, sizeof(a), r->median_without);
 	fmt_num(b, sizeof(b), r->median_with);
@@ -445,7 +445,7 @@ static void result_html(pb_str *t, const struct result_row *r, const struct metr
 	cell(t, "td", n, "num");
 	cell(t, "td", r->regime, NULL);
 	str_add(t, verdict_is_notable(v) ? "<td><b>" : "<td>");
-	html_escape(t, r->verdict);
+	html_escape(t, verdict_name(r->verdict));
 	/* what "no change" means: none larger than what this metric resolves */
 	if (v == VERDICT_NO_CHANGE && !isnan(r->threshold_pct))
 		str_addf(t, " larger than %.1f%%", r->threshold_pct);
@@ -476,7 +476,7 @@ static bool result_plot(struct metric_tables *mt, const char *plot_dir, const ch
 	str_add(&mt->figs, "\" width=\"440\" height=\"270\"><figcaption>");
 	html_escape(&mt->figs, title);
 	str_add(&mt->figs, ": ");
-	html_escape(&mt->figs, r->verdict);
+	html_escape(&mt->figs, verdict_name(r->verdict));
 	str_add(&mt->figs, "</figcaption></figure>\n");
 	mt->nplots++;
 	free(name);
@@ -531,9 +531,9 @@ static bool comparison_tables(sqlite3 *db, long long cid, const char *num, const
 		str_init(&mt.part[i]);
 	str_init(&mt.figs);
 	while (ok && db_cursor_step(&c, &r)) {
-		enum verdict v = verdict_from_name(r.verdict);
+		enum verdict v = r.verdict;
 		/* diagnostics sit with the times they help explain */
-		bool time = !strcmp(r.kind, "time") || !strcmp(r.kind, "diagnostic");
+		bool time = r.kind == METRIC_TIME || r.kind == METRIC_DIAGNOSTIC;
 		bool both = r.n_without && r.n_with;
 		int which = time ? 0 : v == VERDICT_BEHAVIOUR_CHANGE ? 1 : 2;
 		struct metric_samples ms;
@@ -560,7 +560,7 @@ static bool comparison_tables(sqlite3 *db, long long cid, const char *num, const
 /* A kernel of the pair, in a line. */
 static void kernel_kv(pb_str *h, const char *k, const struct kernel_row *kr)
 {
-	char *v = xasprintf("%s, key %.16s, %s", kr->label, kr->key, kr->build_status);
+	char *v = xasprintf("%s, key %.16s, %s", kr->label, kr->key, build_status_name(kr->build_status));
 
 	row_kv(h, k, v);
 	free(v);
@@ -630,7 +630,7 @@ static void patch_kv(pb_str *h, const struct patch_page_row *r)
 static void patch_head(pb_str *h, const struct patch_page_row *r, const char *num,
 		       const char *banners)
 {
-	bool series = !strcmp(r->kind, "series");
+	bool series = r->kind == KIND_SERIES;
 	char *sched;
 
 	str_add(h, "<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\"><title>perfbot: ");
@@ -650,7 +650,7 @@ static void patch_head(pb_str *h, const struct patch_page_row *r, const char *nu
 		row_kv(h, "queue", r->series_queue);
 		if (r->series_cover_message_id[0])
 			row_kv(h, "cover letter Message-ID", r->series_cover_message_id);
-		row_kv(h, "how", !strcmp(r->series_mode, "forward")
+		row_kv(h, "how", r->series_mode == SERIES_FORWARD
 					 ? "every patch applied in series order against the base (the -rc)"
 					 : "the queue is in the base already: its mm patches taken out, last "
 					   "first, against the base");
@@ -668,12 +668,12 @@ static void patch_head(pb_str *h, const struct patch_page_row *r, const char *nu
 		str_add(h, "<table>\n");
 		patch_kv(h, r);
 	}
-	row_kv(h, "pair", r->pair_method);
+	row_kv(h, "pair", pair_method_name(r->pair_method));
 	row_kv(h, "pair detail", r->pair_detail);
 	kernel_kv(h, series ? "kernel without the series" : "kernel without the fix", &r->kernel[0]);
 	kernel_kv(h, series ? "kernel with the series" : "kernel with the fix", &r->kernel[1]);
 	row_kv(h, "base", r->base_version);
-	row_kv(h, "accelerator", r->accel[0] ? r->accel : "(nothing booted)");
+	row_kv(h, "accelerator", r->accel != ACCEL_AUTO ? accel_kind_name(r->accel) : "(nothing booted)");
 	if (r->host[0] || r->host_cpu[0]) {
 		char *where = xasprintf("%s%s%s%s%s", r->host[0] ? r->host : "a machine not recorded",
 					r->host_cpu[0] ? ", " : "", r->host_cpu, r->qemu_version[0] ? ", " : "",
@@ -683,7 +683,7 @@ static void patch_head(pb_str *h, const struct patch_page_row *r, const char *nu
 		free(where);
 	}
 	row_kv(h, "why this accelerator", r->accel_reason);
-	row_kv(h, "status", r->status);
+	row_kv(h, "status", status_name(r->status));
 	row_kv(h, "workloads", r->workloads);
 	row_kv(h, "why these workloads", r->workload_choice);
 	sched = xasprintf("%d boots per kernel, %d iterations per boot, %d guest%s at once at most, "
@@ -704,11 +704,11 @@ static void patch_head(pb_str *h, const struct patch_page_row *r, const char *nu
 		str_add(h, "</tr>\n");
 		free(ok);
 	}
-	row_kv(h, "verdict (timing, worst metric)", r->verdict[0] ? r->verdict : "-");
-	row_kv(h, "behaviour", r->behaviour[0] ? r->behaviour : "-");
+	row_kv(h, "verdict (timing, worst metric)", r->decided ? verdict_name(r->verdict) : "-");
+	row_kv(h, "behaviour", r->decided ? verdict_name(r->behaviour) : "-");
 	statistics_kv(h, r);
 	str_add(h, "</table>\n");
-	if (!strcmp(r->accel, "tcg-icount"))
+	if (r->accel == ACCEL_TCG_ICOUNT)
 		str_add(h, "<p>Guest time under TCG with <code>-icount shift=0</code> counts instructions: "
 			   "it measures the work a kernel path does, not cache or TLB stalls.</p>\n");
 }
@@ -747,8 +747,8 @@ static bool boots_table(sqlite3 *db, long long cid, const char *report_dir, pb_s
 		snprintf(wall, sizeof(wall), "%.1f s", r.wall_seconds);
 		str_add(h, "<tr>");
 		cell(h, "td", idx, "num");
-		cell(h, "td", r.side, NULL);
-		cell(h, "td", r.outcome, strcmp(r.outcome, "ok") ? "bad" : NULL);
+		cell(h, "td", side_name(r.side), NULL);
+		cell(h, "td", boot_outcome_name(r.outcome), r.outcome != BOOT_OK ? "bad" : NULL);
 		cell(h, "td", wall, "num");
 		cell(h, "td", r.ran, NULL);
 		str_add(h, "<td>");
@@ -756,7 +756,7 @@ static bool boots_table(sqlite3 *db, long long cid, const char *report_dir, pb_s
 		str_add(h, " ");
 		log_link(h, r.results_log, report_dir, "results");
 		str_add(h, "</td>");
-		if (strcmp(r.outcome, "ok") && r.detail[0]) {
+		if (r.outcome != BOOT_OK && r.detail[0]) {
 			/* its whole text is in the banner at the top, once */
 			char *line = crash_headline(r.detail);
 
@@ -777,13 +777,14 @@ static bool boots_table(sqlite3 *db, long long cid, const char *report_dir, pb_s
 /* A failed boot, as the crash banner names it. */
 struct failed_boot {
 	int index, side;
-	char *outcome, *headline, *detail, *console;
+	enum boot_outcome outcome;
+	char *headline, *detail, *console;
 };
 
 /* "without the fix (base+port)": a side of the comparison and its kernel. */
 static char *kernel_side(const struct patch_page_row *r, int side)
 {
-	bool series = !strcmp(r->kind, "series");
+	bool series = r->kind == KIND_SERIES;
 
 	return xasprintf("the kernel %s the %s (%s)", side ? "with" : "without", series ? "series" : "fix",
 			 r->kernel[side].label);
@@ -869,12 +870,13 @@ static bool crash_banner(sqlite3 *db, long long cid, const struct patch_page_row
 	while (db_cursor_step(&c, &r)) {
 		char *line;
 
-		if (!strcmp(r.outcome, "ok"))
+		if (r.outcome == BOOT_OK)
 			continue;
 		line = crash_headline(r.detail);
 		fb = xrealloc(fb, sizeof(*fb) * (size_t)(n + 1));
-		fb[n++] = (struct failed_boot){ r.boot_index, !strcmp(r.side, "with"), xstrdup(r.outcome),
-						line[0] ? line : xstrdup(r.outcome), xstrdup(r.detail),
+		fb[n++] = (struct failed_boot){ r.boot_index, r.side == SIDE_WITH, r.outcome,
+						line[0] ? line : xstrdup(boot_outcome_name(r.outcome)),
+						xstrdup(r.detail),
 						xstrdup(r.console_log) };
 		if (!line[0])
 			free(line);
@@ -903,7 +905,7 @@ static bool crash_banner(sqlite3 *db, long long cid, const struct patch_page_row
 				str_addf(h, "<li>boot %d, ", fb[j].index);
 				html_escape(h, who);
 				str_add(h, ": ");
-				html_escape(h, fb[j].outcome);
+				html_escape(h, boot_outcome_name(fb[j].outcome));
 				str_add(h, "; ");
 				log_link(h, fb[j].console, report_dir, "its console log");
 				str_add(h, "</li>\n");
@@ -922,7 +924,6 @@ static bool crash_banner(sqlite3 *db, long long cid, const struct patch_page_row
 		str_add(h, "</div>\n");
 	}
 	for (int i = 0; i < n; i++) {
-		free(fb[i].outcome);
 		free(fb[i].headline);
 		free(fb[i].detail);
 		free(fb[i].console);
@@ -963,7 +964,7 @@ static void config_kv(pb_str *h, const char *k, const struct kernel_row *kr, con
 				kr->build_log);
 	if (path_exists(dst))
 		; /* copied before: the same key, the same kernel */
-	else if (strcmp(kr->build_status, "built"))
+	else if (kr->build_status != BUILD_BUILT)
 		why = xstrdup("none: the kernel did not build");
 	else if (!src)
 		why = xstrdup("not found: the database does not say where the kernel was built");
@@ -1089,7 +1090,7 @@ static bool bisect_steps_table(sqlite3 *db, long long bid, pb_str *h, pb_err *er
 		char num[64];
 
 		str_addf(h, "<tr><td>%d</td>", r.step);
-		cell(h, "td", r.role, NULL);
+		cell(h, "td", bisect_role_name(r.role), NULL);
 		str_addf(h, "<td>%d</td>", r.prefix_a);
 		str_add(h, "<td><code>");
 		html_escape(h, r.kernel_a);
@@ -1127,14 +1128,14 @@ static bool bisection_log(sqlite3 *db, long long cid, pb_str *h, pb_err *err)
 			str_add(h, "<h2>Bisection</h2>\n");
 		first = false;
 		str_addf(h, "<h3>Bisect %lld: ", r.id);
-		html_escape(h, r.workload[0] ? r.workload : r.change);
+		html_escape(h, r.workload[0] ? r.workload : bisect_change_name(r.change));
 		str_add(h, r.workload[0] ? "." : "");
 		html_escape(h, r.metric);
 		str_add(h, " (");
-		html_escape(h, r.change);
+		html_escape(h, bisect_change_name(r.change));
 		str_addf(h, "), %d patch%s: <span class=\"%s tag\">", r.npatches,
-			 r.npatches == 1 ? "" : "es", !strcmp(r.status, "confirmed") ? "bad" : "");
-		html_escape(h, r.status);
+			 r.npatches == 1 ? "" : "es", r.status == BISECT_CONFIRMED ? "bad" : "");
+		html_escape(h, bisect_status_name(r.status));
 		str_add(h, "</span></h3>\n<p>");
 		if (r.culprit)
 			str_addf(h, "The first prefix that shows the change is %d: the culprit is ",
@@ -1169,7 +1170,7 @@ bool report_write_patch(sqlite3 *db, long long cid, const char *report_dir, char
 		pb_seterr(err, "report: no comparison %lld in the database", cid);
 		goto out;
 	}
-	series = !strcmp(r.kind, "series");
+	series = r.kind == KIND_SERIES;
 	page = report_page_of(&r);
 	/* the plots are named after the page: <page>-c<cid>-... */
 	num = xstrndup(page, strlen(page) - strlen(".html"));
@@ -1186,7 +1187,7 @@ bool report_write_patch(sqlite3 *db, long long cid, const char *report_dir, char
 	str_free(&banners);
 	patch_file = series ? NULL : xstrdup(r.file);
 	/* A port is this project's own change: show it beside the patch. */
-	port_file = !strcmp(r.pair_method, "port") ? xstrdup(r.port_file) : NULL;
+	port_file = r.pair_method == PAIR_PORT ? xstrdup(r.port_file) : NULL;
 	str_init(&repro);
 	reproduce(&repro, &r, report_dir);
 	db_cursor_close(&c, NULL);
@@ -1252,8 +1253,8 @@ static bool workload_verdicts(sqlite3 *db, long long cid, pb_str *h, pb_err *err
 		if (more) {
 			/* the enum's order is the ranking: the workload's worst */
 			snprintf(last, sizeof(last), "%s", r.workload);
-			if (verdict_from_name(r.verdict) > worst)
-				worst = verdict_from_name(r.verdict);
+			if (r.verdict > worst)
+				worst = r.verdict;
 		}
 	}
 	db_cursor_close(&c, NULL);
@@ -1263,18 +1264,16 @@ static bool workload_verdicts(sqlite3 *db, long long cid, pb_str *h, pb_err *err
 /* The index's cells of a patch that has a comparison: its verdicts, its run. */
 static bool index_measured(sqlite3 *db, const struct index_row *r, pb_str *h, pb_err *err)
 {
-	enum comparison_status cs;
-
 	str_add(h, "<td>");
-	if (!status_parse(r->status, &cs) || cs != STATUS_MEASURED) {
+	if (r->status != STATUS_MEASURED) {
 		str_add(h, "<span class=\"bad tag\">");
-		html_escape(h, r->status);
+		html_escape(h, status_name(r->status));
 		str_add(h, "</span> ");
 	}
 	if (!workload_verdicts(db, r->id, h, err))
 		return false;
 	str_add(h, "</td><td>");
-	html_escape(h, r->accel);
+	html_escape(h, accel_kind_name(r->accel));
 	str_add(h, " ");
 	html_escape(h, r->finished_at);
 	str_add(h, "</td>");
@@ -1445,7 +1444,7 @@ static bool index_series(sqlite3 *db, const char *queue, pb_str *h, pb_err *err)
 		str_add(h, "\">");
 		html_escape(h, r.name);
 		str_add(h, "</a></td><td>");
-		html_escape(h, !strcmp(r.mode, "forward") ? "applied" : "mm patches taken out");
+		html_escape(h, r.mode == SERIES_FORWARD ? "applied" : "mm patches taken out");
 		str_add(h, "</td><td>");
 		html_escape(h, r.patches);
 		str_add(h, "</td>");
@@ -1674,7 +1673,8 @@ bool report_write_index(sqlite3 *db, const struct pb_queue *q, const char *repor
 
 /* One time metric of the base kernel: its median in each comparison. */
 struct trend {
-	char *accel, *workload, *metric, *unit;
+	enum accel_kind accel;
+	char *workload, *metric, *unit;
 	double *y;
 	char **when;
 	int n;
@@ -1686,9 +1686,10 @@ static void trend_close(struct trend *t, const char *plot_dir, pb_str *h, int *n
 	if (!t->workload)
 		return;
 	if (*ok && t->n) {
-		char *name = xasprintf("trend-%s-%s-%s.svg", t->accel, t->workload, t->metric);
+		const char *accel = accel_kind_name(t->accel);
+		char *name = xasprintf("trend-%s-%s-%s.svg", accel, t->workload, t->metric);
 		char *svg = xasprintf("%s/%s", plot_dir, name);
-		char *title = xasprintf("%s %s (%s)", t->workload, t->metric, t->accel);
+		char *title = xasprintf("%s %s (%s)", t->workload, t->metric, accel);
 
 		*ok = plot_trend(svg, title, t->unit, t->y, (const char *const *)t->when, t->n, err);
 		str_add(h, "<figure><img src=\"plots/");
@@ -1707,7 +1708,6 @@ static void trend_close(struct trend *t, const char *plot_dir, pb_str *h, int *n
 		free(t->when[i]);
 	free(t->when);
 	free(t->y);
-	free(t->accel);
 	free(t->workload);
 	free(t->metric);
 	free(t->unit);
@@ -1729,7 +1729,7 @@ static void trend_step(struct trend_walk *w, const struct trend_row *r, bool mor
 		       const char *plot_dir, pb_str *h, bool *ok, pb_err *err)
 {
 	struct trend *t = &w->t;
-	bool same_metric = more && t->workload && !strcmp(t->accel, r->accel) &&
+	bool same_metric = more && t->workload && t->accel == r->accel &&
 			   !strcmp(t->workload, r->workload) && !strcmp(t->metric, r->metric);
 	long long cid = more ? r->cid : -1;
 
@@ -1747,7 +1747,7 @@ static void trend_step(struct trend_walk *w, const struct trend_row *r, bool mor
 	if (!more)
 		return;
 	if (!t->workload) {
-		t->accel = xstrdup(r->accel);
+		t->accel = r->accel;
 		t->workload = xstrdup(r->workload);
 		t->metric = xstrdup(r->metric);
 		t->unit = xstrdup(r->unit);
@@ -1766,7 +1766,8 @@ static void trend_step(struct trend_walk *w, const struct trend_row *r, bool mor
 /* One time metric of the base kernel across base versions: its rows, in
  * version (as text) and comparison order. */
 struct version_walk {
-	char *accel, *workload, *metric, *unit;
+	enum accel_kind accel;
+	char *workload, *metric, *unit;
 	char **version;
 	long long *cid;
 	double *value;
@@ -1827,9 +1828,11 @@ static void version_close(struct version_walk *w, const char *plot_dir, pb_str *
 	}
 	qsort(pt, (size_t)np, sizeof(*pt), version_order);
 	if (*ok && np) {
-		char *name = xasprintf("trend-version-%s-%s-%s.svg", w->accel, w->workload, w->metric);
+		char *name = xasprintf("trend-version-%s-%s-%s.svg", accel_kind_name(w->accel), w->workload,
+				       w->metric);
 		char *svg = xasprintf("%s/%s", plot_dir, name);
-		char *title = xasprintf("%s %s (%s) by base version", w->workload, w->metric, w->accel);
+		char *title = xasprintf("%s %s (%s) by base version", w->workload, w->metric,
+					accel_kind_name(w->accel));
 		const char **labels = xcalloc((size_t)np, sizeof(*labels));
 		double *y = xcalloc((size_t)np, sizeof(*y));
 
@@ -1852,7 +1855,7 @@ static void version_close(struct version_walk *w, const char *plot_dir, pb_str *
 			fmt_num(med, sizeof(med), pt[i].median);
 			snprintf(runs, sizeof(runs), "%d", pt[i].runs);
 			str_add(table, "<tr>");
-			cell(table, "td", w->accel, NULL);
+			cell(table, "td", accel_kind_name(w->accel), NULL);
 			cell(table, "td", metric, NULL);
 			cell(table, "td", pt[i].version, NULL);
 			cell(table, "td", med, "num");
@@ -1873,14 +1876,14 @@ static void version_close(struct version_walk *w, const char *plot_dir, pb_str *
 	free(w->version);
 	free(w->cid);
 	free(w->value);
-	free(w->accel);
 	free(w->workload);
 	free(w->metric);
 	free(w->unit);
 	w->version = NULL;
 	w->cid = NULL;
 	w->value = NULL;
-	w->accel = w->workload = w->metric = w->unit = NULL;
+	w->accel = ACCEL_AUTO;
+	w->workload = w->metric = w->unit = NULL;
 	w->n = 0;
 }
 
@@ -1900,13 +1903,13 @@ static bool trend_versions(sqlite3 *db, const char *plot_dir, pb_str *h, pb_err 
 	str_init(&table);
 	for (bool more = true; more && ok;) {
 		more = db_cursor_step(&c, &r);
-		if (w.metric && (!more || strcmp(w.accel, r.accel) || strcmp(w.workload, r.workload) ||
+		if (w.metric && (!more || w.accel != r.accel || strcmp(w.workload, r.workload) ||
 				 strcmp(w.metric, r.metric)))
 			version_close(&w, plot_dir, &figs, &table, &ok, err);
 		if (!more)
 			break;
 		if (!w.metric) {
-			w.accel = xstrdup(r.accel);
+			w.accel = r.accel;
 			w.workload = xstrdup(r.workload);
 			w.metric = xstrdup(r.metric);
 			w.unit = xstrdup(r.unit);

@@ -16,14 +16,16 @@ static struct answer sample_answer(void)
 		.number = 771, .total = 800, .iterations = 5, .warmup = 1, .boots_per_kernel = 2,
 		.series = "5.13", .sha256 = "0123456789abcdef", .subject = "mm: \"quoted\" \\ subject",
 		.author = "A <a@b>", .upstream = "", .file = "/q/771.patch", .queue = "/q/stable 5.13",
-		.kind = "patch", .status = "measured", .accel = "tcg-icount", .accel_reason = "auto",
-		.verdict = "regression", .behaviour = "same", .base_version = "6.1.192",
-		.config_sha256 = "c0nf", .pair_method = "forward", .pair_detail = "clean",
+		.kind = KIND_PATCH, .status = STATUS_MEASURED, .accel = ACCEL_TCG_ICOUNT, .accel_reason = "auto",
+		.decided = 1, .verdict = VERDICT_REGRESSION, .behaviour = VERDICT_SAME, .base_version = "6.1.192",
+		.config_sha256 = "c0nf", .pair_method = PAIR_FORWARD, .pair_detail = "clean",
 		.perfbot_version = "test", .seed = 42, .started_at = "s", .finished_at = "f",
 		.boots_run = { 2, 2 }, .boots_ok = { 2, 2 },
 	};
-	a.r.kernel[0] = (struct kernel_row){ "base", "k0", "built", "", "" };
-	a.r.kernel[1] = (struct kernel_row){ "base+patch", "k1", "built", "", "" };
+	a.r.kernel[0] = (struct kernel_row){ .label = "base", .key = "k0", .failure = "",
+					     .build_status = BUILD_BUILT, .build_log = "" };
+	a.r.kernel[1] = (struct kernel_row){ .label = "base+patch", .key = "k1", .failure = "",
+					     .build_status = BUILD_BUILT, .build_log = "" };
 	a.r.qemu_cmdline[1] = "qemu-system-x86_64 -kernel k1 -append console=ttyS0 panic=-1 -serial stdio";
 	return a;
 }
@@ -31,11 +33,12 @@ static struct answer sample_answer(void)
 static void add(struct answer *a, const char *workload, const char *metric, const char *kind,
 		const char *verdict, double x, double y)
 {
-	struct result_row r = { .workload = workload, .metric = metric, .unit = "ms", .kind = kind,
-				.verdict = verdict, .median_without = x, .median_with = y,
+	struct result_row r = { .workload = workload, .metric = metric, .unit = "ms",
+				.verdict = verdict_from_name(verdict), .median_without = x, .median_with = y,
 				.change_pct = x ? (y - x) / x * 100 : NAN, .ci_lo_pct = NAN,
 				.ci_hi_pct = NAN };
 
+	CHECK(metric_kind_parse(kind, &r.kind));
 	mail_metrics_add(&a->metrics, &r);
 }
 
@@ -92,14 +95,14 @@ static void headlines(void)
 	CHECK_STR(headline(&a), "-10.0% improvement of thp-anon.faster_ms");
 
 	/* a crash leads, whatever the metrics of the boots that came out ok */
-	a.r.status = "boot-failed";
-	a.crash = (struct answer_crash){ .boot = 2, .failed = 1, .outcome = xstrdup("boot-panic"),
-					 .side = xstrdup("with"), .kernel = xstrdup("base+patch"),
+	a.r.status = STATUS_BOOT_FAILED;
+	a.crash = (struct answer_crash){ .boot = 2, .failed = 1, .outcome = BOOT_PANIC,
+					 .side = SIDE_WITH, .kernel = xstrdup("base+patch"),
 					 .line = xstrdup("kernel BUG at mm/vmscan.c:7562!"),
 					 .console_log = xstrdup("/r/logs/boot02-with.console.log") };
 	CHECK_STR(headline(&a), "the kernel with the patch crashed: kernel BUG at mm/vmscan.c:7562!");
-	a.r.status = "build-failed";
-	a.r.kernel[1].build_status = "build-failed";
+	a.r.status = STATUS_BUILD_FAILED;
+	a.r.kernel[1].build_status = BUILD_FAILED;
 	CHECK_HAS(headline(&a), "the kernel with the patch failed to build");
 	answer_free(&a);
 	a = sample_answer();
@@ -118,8 +121,8 @@ static void terminal(void)
 		add(&a, "thp-anon", "same_counter", "behaviour", "same", 1, 1);
 	add(&a, "hugetlb-migrate", "anon_vmemmap_on_pgmigrate_success_with_a_long_name", "behaviour",
 	    "behaviour change", 0, 16384);
-	a.crash = (struct answer_crash){ .boot = 3, .failed = 2, .outcome = xstrdup("boot-panic"),
-					 .side = xstrdup("with"), .kernel = xstrdup("base+patch"),
+	a.crash = (struct answer_crash){ .boot = 3, .failed = 2, .outcome = BOOT_PANIC,
+					 .side = SIDE_WITH, .kernel = xstrdup("base+patch"),
 					 .line = xstrdup("kernel BUG at mm/vmscan.c:7562!"),
 					 .console_log = xstrdup("/r/logs/boot03-with.console.log") };
 	out = printed(&a, true);
@@ -176,15 +179,15 @@ static void json(void)
 	str_free(&s);
 	/* what decided a verdict goes with it */
 	mail_metrics_add(&a.metrics, &(struct result_row){
-		.workload = "thp-anon", .metric = "collapse_ms", .unit = "ms", .kind = "time",
-		.better = "lower", .verdict = "regression", .median_without = 10, .median_with = 11,
+		.workload = "thp-anon", .metric = "collapse_ms", .unit = "ms", .kind = METRIC_TIME,
+		.better = BETTER_LOWER, .verdict = VERDICT_REGRESSION, .median_without = 10, .median_with = 11,
 		.change_pct = 10, .ci_lo_pct = 6.5, .ci_hi_pct = 13.25, .p_adj = 0.0025,
 		.noise_pct = 1.5, .noise_from = "calibration", .regime = "sequential t test",
 		.threshold_pct = 2, .n_without = 12, .n_with = 12, .boots_without = 4,
 		.boots_with = 4, .look = 4 });
 	mail_metrics_add(&a.metrics, &(struct result_row){
-		.workload = "thp-anon", .metric = "never_ran", .unit = "ms", .kind = "time",
-		.verdict = "no data", .median_without = NAN, .median_with = NAN,
+		.workload = "thp-anon", .metric = "never_ran", .unit = "ms", .kind = METRIC_TIME,
+		.better = BETTER_HIGHER, .verdict = VERDICT_NO_DATA, .median_without = NAN, .median_with = NAN,
 		.change_pct = NAN, .ci_lo_pct = NAN, .ci_hi_pct = NAN, .p_adj = NAN,
 		.noise_pct = NAN, .noise_from = "-", .regime = "-", .threshold_pct = NAN });
 	str_init(&s);
@@ -197,10 +200,11 @@ static void json(void)
 			 "      \"noise_from\": \"calibration\",\n      \"threshold_pct\": 2,\n"
 			 "      \"samples_without\": 12,\n      \"samples_with\": 12,\n"
 			 "      \"boots_without\": 4,\n      \"boots_with\": 4,\n      \"look\": 4\n");
-	/* a row without them: values null, not 0, "" or "-"; counts 0 */
+	/* a row without them: values null, not 0, "" or "-"; counts 0 (its
+	 * direction is the workload's, stored with every row) */
 	CHECK_HAS(s.buf, "\"metric\": \"never_ran\",");
 	CHECK_HAS(strstr(s.buf, "\"metric\": \"never_ran\","),
-		  "\"better\": null,\n      \"regime\": null,\n      \"p_adj\": null,\n"
+		  "\"better\": \"higher\",\n      \"regime\": null,\n      \"p_adj\": null,\n"
 		  "      \"noise_pct\": null,\n      \"noise_from\": null,\n"
 		  "      \"threshold_pct\": null,\n      \"samples_without\": 0,\n"
 		  "      \"samples_with\": 0,\n      \"boots_without\": 0,\n      \"boots_with\": 0,\n"

@@ -203,19 +203,21 @@ static struct patch_page_row test_row(void)
 		"page_private to hugetlb_page_subpool", .author = "Muchun Song <songmuchun@bytedance.com>",
 		.upstream = "6acfb5ba150cf75005ce10e42e1ae11e8b6ffc5b", .fixes = "", .mm_reason = "mm/",
 		.file = "/q/009-patch-mm-migrate-fix-missing-update-page-private-to-hugetlb-pa.patch",
-		.pair_method = "port", .pair_detail = "reverts cleanly after the port",
-		.accel = "tcg-icount", .accel_reason = "/dev/kvm cannot boot a normal kernel (kvm_pvm)",
-		.status = "measured", .workloads = "hugetlb-migrate", .workload_choice = "paths",
+		.pair_method = PAIR_PORT, .pair_detail = "reverts cleanly after the port",
+		.accel = ACCEL_TCG_ICOUNT, .accel_reason = "/dev/kvm cannot boot a normal kernel (kvm_pvm)",
+		.status = STATUS_MEASURED, .workloads = "hugetlb-migrate", .workload_choice = "paths",
 		.started_at = "2026-12-03T00:00:00Z", .finished_at = "2026-12-03T00:01:00Z",
-		.perfbot_version = "test", .verdict = "no change", .behaviour = "same",
+		.perfbot_version = "test", .decided = 1, .verdict = VERDICT_NO_CHANGE, .behaviour = VERDICT_SAME,
 		.message_id = "", .in_reply_to = "", .mail_to = "", .mail_cc = "", .mail_date = "",
 		.queue = "/q", .base_version = "6.1.192", .config_sha256 = "c0nfc0nfc0nfc0nf",
 		.port_file = "/k/ports/6.1/6acfb5ba150cf75005ce10e42e1ae11e8b6ffc5b.patch",
 		.gate_pct = 0.5, .alpha = 0.01, .beta = 0.05, .seed = 12345,
 	};
 
-	r.kernel[0] = (struct kernel_row){ "base+port", "key0", "built", "", "" };
-	r.kernel[1] = (struct kernel_row){ "base", "key1", "built", "", "" };
+	r.kernel[0] = (struct kernel_row){ .label = "base+port", .key = "key0", .failure = "",
+					   .build_status = BUILD_BUILT, .build_log = "" };
+	r.kernel[1] = (struct kernel_row){ .label = "base", .key = "key1", .failure = "",
+					   .build_status = BUILD_BUILT, .build_log = "" };
 	return r;
 }
 
@@ -223,7 +225,7 @@ static void add_metric(struct mail_metrics *m, const char *workload, const char 
 		       const char *verdict, double a, double b)
 {
 	struct result_row r = { .workload = workload, .metric = metric, .unit = "ms",
-				.verdict = verdict, .median_without = a, .median_with = b,
+				.verdict = verdict_from_name(verdict), .median_without = a, .median_with = b,
 				.change_pct = (b - a) / a * 100, .ci_lo_pct = (b - a) / a * 80,
 				.ci_hi_pct = (b - a) / a * 120 };
 
@@ -260,7 +262,7 @@ static char *first_line(const char *status, const char *verdict, double a, doubl
 	pb_err err = { "" };
 	char *msg, *head, *body, *line;
 
-	r.status = status;
+	CHECK(status_parse(status, &r.status));
 	add_metric(&m, "thp-anon", "fault_ms", verdict, a, b);
 	add_metric(&m, "thp-anon", "other_ms", "no change", 1, 1);
 	msg = message(&r, &m, NULL, "", &err);
@@ -435,15 +437,15 @@ static struct patch_page_row series_row(void)
 
 	r.number = r.total = 0;
 	r.series = r.sha256 = r.subject = r.author = r.upstream = r.file = r.port_file = "";
-	r.kind = "series";
+	r.kind = KIND_SERIES;
 	r.series_name = "5.13.2-rc1";
 	r.series_description = "5.13.2-rc1 review";
-	r.series_mode = "forward";
+	r.series_mode = SERIES_FORWARD;
 	r.series_patches = "031 765 771 800";
 	r.series_queue = "/q";
 	r.queue = NULL; /* as the database gives a series row: its queue is the series' */
 	r.series_cover_message_id = "<cover@linuxfoundation.org>";
-	r.pair_method = "forward";
+	r.pair_method = PAIR_FORWARD;
 	r.pair_detail = "4 patches apply forward in series order to 6.1.192";
 	r.kernel[0].label = "base";
 	r.kernel[1].label = "base+series";
@@ -471,8 +473,8 @@ static void check_series_message(void)
 	struct patch_page_row r = series_row();
 	struct mail_metrics m = { 0 }, same = { 0 };
 	struct bisect_row b = { .id = 3, .series_comparison = 12, .workload = "thp-anon",
-				.metric = "fault_madvise_ms_per_gib", .change = "regression",
-				.status = "confirmed", .detail = "[PATCH 5.13 771/800] mm: migrate",
+				.metric = "fault_madvise_ms_per_gib", .change = CHANGE_REGRESSION,
+				.status = BISECT_CONFIRMED, .detail = "[PATCH 5.13 771/800] mm: migrate",
 				.culprit = 3, .culprit_number = 771, .npatches = 4 };
 	char *msg, *head, *body, *line;
 	pb_err err = { "" };
@@ -515,7 +517,7 @@ static void check_series_message(void)
 	free(line);
 	free(msg);
 	r.series_mm_only = 0;
-	r.series_mode = "reverse";
+	r.series_mode = SERIES_REVERSE;
 	r.series_patches = "771";
 	msg = series_message(&r, &same, NULL, test_cover, &err);
 	line = msg ? first_paragraph(msg) : NULL;
@@ -523,7 +525,7 @@ static void check_series_message(void)
 	CHECK(msg && strstr(msg, "(the queue's mm patches)"));
 	free(line);
 	free(msg);
-	r.series_mode = "forward";
+	r.series_mode = SERIES_FORWARD;
 	r.series_patches = "031 765 771 800";
 
 	/* no cover letter's sender: the list is the To; no cover letter: the
@@ -561,13 +563,13 @@ static char *bisect_message(const struct bisect_row *b, const struct patch_page_
 	struct patch_page_row s = series_row();
 	struct mail_steps steps = { 0 };
 	struct bisect_step_row rows[] = {
-		{ .step = 1, .role = "search", .prefix_a = 0, .prefix_b = 2, .verdict = "no change",
+		{ .step = 1, .role = ROLE_SEARCH, .prefix_a = 0, .prefix_b = 2, .verdict = "no change",
 		  .change_pct = 0.1 },
-		{ .step = 2, .role = "search", .prefix_a = 2, .prefix_b = 3, .verdict = "regression",
+		{ .step = 2, .role = ROLE_SEARCH, .prefix_a = 2, .prefix_b = 3, .verdict = "regression",
 		  .bad = 1, .change_pct = 5.6 },
-		{ .step = 3, .role = "confirm", .prefix_a = 2, .prefix_b = 3, .verdict = "regression",
+		{ .step = 3, .role = ROLE_CONFIRM, .prefix_a = 2, .prefix_b = 3, .verdict = "regression",
 		  .bad = 1, .change_pct = 5.9 },
-		{ .step = 4, .role = "absent before", .prefix_a = 0, .prefix_b = 2,
+		{ .step = 4, .role = ROLE_ABSENT_BEFORE, .prefix_a = 0, .prefix_b = 2,
 		  .verdict = "behaviour change", .change_pct = NAN },
 	};
 	struct mail_bisect_input in = { .bisect = b, .steps = &steps, .series = &s, .series_metrics = m,
@@ -590,8 +592,8 @@ static void check_bisect_message(void)
 	struct patch_page_row c = test_row();
 	struct mail_metrics m = { 0 };
 	struct bisect_row b = { .id = 3, .series_comparison = 12, .workload = "thp-anon",
-				.metric = "fault_madvise_ms_per_gib", .change = "regression",
-				.status = "confirmed", .culprit = 3, .culprit_number = 771, .npatches = 4,
+				.metric = "fault_madvise_ms_per_gib", .change = CHANGE_REGRESSION,
+				.status = BISECT_CONFIRMED, .culprit = 3, .culprit_number = 771, .npatches = 4,
 				.detail = "[PATCH 5.13 771/800] mm: migrate: fix missing update "
 					  "page_private to hugetlb_page_subpool",
 				.steps = 4, .wall_seconds = 294, .finished_at = "2026-12-03T01:00:00Z" };
@@ -629,7 +631,7 @@ static void check_bisect_message(void)
 	free(msg);
 
 	/* not confirmed: never called the culprit */
-	b.status = "not confirmed";
+	b.status = BISECT_NOT_CONFIRMED;
 	c.message_id = "";
 	msg = bisect_message(&b, &c, &m, &err);
 	line = msg ? first_paragraph(msg) : NULL;
@@ -643,16 +645,16 @@ static void check_bisect_message(void)
 	free(msg);
 
 	/* a build failure bisected; a bisect that named no culprit */
-	b.status = "confirmed";
+	b.status = BISECT_CONFIRMED;
 	b.workload = b.metric = "";
-	b.change = "build-failed";
+	b.change = CHANGE_BUILD_FAILED;
 	msg = bisect_message(&b, &c, &m, &err);
 	line = msg ? first_paragraph(msg) : NULL;
 	CHECK_STR(line, "perfbot bisected a build failure in 5.13.2-rc1 to this patch:");
 	CHECK(msg && strstr(msg, "perfbot bisect --comparison 12\n"));
 	free(line);
 	free(msg);
-	b.status = "failed";
+	b.status = BISECT_FAILED;
 	b.culprit = b.culprit_number = 0;
 	b.detail = "a step could not decide: no culprit named";
 	msg = bisect_message(&b, NULL, &m, &err);

@@ -1,9 +1,10 @@
 /* The model's name tables: every value's name parses back to the value,
  * no two values of an enum share a name, a name the table lacks is
- * refused. */
+ * refused, and a stored enum is read back through its name (DB_ENUM). */
 #include <stdlib.h>
 
 #include "check.h"
+#include "db.h"
 #include "names.h"
 #include "verdict.h"
 
@@ -23,6 +24,10 @@ static void check_table(const struct pb_names *t)
 	CHECK(!pb_names_parse(t, "no such name", &v));
 	CHECK(!pb_names_parse(t, NULL, &v));
 }
+
+struct enum_row {
+	int v;
+};
 
 void test_model(void)
 {
@@ -49,4 +54,25 @@ void test_model(void)
 	list = pb_names_list(&better_names);
 	CHECK_STR(list, "higher or lower");
 	free(list);
+
+	/* DB_ENUM: a name read back as its value, NULL as 0, a name the
+	 * model lacks fails the step with the column and the name */
+	{
+		sqlite3 *db;
+		struct db_cursor c;
+		struct enum_row row;
+		const struct db_column cols[] = { DB_ENUM_COLUMN(struct enum_row, v, accel_kind_names, "x") };
+		pb_err err = { "" };
+
+		CHECK(sqlite3_open(":memory:", &db) == SQLITE_OK);
+		CHECK(db_exec(db, "CREATE TABLE t (n INTEGER, x TEXT);"
+			      "INSERT INTO t VALUES (1, 'tcg'), (2, NULL), (3, 'tcg-icount-ish');", &err));
+		CHECK(db_cursor_open(&c, db, "test", cols, 1, &err, "FROM t ORDER BY n", ""));
+		CHECK(db_cursor_step(&c, &row) && row.v == ACCEL_TCG);
+		CHECK(db_cursor_step(&c, &row) && row.v == ACCEL_AUTO);
+		CHECK(!db_cursor_step(&c, &row));
+		CHECK(!db_cursor_close(&c, &err));
+		CHECK_STR(err.msg, "test: v: 'tcg-icount-ish' names no accelerator");
+		sqlite3_close(db);
+	}
 }

@@ -62,7 +62,7 @@ static void check_page_names(void)
 	     *own2 = report_patch_page("", 0, "331a264fdc689d89f4b1"),
 	     *odd = report_queue_page("/q/a b<c>&\"d.mbox"), *empty = report_queue_page("");
 	struct patch_page_row r = { .number = 5, .queue = "/srv/a/stable-5.13", .sha256 = "ab",
-				    .kind = "patch" };
+				    .kind = KIND_PATCH };
 	char *ra;
 
 	CHECK(starts_with(a, "queue-stable-5.13-") && ends_with(a, "-771.html"));
@@ -84,7 +84,7 @@ static void check_page_names(void)
 	ra = report_page_of(&r);
 	CHECK(starts_with(ra, "queue-stable-5.13-") && ends_with(ra, "-005.html"));
 	free(ra);
-	r.kind = "series";
+	r.kind = KIND_SERIES;
 	r.series_name = "5.13.2-rc1";
 	r.series_queue = r.queue;
 	r.queue = NULL;
