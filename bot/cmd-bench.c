@@ -352,7 +352,7 @@ static void pools_free(struct bench *b)
 }
 
 struct bench_opts {
-	char *modes[MAX_MODES];
+	enum accel_kind modes[MAX_MODES];
 	int nmodes;
 	int strengths[MAX_STRENGTHS], nstrengths;
 	int wall_strengths[MAX_STRENGTHS], nwall_strengths;
@@ -403,8 +403,9 @@ static bool bench_kernels(struct pipeline *pl, struct kernel_change *base, struc
 
 /* One accelerator mode: its pools booted, its draws evaluated. */
 static bool bench_mode(struct pipeline *pl, struct pb_config *cfg, struct bench *b,
-		       const struct bench_opts *o, const char *mode)
+		       const struct bench_opts *o, enum accel_kind kind)
 {
+	const char *mode = accel_kind_name(kind);
 	char *name = xasprintf("bench-%s", mode);
 	int pool;
 	bool icount, ok;
@@ -421,11 +422,11 @@ static bool bench_mode(struct pipeline *pl, struct pb_config *cfg, struct bench 
 	b->initrd = pl->initrd;
 	b->log_dir = pl->log_dir;
 	b->accel = pl->accel;
-	verdict_policy_init(&b->tmpl.policy, cfg, b->accel.name);
+	verdict_policy_init(&b->tmpl.policy, cfg, b->accel.kind);
 	b->tmpl.accel = b->accel;
 	/* icount: 2 boots a kernel, as the target asks; wall clock: run's own
 	 * adaptive schedule, up to what about 3 minutes of boots allow */
-	icount = !strcmp(b->accel.name, "tcg-icount");
+	icount = b->accel.kind == ACCEL_TCG_ICOUNT;
 	pool = o->pool ? o->pool : icount ? 6 : 12;
 	b->per_side = cfg->boots;
 	b->max_per_side = icount ? cfg->boots : pool / 2;
@@ -478,7 +479,7 @@ static int bench(struct pb_config *cfg, const struct bench_opts *o)
 	b.draws = o->draws;
 	b.rng = gsl_rng_alloc(gsl_rng_mt19937);
 	gsl_rng_set(b.rng, measure_seed(cfg));
-	b.tmpl.kind = "patch";
+	b.tmpl.kind = KIND_PATCH;
 	b.tmpl.obs.workloads = pl.chosen;
 	b.tmpl.obs.nworkloads = pl.nchosen;
 	b.tmpl.obs.iterations = cfg->iterations;
@@ -512,9 +513,7 @@ out:
 
 static const struct pb_usage usage = { "perfbot bench", "[options]", NULL };
 
-/* What --modes accepts, as bench_opts holds them. */
-static char mode_names[][sizeof("tcg-icount")] = { "tcg-icount", "tcg", "kvm" };
-
+/* --modes: accelerators by name (auto is none). */
 static bool modes_option(const struct pb_option *opt, const char *arg, void *value, pb_err *err)
 {
 	struct bench_opts *o = value;
@@ -524,17 +523,17 @@ static bool modes_option(const struct pb_option *opt, const char *arg, void *val
 	(void)opt;
 	o->nmodes = 0;
 	for (char *t = strtok_r(copy, ",", &save); ok && t; t = strtok_r(NULL, ",", &save)) {
-		size_t k = 0;
+		enum accel_kind k;
 
-		while (k < PB_ARRAY_SIZE(mode_names) && strcmp(t, mode_names[k]))
-			k++;
-		ok = o->nmodes < MAX_MODES && k < PB_ARRAY_SIZE(mode_names);
+		ok = o->nmodes < MAX_MODES && accel_kind_parse(t, &k) && k != ACCEL_AUTO;
 		if (ok)
-			o->modes[o->nmodes++] = mode_names[k];
+			o->modes[o->nmodes++] = k;
 	}
 	free(copy);
 	if (!ok || !o->nmodes)
-		pb_seterr(err, "--modes takes up to %d of tcg-icount, tcg, kvm", MAX_MODES);
+		pb_seterr(err, "--modes takes up to %d of %s, %s, %s", MAX_MODES,
+			  accel_kind_name(ACCEL_TCG_ICOUNT), accel_kind_name(ACCEL_TCG),
+			  accel_kind_name(ACCEL_KVM));
 	return ok && o->nmodes;
 }
 
@@ -553,7 +552,7 @@ static bool strengths_option(const struct pb_option *opt, const char *arg, void 
 
 int cmd_bench(int argc, char **argv)
 {
-	struct bench_opts o = { .modes = { "tcg-icount", "tcg" }, .nmodes = 2,
+	struct bench_opts o = { .modes = { ACCEL_TCG_ICOUNT, ACCEL_TCG }, .nmodes = 2,
 				.strengths = { 0, 3, 6, 11, 28 }, .nstrengths = 5,
 				.wall_strengths = { 0, 34, 84, 170 }, .nwall_strengths = 4,
 				.pool = 0, .draws = 400, .parallel = -1 };

@@ -21,7 +21,7 @@ static int bisect_on_slurm(const struct cli *c, const struct pb_config *cfg, con
 	char *seed = NULL, *uids[2] = { NULL, NULL }, id_arg[24];
 	char *cmd[] = { "bisect", "--comparison", id_arg, "--metric", (char *)rq->metric };
 	struct executor_one one = { .name = "bisect", .cmd = cmd, .ncmd = rq->metric ? 5 : 3,
-				    .kind = "bisect" };
+				    .kind = KIND_BISECT };
 	sqlite3 *db = NULL, *s = NULL;
 	long long id = 0, seed_id = 0;
 	int rc = PB_EXIT_ERROR, n = 0;

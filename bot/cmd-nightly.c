@@ -66,7 +66,7 @@ static void overlap_boots_begin(void *ctx, const struct comparison *cmp, const c
 
 	if (why_not) {
 		printf("perfbot nightly: no build beside %03d's boots under %s: %s\n",
-		       o->q->patches[o->i].number, cmp->accel.name, why_not);
+		       o->q->patches[o->i].number, accel_kind_name(cmp->accel.kind), why_not);
 		return;
 	}
 	for (int j = o->i + 1; j < o->q->npatches && !next; j++)
@@ -217,7 +217,7 @@ static void on_stop(int sig)
 
 /* A done job's bundle into results.db; the uid of its comparison of kind. */
 static bool import_task(struct pipeline *pl, const struct pb_config *cfg, const struct cluster_task *k,
-			const char *kind, char uid[33])
+			enum comparison_kind kind, char uid[33])
 {
 	bool ok = executor_import(pl->db, cfg, k, kind, "perfbot nightly", uid, &pl->err);
 
@@ -279,7 +279,7 @@ static bool nightly_slurm(const struct pb_config *cfg, const struct pb_queue *q,
 		cmd[m++] = "-b";
 		cmd[m++] = boots;
 		cal = 0;
-		k[0].name = xstrdup("calibration");
+		k[0].name = xstrdup(comparison_kind_name(KIND_CALIBRATION));
 		executor_job_args(&k[0], cfg, c, q, spool, cmd, m);
 	}
 	/* without a calibration, the tasks are 1..n-1 */
@@ -321,7 +321,7 @@ static bool nightly_slurm(const struct pb_config *cfg, const struct pb_queue *q,
 		long long pid;
 
 		if (i == cal) {
-			if (k[i].state == TASK_DONE && import_task(pl, cfg, &k[i], "calibration", uid) &&
+			if (k[i].state == TASK_DONE && import_task(pl, cfg, &k[i], KIND_CALIBRATION, uid) &&
 			    executor_outcome(pl->db, uid, &out)) {
 				*calibration = out.comparison;
 			} else {
@@ -347,7 +347,7 @@ static bool nightly_slurm(const struct pb_config *cfg, const struct pb_queue *q,
 		 * (number and hash) onto it, so the comparison is tonight's
 		 * queue's, and counts as measured the next night */
 		if (!db_store_patch(pl->db, of[i], q->dir, &pid, &pl->err) ||
-		    !import_task(pl, cfg, &k[i], "patch", uid) || !executor_outcome(pl->db, uid, &out)) {
+		    !import_task(pl, cfg, &k[i], KIND_PATCH, uid) || !executor_outcome(pl->db, uid, &out)) {
 			char *why = xasprintf("perfbot could not measure it on %s (exit %d; see %s)",
 					      k[i].node[0] ? k[i].node : "its node", k[i].exit_code, k[i].out);
 

@@ -61,7 +61,7 @@ static int run_on_slurm(const struct cli *c, const struct pb_config *cfg, const 
 			struct pipeline_outcome *out)
 {
 	char *cmd[6 + 2 * CLI_MAX_WORKLOADS], num[16], name[16];
-	struct executor_one one = { .cmd = cmd, .name = "series", .kind = "series" };
+	struct executor_one one = { .cmd = cmd, .name = "series", .kind = KIND_SERIES };
 	int n = 0, rc;
 
 	/* the node would need the file, and a queue to find it in */
@@ -88,7 +88,7 @@ static int run_on_slurm(const struct cli *c, const struct pb_config *cfg, const 
 		cmd[n++] = "--patch";
 		cmd[n++] = num;
 		one.name = name;
-		one.kind = "patch";
+		one.kind = KIND_PATCH;
 		one.patch = p;
 	}
 	for (int i = 0; i < a->nonly; i++) {

@@ -179,7 +179,7 @@ static int job_on_slurm(const struct cli *c, const struct pb_config *cfg, const 
 	char *cmd[5 + 2 * CLI_MAX_WORKLOADS], num[16], *name = xasprintf("job%lld", j->id);
 	char *lines = xstrdup(j->overrides ? j->overrides : ""), *save = NULL;
 	struct cli jc = { .config_path = c->config_path };
-	struct executor_one one = { .name = name, .cmd = cmd, .kind = "patch", .stop = &stop_requested };
+	struct executor_one one = { .name = name, .cmd = cmd, .kind = KIND_PATCH, .stop = &stop_requested };
 	sqlite3 *db = NULL;
 	pb_err err;
 	int n = 0, rc;

@@ -483,7 +483,7 @@ detach:
 	return ok;
 }
 
-void bundle_newest_uid(const char *path, const char *kind, char uid[33])
+void bundle_newest_uid(const char *path, enum comparison_kind kind, char uid[33])
 {
 	sqlite3 *b = NULL;
 	pb_err err;
@@ -497,7 +497,7 @@ void bundle_newest_uid(const char *path, const char *kind, char uid[33])
 					    "(SELECT uid FROM bundle_seed) ORDER BY id DESC LIMIT 1"
 					  : "SELECT uid FROM comparisons WHERE kind=? ORDER BY id DESC LIMIT 1",
 			       -1, &st, NULL) == SQLITE_OK) {
-		sqlite3_bind_text(st, 1, kind, -1, SQLITE_STATIC);
+		sqlite3_bind_text(st, 1, comparison_kind_name(kind), -1, SQLITE_STATIC);
 		if (sqlite3_step(st) == SQLITE_ROW && sqlite3_column_text(st, 0))
 			snprintf(uid, 33, "%s", (const char *)sqlite3_column_text(st, 0));
 		sqlite3_finalize(st);

@@ -6,6 +6,7 @@
 #include <sqlite3.h>
 #include <stdbool.h>
 
+#include "names.h"
 #include "util.h"
 
 struct bundle_outcome {
@@ -35,7 +36,7 @@ bool bundle_import(sqlite3 *db, const char *path, const char *perfbot_version, c
 
 /* The uid of the newest comparison of kind in the bundle at path that its
  * job made (not one it started from); "" if none. */
-void bundle_newest_uid(const char *path, const char *kind, char uid[33]);
+void bundle_newest_uid(const char *path, enum comparison_kind kind, char uid[33]);
 
 /* Makes the database at path (a job's, which this perfbot wrote) carry its
  * boots' logs: every console and results log its runs name that is a

@@ -921,7 +921,7 @@ static bool store_kernel(sqlite3 *db, const struct comparison *cmp, enum side s,
 		   "sssssssisdss", img->key, cmp->tree->version, cmp->tree->tarball_sha,
 		   cmp->config->sha256, c->label, c->file ? c->file : c->summary,
 		   kernel_change_is_base(c) ? NULL : c->sha256, (int)c->reverse,
-		   img->built ? "built" : "build-failed", img->build_seconds, img->log, img->failure) &&
+		   build_status_name(img->built ? BUILD_BUILT : BUILD_FAILED), img->build_seconds, img->log, img->failure) &&
 	       db_run(db, id, err, "SELECT id FROM kernels WHERE key=?", "s", img->key);
 }
 
@@ -937,7 +937,7 @@ static bool store_runs(sqlite3 *db, const struct comparison *cmp, long long cid,
 			 "accel_reason, qemu_version, host_cpu, qemu_cmdline, outcome, detail, wall_seconds, "
 			 "console_log, results_log) VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?)",
 			 "IIsisssssssdss", cid, kid[bt->side], side_name(bt->side), b + 1,
-			 cmp->accel.name, cmp->accel.reason, qemu_version(), host_cpu_model(),
+			 accel_kind_name(cmp->accel.kind), cmp->accel.reason, qemu_version(), host_cpu_model(),
 			 bt->rec.qemu_cmdline,
 			 boot_outcome_name(bt->rec.outcome), bt->rec.detail ? bt->rec.detail : "",
 			 bt->rec.wall_seconds, bt->rec.console_log, bt->rec.results_log))
@@ -971,10 +971,10 @@ static bool store_results(sqlite3 *db, const struct comparison *cmp, long long c
 			 "VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,NULLIF(?,0))",
 			 "Isssssiidddsiiddddddddsisdi", cid, m->workload, m->def->name, m->def->unit,
 			 metric_kind_name(m->def->kind),
-			 m->def->better > 0 ? "higher" : "lower", m->n[0], m->n[1],
+			 better_name(m->def->better > 0 ? BETTER_HIGHER : BETTER_LOWER), m->n[0], m->n[1],
 			 m->n[0] ? m->median[0] : NAN, m->n[1] ? m->median[1] : NAN, m->change_pct,
 			 verdict_name(m->verdict), m->boots[0], m->boots[1], m->ci_lo_pct, m->ci_hi_pct, m->hl_shift,
-			 m->p_mw, m->p_ks, m->p, m->p_adj, m->noise_pct, m->noise_from,
+			 m->p_mw, m->p_ks, m->p, m->p_adj, m->noise_pct, noise_from_name(m->noise_from),
 			 (int)m->deterministic, m->regime, m->threshold_pct, m->look))
 			return false;
 	}
@@ -1010,7 +1010,7 @@ static bool store_series(sqlite3 *db, const struct comparison *cmp, long long *i
 		    "INSERT OR IGNORE INTO series (queue, name, description, cover_message_id, mode, "
 		    "mm_only, patches, sha256) VALUES (?,?,?,?,?,?,?,?)",
 		    "sssssiss", cmp->queue_dir, si->name, si->description, si->cover_message_id,
-		    cmp->plan->method == PAIR_FORWARD ? "forward" : "reverse", (int)si->mm_only,
+		    series_mode_name(cmp->plan->method == PAIR_FORWARD ? SERIES_FORWARD : SERIES_REVERSE), (int)si->mm_only,
 		    nums.buf, c->sha256) &&
 	     db_run(db, id, err, "SELECT id FROM series WHERE queue=? AND sha256=?", "ss",
 		    cmp->queue_dir, c->sha256);
@@ -1046,7 +1046,7 @@ static bool store_all(sqlite3 *db, const struct comparison *cmp, const char *ver
 {
 	long long pid = 0, sid = 0, kid[2];
 	char uid[33];
-	bool bisect = cmp->kind && !strcmp(cmp->kind, "bisect");
+	bool bisect = cmp->kind == KIND_BISECT;
 	bool calibration = !cmp->patch && !cmp->series && !bisect;
 	pb_str names;
 	bool ok;
@@ -1072,9 +1072,10 @@ static bool store_all(sqlite3 *db, const struct comparison *cmp, const char *ver
 		 "VALUES (?,NULLIF(?,0),?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,NULLIF(?,0),?,?,"
 		 "NULLIF(?,0),?,?,?,NULLIF(?,0),NULLIF(?,0),?,?)",
 		 "sIssIIssssiisssdsiIdddIssiiiiIiss",
-		 bisect ? "bisect" : cmp->series ? "series" : calibration ? "calibration" : "patch", pid,
-		 calibration ? "same" : pair_method_name(cmp->plan->method), cmp->plan->detail,
-		 kid[0], kid[1], cmp->booted ? cmp->accel.name : NULL,
+		 comparison_kind_name(bisect ? KIND_BISECT : cmp->series ? KIND_SERIES
+						: calibration ? KIND_CALIBRATION : KIND_PATCH), pid,
+		 pair_method_name(calibration ? PAIR_SAME : cmp->plan->method), cmp->plan->detail,
+		 kid[0], kid[1], cmp->booted ? accel_kind_name(cmp->accel.kind) : NULL,
 		 cmp->booted ? cmp->accel.reason : NULL, names.buf, cmp->workload_choice,
 		 cmp->boots_per_kernel, cmp->obs.iterations, status_name(cmp->status), cmp->started_at,
 		 cmp->finished_at, cmp->wall_seconds, version, cmp->policy.warmup,
@@ -1160,7 +1161,7 @@ static const struct db_column noise_cols[] = {
 	"NOT EXISTS (SELECT 1 FROM runs r WHERE r.comparison_id=c.id AND (r.qemu_version<>? OR "  \
 	"(c.accel<>'tcg-icount' AND r.host_cpu IS NOT NULL AND r.host_cpu<>?)))"
 
-bool db_load_noise(sqlite3 *db, const char *accel, const char *config_sha256, int iterations,
+bool db_load_noise(sqlite3 *db, enum accel_kind accel, const char *config_sha256, int iterations,
 		   int warmup, struct noise_floor **out, int *n, long long *calibration,
 		   long long *elsewhere, pb_err *err)
 {
@@ -1178,7 +1179,7 @@ bool db_load_noise(sqlite3 *db, const char *accel, const char *config_sha256, in
 			    "WHERE c.kind='calibration' AND c.status='measured' AND c.accel=? "
 			    "AND c.iterations=? AND c.warmup=? AND " CALIBRATION_HERE " "
 			    "ORDER BY k.config_sha256=? DESC, c.finished_at DESC, c.id DESC LIMIT 1",
-			    "siisss", accel, iterations, warmup, qemu_version(), host_cpu_model(),
+			    "siisss", accel_kind_name(accel), iterations, warmup, qemu_version(), host_cpu_model(),
 			    config_sha256 ? config_sha256 : ""))
 		return false;
 	if (db_cursor_step(&c, &cal))
@@ -1192,7 +1193,7 @@ bool db_load_noise(sqlite3 *db, const char *accel, const char *config_sha256, in
 				    "AND c.accel=? AND c.iterations=? AND c.warmup=? AND c.finished_at > "
 				    "coalesce((SELECT finished_at FROM comparisons WHERE id=?), '') AND NOT "
 				    CALIBRATION_HERE " ORDER BY c.finished_at DESC, c.id DESC LIMIT 1",
-				    "siiIss", accel, iterations, warmup, *calibration, qemu_version(),
+				    "siiIss", accel_kind_name(accel), iterations, warmup, *calibration, qemu_version(),
 				    host_cpu_model()))
 			return false;
 		if (db_cursor_step(&c, &cal))
@@ -1344,9 +1345,9 @@ bool db_lock_wait(const char *db_path, volatile sig_atomic_t *stop, pb_err *err)
 #define R struct series_target
 static const struct db_column series_target_cols[] = {
 	DB_COLUMN(R, id, DB_INT64, "c.id"),
-	DB_COLUMN(R, status, DB_TEXT, "c.status"),
-	DB_COLUMN(R, accel, DB_TEXT, "c.accel"),
-	DB_COLUMN(R, mode, DB_TEXT, "s.mode"),
+	DB_ENUM_COLUMN(R, status, status_names, "c.status"),
+	DB_ENUM_COLUMN(R, accel, accel_kind_names, "c.accel"),
+	DB_ENUM_COLUMN(R, mode, series_mode_names, "s.mode"),
 	DB_COLUMN(R, mm_only, DB_INT, "s.mm_only"),
 	DB_COLUMN(R, sha256, DB_TEXT, "s.sha256"),
 	DB_COLUMN(R, name, DB_TEXT, "s.name"),
@@ -1362,9 +1363,6 @@ static const struct db_column series_metric_cols[] = {
 
 static void series_target_copy(struct series_target *t)
 {
-	t->status = xstrdup(t->status);
-	t->accel = xstrdup(t->accel);
-	t->mode = xstrdup(t->mode);
 	t->sha256 = xstrdup(t->sha256);
 	t->name = xstrdup(t->name);
 	t->patches = xstrdup(t->patches);
@@ -1428,9 +1426,6 @@ bool db_series_target(sqlite3 *db, const char *queue, long long cid, const char 
 
 void series_target_free(struct series_target *t)
 {
-	free((char *)t->status);
-	free((char *)t->accel);
-	free((char *)t->mode);
 	free((char *)t->sha256);
 	free((char *)t->name);
 	free((char *)t->patches);
@@ -1449,8 +1444,9 @@ bool db_store_bisect(sqlite3 *db, const struct bisect_record *b, long long *id, 
 		    "INSERT INTO bisects (series_comparison, workload, metric, change, npatches, "
 		    "culprit, culprit_number, status, detail, steps, started_at, finished_at, "
 		    "wall_seconds) VALUES (?,?,?,?,?,NULLIF(?,0),NULLIF(?,0),?,?,?,?,?,?)",
-		    "Isssiiississd", b->series_comparison, b->workload, b->metric, b->change,
-		    b->npatches, b->culprit, b->culprit_number, b->status, b->detail, b->nsteps,
+		    "Isssiiississd", b->series_comparison, b->workload, b->metric,
+		    bisect_change_name(b->change), b->npatches, b->culprit, b->culprit_number,
+		    bisect_status_name(b->status), b->detail, b->nsteps,
 		    b->started_at, b->finished_at, b->wall_seconds);
 	for (int i = 0; ok && i < b->nsteps; i++) {
 		const struct bisect_step *s = &b->steps[i];
@@ -1458,7 +1454,8 @@ bool db_store_bisect(sqlite3 *db, const struct bisect_record *b, long long *id, 
 		ok = db_run(db, NULL, err,
 			    "INSERT INTO bisect_steps (bisect_id, step, role, prefix_a, prefix_b, "
 			    "comparison_id, verdict, bad) VALUES (?,?,?,?,?,?,?,?)",
-			    "IisiiIsi", *id, i + 1, s->role, s->prefix_a, s->prefix_b, s->comparison_id,
+			    "IisiiIsi", *id, i + 1, bisect_role_name(s->role), s->prefix_a, s->prefix_b,
+			    s->comparison_id,
 			    s->verdict, (int)s->bad);
 	}
 	if (!ok) {

@@ -56,7 +56,7 @@ bool db_store_comparison(sqlite3 *db, const struct comparison *cmp, const char *
  * boots ran under this QEMU build and, outside tcg-icount, on this host
  * CPU model. *elsewhere (if not NULL): a newer calibration set aside as
  * another QEMU's or CPU's, else 0. */
-bool db_load_noise(sqlite3 *db, const char *accel, const char *config_sha256, int iterations,
+bool db_load_noise(sqlite3 *db, enum accel_kind accel, const char *config_sha256, int iterations,
 		   int warmup, struct noise_floor **noise, int *n, long long *calibration,
 		   long long *elsewhere, pb_err *err);
 
@@ -163,7 +163,10 @@ bool db_cursor_close(struct db_cursor *c, pb_err *err);
  * improvement, the largest change first ("" where it showed none). */
 struct series_target {
 	long long id;
-	const char *status, *accel, *mode, *sha256, *name, *patches;
+	enum comparison_status status;
+	enum accel_kind accel;
+	enum series_mode mode;
+	const char *sha256, *name, *patches;
 	int mm_only;
 	const char *workload, *metric, *change;
 	double change_pct;
@@ -174,18 +177,20 @@ void series_target_free(struct series_target *t);
 
 /* A bisect and its steps, stored in one transaction. */
 struct bisect_step {
-	const char *role;        /* "search", "confirm", "absent before" */
+	enum bisect_role role;
 	int prefix_a, prefix_b;  /* the kernels of the series' first prefix_a / prefix_b patches */
 	long long comparison_id;
-	const char *verdict;
+	const char *verdict;     /* the metric's verdict, or the kernels' status: a name */
 	bool bad;                /* prefix_b showed the change against prefix_a */
 	bool good;               /* it showed no change (neither: undecided; not stored) */
 };
 struct bisect_record {
 	long long series_comparison;
-	const char *workload, *metric, *change;
+	const char *workload, *metric;
+	enum bisect_change change;
 	int npatches, culprit, culprit_number; /* culprit 0: none */
-	const char *status, *detail;
+	enum bisect_status status;
+	const char *detail;
 	struct bisect_step *steps;
 	int nsteps;
 	const char *started_at, *finished_at;

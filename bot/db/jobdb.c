@@ -15,29 +15,6 @@ static char *dup_or_null(const char *s)
 	return s ? xstrdup(s) : NULL;
 }
 
-static const char *const state_names[JOB_STATE_COUNT] = {
-	[JOB_QUEUED] = "queued",
-	[JOB_RUNNING] = "running",
-	[JOB_DONE] = "done",
-	[JOB_FAILED] = "failed",
-	[JOB_UNKNOWN] = "unknown",
-};
-
-const char *job_state_name(enum job_state s)
-{
-	return (unsigned)s < JOB_STATE_COUNT ? state_names[s] : "unknown";
-}
-
-bool job_state_parse(const char *name, enum job_state *s)
-{
-	for (int i = 0; i < JOB_UNKNOWN; i++)
-		if (name && !strcmp(name, state_names[i])) {
-			*s = (enum job_state)i;
-			return true;
-		}
-	*s = JOB_UNKNOWN;
-	return false;
-}
 
 void job_free(struct job *j)
 {
@@ -131,7 +108,8 @@ static void job_from_row(const struct job_row *r, struct job *j)
 	j->patch = r->patch;
 	j->workloads = dup_or_null(r->workloads);
 	j->force = r->force != 0;
-	job_state_parse(r->state, &j->state);
+	if (!job_state_parse(r->state, &j->state))
+		j->state = JOB_UNKNOWN;
 	j->submitted_at = dup_or_null(r->submitted_at);
 	j->started_at = dup_or_null(r->started_at);
 	j->finished_at = dup_or_null(r->finished_at);
@@ -297,18 +275,12 @@ bool jobdb_result(struct db_cursor *c, sqlite3 *db, long long id, pb_err *err)
 }
 
 
-static enum boot_outcome outcome_named(const char *name)
-{
-	for (int o = BOOT_OK; o <= BOOT_INCOMPLETE; o++)
-		if (!strcmp(boot_outcome_name((enum boot_outcome)o), name))
-			return (enum boot_outcome)o;
-	return BOOT_INCOMPLETE;
-}
-
 /* A journaled boot and one of its samples, as the cursor reads them. */
 struct journal_boot_row {
 	int boot_index;
-	const char *side, *outcome, *detail, *qemu_cmdline, *console_log, *results_log;
+	enum side side;
+	enum boot_outcome outcome;
+	const char *detail, *qemu_cmdline, *console_log, *results_log;
 	double wall_seconds;
 };
 struct journal_sample_row {
@@ -320,8 +292,8 @@ struct journal_sample_row {
 #define R struct journal_boot_row
 static const struct db_column journal_boot_cols[] = {
 	DB_COLUMN(R, boot_index, DB_INT, "boot_index"),
-	DB_COLUMN(R, side, DB_TEXT, "side"),
-	DB_COLUMN(R, outcome, DB_TEXT, "outcome"),
+	DB_ENUM_COLUMN(R, side, side_names, "side"),
+	DB_ENUM_COLUMN(R, outcome, boot_outcome_names, "outcome"),
 	DB_COLUMN(R, detail, DB_TEXT_OR_NULL, "detail"),
 	DB_COLUMN(R, wall_seconds, DB_REAL, "wall_seconds"),
 	DB_COLUMN(R, qemu_cmdline, DB_TEXT_OR_NULL, "qemu_cmdline"),
@@ -383,8 +355,8 @@ static bool load_boots(sqlite3 *db, long long id, struct comparison *cmp, pb_err
 		cmp->obs.boots = xrealloc(cmp->obs.boots, sizeof(*cmp->obs.boots) * (size_t)(cmp->obs.nboots + 1));
 		bt = &cmp->obs.boots[cmp->obs.nboots++];
 		memset(bt, 0, sizeof(*bt));
-		bt->side = strcmp(r.side, "with") ? SIDE_WITHOUT : SIDE_WITH;
-		bt->rec.outcome = outcome_named(r.outcome);
+		bt->side = r.side;
+		bt->rec.outcome = r.outcome;
 		bt->rec.detail = dup_or_null(r.detail);
 		bt->rec.wall_seconds = r.wall_seconds;
 		bt->rec.qemu_cmdline = dup_or_null(r.qemu_cmdline);

@@ -11,19 +11,7 @@
 
 /* Where a job is. One name table (jobdb.c): the database stores these
  * names, perfbot jobs and perfbotd's log print them. */
-enum job_state {
-	JOB_QUEUED,     /* waiting for perfbotd, or stopped and to resume */
-	JOB_RUNNING,    /* claimed by the perfbotd of its pid */
-	JOB_DONE,       /* its comparison is stored, or it had nothing to measure */
-	JOB_FAILED,     /* perfbot could not go on, or it was given up */
-	JOB_UNKNOWN,    /* a stored state this perfbot has no name for */
-};
-#define JOB_STATE_COUNT (JOB_UNKNOWN + 1)
-
-/* "queued", "running", "done", "failed" ("unknown"). */
-const char *job_state_name(enum job_state s);
-/* The state a name names; false (and JOB_UNKNOWN) if it names none. */
-bool job_state_parse(const char *name, enum job_state *s);
+/* enum job_state and its names: names.h. */
 
 struct job {
 	long long id;

@@ -6,6 +6,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "names.h"
+
 /* Names the guest may use: lower-case words, digits, '_' and '-'. */
 static bool word_ok(const char *s)
 {
@@ -58,17 +60,19 @@ static void end_line(struct workload_result *w, char **save)
 }
 
 /* "check <workload> ok|invalid <why>": the workload's own judgement of its
- * run; the first one counts, so that a confused guest cannot take it back. */
+ * run, in the words of the boot it makes; the first one counts, so that a
+ * confused guest cannot take it back. */
 static void check_line(struct boot_results *r, struct workload_result *w, char **save)
 {
 	char *verdict = strtok_r(NULL, " ", save);
+	enum boot_outcome o;
 
-	if (w->checked || !verdict || (strcmp(verdict, "ok") && strcmp(verdict, "invalid"))) {
+	if (w->checked || !boot_outcome_parse(verdict, &o) || (o != BOOT_OK && o != BOOT_INVALID)) {
 		r->ignored_lines++;
 		return;
 	}
 	w->checked = true;
-	w->ok = !strcmp(verdict, "ok");
+	w->ok = o == BOOT_OK;
 	free(w->reason);
 	w->reason = xstrndup(*save ? trim(*save) : "", 300);
 }
@@ -125,7 +129,7 @@ static bool parse_line(struct boot_results *r, char *line, pb_err *err)
 		r->ignored_lines++;
 		return true;
 	}
-	if (!strcmp(verb, "done")) {
+	if (!strcmp(verb, "done")) { /* names: the guest's verb, not a job's state */
 		r->done = true;
 		return true;
 	}

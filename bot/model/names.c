@@ -8,7 +8,7 @@
 #define NAMES(prefix, what_, ...)                                                     \
 	static const char *const prefix##_list[] = { __VA_ARGS__ };                   \
 	const struct pb_names prefix##_names = { what_, prefix##_list,                \
-						 (int)PB_ARRAY_SIZE(prefix##_list) }
+						 (int)PB_ARRAY_SIZE(prefix##_list), NULL }
 
 NAMES(side, "side", [SIDE_WITHOUT] = "without", [SIDE_WITH] = "with");
 NAMES(comparison_kind, "comparison kind", [KIND_PATCH] = "patch", [KIND_CALIBRATION] = "calibration",
@@ -27,6 +27,8 @@ NAMES(metric_kind, "metric kind", [METRIC_TIME] = "time", [METRIC_BEHAVIOUR] = "
 NAMES(better, "direction", [BETTER_HIGHER] = "higher", [BETTER_LOWER] = "lower");
 NAMES(build_status, "build status", [BUILD_BUILT] = "built", [BUILD_FAILED] = "build-failed");
 NAMES(series_mode, "series mode", [SERIES_FORWARD] = "forward", [SERIES_REVERSE] = "reverse");
+NAMES(noise_from, "noise source", [NOISE_NONE] = "-", [NOISE_CALIBRATION] = "calibration",
+      [NOISE_THIS_RUN] = "this run");
 NAMES(bisect_role, "bisect role", [ROLE_SEARCH] = "search", [ROLE_CONFIRM] = "confirm",
       [ROLE_ABSENT_BEFORE] = "absent before");
 NAMES(bisect_status, "bisect status", [BISECT_CONFIRMED] = "confirmed",
@@ -34,11 +36,15 @@ NAMES(bisect_status, "bisect status", [BISECT_CONFIRMED] = "confirmed",
 NAMES(bisect_change, "bisected change", [CHANGE_REGRESSION] = "regression",
       [CHANGE_IMPROVEMENT] = "improvement", [CHANGE_BEHAVIOUR] = "behaviour change",
       [CHANGE_BUILD_FAILED] = "build-failed", [CHANGE_BOOT_FAILED] = "boot-failed");
+static const char *const job_state_list[] = { [JOB_QUEUED] = "queued", [JOB_RUNNING] = "running",
+					      [JOB_DONE] = "done", [JOB_FAILED] = "failed" };
+const struct pb_names job_state_names = { "job state", job_state_list,
+					  (int)PB_ARRAY_SIZE(job_state_list), "unknown" };
 NAMES(executor, "executor", [EXECUTOR_LOCAL] = "local", [EXECUTOR_SLURM] = "slurm");
 
 const char *pb_names_name(const struct pb_names *t, int v)
 {
-	return v >= 0 && v < t->count ? t->names[v] : "?";
+	return v >= 0 && v < t->count ? t->names[v] : t->unknown ? t->unknown : "?";
 }
 
 bool pb_names_parse(const struct pb_names *t, const char *name, int *v)
@@ -76,6 +82,7 @@ const struct model_column model_columns[] = {
 	{ "results", "kind", &metric_kind_names, 0, false },
 	{ "results", "better", &better_names, 0, false },
 	{ "results", "verdict", &verdict_names, 0, false },
+	{ "results", "noise_from", &noise_from_names, 0, true },
 	{ "bisects", "change", &bisect_change_names, 0, false },
 	{ "bisects", "status", &bisect_status_names, 0, false },
 	{ "bisect_steps", "role", &bisect_role_names, 0, false },

@@ -6,8 +6,8 @@
  * A name is parsed once, where it comes in: config.ini, a workload's .ini,
  * a database row (db_cursor's DB_ENUM).
  *
- * Each enum E with prefix P has P_names (its table), P_name(E) ("?" for a
- * value out of range) and P_parse(name, &E) (false for a name it lacks;
+ * Each enum E with prefix P has P_names (its table), P_name(E) ("?", or the
+ * table's own word, for a value out of range) and P_parse(name, &E) (false for a name it lacks;
  * NULL is not a name). verdict.h has the verdicts and statuses. */
 #ifndef PERFBOT_NAMES_H
 #define PERFBOT_NAMES_H
@@ -19,6 +19,7 @@ struct pb_names {
 	const char *what;          /* what it names, for an error: "boot outcome" */
 	const char *const *names;
 	int count;
+	const char *unknown;       /* the name of a value out of range: "?" if NULL */
 };
 const char *pb_names_name(const struct pb_names *t, int v);
 bool pb_names_parse(const struct pb_names *t, const char *name, int *v);
@@ -97,6 +98,11 @@ PB_NAMED_ENUM(build_status, build_status)
 enum series_mode { SERIES_FORWARD, SERIES_REVERSE };
 PB_NAMED_ENUM(series_mode, series_mode)
 
+/* Where a metric's noise came from: a calibration's boots, the run's own,
+ * or nowhere (too few boots). */
+enum noise_from { NOISE_NONE, NOISE_CALIBRATION, NOISE_THIS_RUN };
+PB_NAMED_ENUM(noise_from, noise_from)
+
 /* A step of a bisect: a search step, its confirmation, or the check that
  * the change is absent before the culprit. */
 enum bisect_role { ROLE_SEARCH, ROLE_CONFIRM, ROLE_ABSENT_BEFORE };
@@ -115,6 +121,18 @@ enum bisect_change {
 	CHANGE_BOOT_FAILED,
 };
 PB_NAMED_ENUM(bisect_change, bisect_change)
+
+/* A job of perfbotd's queue. */
+enum job_state {
+	JOB_QUEUED,     /* waiting for perfbotd, or stopped and to resume */
+	JOB_RUNNING,    /* claimed by the perfbotd of its pid */
+	JOB_DONE,       /* its comparison is stored, or it had nothing to measure */
+	JOB_FAILED,     /* perfbot could not go on, or it was given up */
+	JOB_UNKNOWN,    /* a stored state this perfbot has no name for: named
+			 * "unknown", which no name parses to */
+};
+#define JOB_STATE_COUNT (JOB_UNKNOWN + 1)
+PB_NAMED_ENUM(job_state, job_state)
 
 /* Where perfbot runs a comparison: on this machine, or as a Slurm job. */
 enum executor_kind { EXECUTOR_LOCAL, EXECUTOR_SLURM };

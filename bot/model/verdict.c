@@ -15,14 +15,14 @@ static const char *const verdict_list[VERDICT_COUNT] = {
 	[VERDICT_BEHAVIOUR_CHANGE] = "behaviour change",
 	[VERDICT_REGRESSION] = "regression",
 };
-const struct pb_names verdict_names = { "verdict", verdict_list, VERDICT_COUNT };
+const struct pb_names verdict_names = { "verdict", verdict_list, VERDICT_COUNT, NULL };
 
 static const char *const status_list[STATUS_COUNT] = {
 	[STATUS_MEASURED] = "measured",
 	[STATUS_BUILD_FAILED] = "build-failed",
 	[STATUS_BOOT_FAILED] = "boot-failed",
 };
-const struct pb_names status_names = { "comparison status", status_list, STATUS_COUNT };
+const struct pb_names status_names = { "comparison status", status_list, STATUS_COUNT, NULL };
 
 enum verdict verdict_from_name(const char *name)
 {

@@ -223,7 +223,7 @@ char *answer_headline(const struct answer *a)
 		headline_change(&s, first[v], count[v]);
 		if (v == VERDICT_REGRESSION && count[VERDICT_IMPROVEMENT])
 			str_addf(&s, ", %d %s", count[VERDICT_IMPROVEMENT],
-				 plural(count[VERDICT_IMPROVEMENT], "improvement", "improvements"));
+				 plural(count[VERDICT_IMPROVEMENT], verdict_name(VERDICT_IMPROVEMENT), "improvements"));
 	} else if (timing[VERDICT_NO_CHANGE])
 		str_addf(&s, "%sno change in %d timing %s", s.len ? "; " : "", timing[VERDICT_NO_CHANGE],
 			 plural(timing[VERDICT_NO_CHANGE], "metric", "metrics"));
@@ -245,7 +245,7 @@ char *answer_headline(const struct answer *a)
 			 plural(count[VERDICT_BEHAVIOUR_CHANGE], "change", "changes"), name, x, y);
 		free(name);
 	} else if (!s.len)
-		str_add(&s, a->metrics.n ? "no change" : "no data");
+		str_add(&s, verdict_name(a->metrics.n ? VERDICT_NO_CHANGE : VERDICT_NO_DATA));
 	free(changed);
 	return str_steal(&s);
 }
@@ -367,7 +367,7 @@ void answer_print(const struct answer *a, bool table, FILE *out)
 				char *v = visible_lines(r->kernel[s].failure);
 
 				fprintf(out, "the kernel %s the patch (%s) failed to build:\n%s\n",
-					s ? "with" : "without", text(r->kernel[s].label), v);
+					side_name((enum side)s), text(r->kernel[s].label), v);
 				free(v);
 			}
 	if (a->crash.boot)
@@ -378,7 +378,7 @@ void answer_print(const struct answer *a, bool table, FILE *out)
 			a->crash.console_log);
 	if (table && n) {
 		fputc('\n', out);
-		fprintf(out, row_fmt, "changed or undecided", "without", "with", "change", "95% CI",
+		fprintf(out, row_fmt, "changed or undecided", side_name(SIDE_WITHOUT), side_name(SIDE_WITH), "change", "95% CI",
 			"verdict");
 		for (int i = 0; i < n; i++)
 			metric_row(out, changed[i], i ? changed[i - 1] : NULL);
@@ -505,7 +505,7 @@ void answer_json(const struct answer *a, struct json *j, const char *key)
 		free(s);
 		json_string(j, "metric", dot ? dot + 1 : "");
 		json_string(j, "unit", m->unit);
-		json_string(j, "kind", m->timing ? "time" : "behaviour");
+		json_string(j, "kind", metric_kind_name(m->timing ? METRIC_TIME : METRIC_BEHAVIOUR));
 		json_string(j, "verdict", verdict_name(m->verdict));
 		json_number(j, "without", m->without);
 		json_number(j, "with", m->with);
@@ -545,7 +545,7 @@ void answer_json(const struct answer *a, struct json *j, const char *key)
 			size_t at, len;
 
 			s = !q || !q[0] ? NULL : k ? report_guest_cmdline(q, &at, &len) : xstrdup(q);
-			json_string(j, side ? "with" : "without", s);
+			json_string(j, side_name(side ? SIDE_WITH : SIDE_WITHOUT), s);
 			free(s);
 		}
 		json_object_end(j);

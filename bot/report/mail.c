@@ -751,7 +751,7 @@ static void metrics_table(pb_str *out, const struct patch_page_row *r, const str
 			str_addf(out, "%d+%d boots of %d iteration(s), the medians of the boots:\n\n",
 				 r->boots_run[0] ? r->boots_run[0] : r->boots_per_kernel,
 				 r->boots_run[1] ? r->boots_run[1] : r->boots_per_kernel, r->iterations);
-		snprintf(line, sizeof(line), row_fmt, "without", "with", "change", "95% CI");
+		snprintf(line, sizeof(line), row_fmt, side_name(SIDE_WITHOUT), side_name(SIDE_WITH), "change", "95% CI");
 		str_addf(out, "%s  verdict\n", line);
 	}
 	for (int i = 0; i < nchanged; i++) {

@@ -721,7 +721,7 @@ static void build_banner(pb_str *h, const struct patch_page_row *r)
 
 		if (fail[0]) {
 			str_addf(h, "<h2 class=\"bad\">The kernel %s the fix failed to build</h2>\n<pre>",
-				 s ? "with" : "without");
+				 side_name((enum side)s));
 			html_escape(h, fail);
 			str_add(h, "</pre>\n");
 		}
@@ -786,7 +786,7 @@ static char *kernel_side(const struct patch_page_row *r, int side)
 {
 	bool series = r->kind == KIND_SERIES;
 
-	return xasprintf("the kernel %s the %s (%s)", side ? "with" : "without", series ? "series" : "fix",
+	return xasprintf("the kernel %s the %s (%s)", side_name(side ? SIDE_WITH : SIDE_WITHOUT), series ? "series" : "fix",
 			 r->kernel[side].label);
 }
 

@@ -64,11 +64,11 @@ static void prefix_change(const struct bisect *b, int k, struct kernel_change *c
 	free(summary);
 }
 
-static const char *kernel_status(const struct comparison *cmp)
+static enum comparison_status kernel_status(const struct comparison *cmp)
 {
 	if (!cmp->image[0].built || !cmp->image[1].built)
-		return "build-failed";
-	return status_name(cmp->status);
+		return STATUS_BUILD_FAILED;
+	return cmp->status;
 }
 
 /* What prefix b showed against prefix a, on the metric alone (or, by
@@ -79,18 +79,18 @@ static enum judged verdict_of(const struct bisect *b, const struct comparison *c
 	const struct metric_result *m;
 
 	if (b->by_status) {
-		*verdict = kernel_status(cmp);
+		*verdict = status_name(kernel_status(cmp));
 		/* the good side failed too: this step tells nothing (a failed
 		 * build on the bad side boots neither) */
 		if (!cmp->image[0].built ||
 		    (cmp->image[1].built && measure_ok_boots(cmp, SIDE_WITHOUT) == 0))
 			return JUDGED_UNDECIDED;
-		return !strcmp(*verdict, b->t.status) ? JUDGED_BAD
+		return kernel_status(cmp) == b->t.status ? JUDGED_BAD
 		       : cmp->status == STATUS_MEASURED ? JUDGED_GOOD
 							 : JUDGED_UNDECIDED;
 	}
 	if (cmp->status != STATUS_MEASURED) {
-		*verdict = kernel_status(cmp);
+		*verdict = status_name(kernel_status(cmp));
 		return JUDGED_UNDECIDED;
 	}
 	m = comparison_result(cmp, b->t.workload, b->t.metric);
@@ -102,8 +102,18 @@ static enum judged verdict_of(const struct bisect *b, const struct comparison *c
 	return JUDGED_UNDECIDED;
 }
 
+/* What the bisect looks for: the series' failure, or its metric's change. */
+static enum bisect_change bisect_change_of(const struct bisect *b)
+{
+	if (b->by_status)
+		return b->t.status == STATUS_BUILD_FAILED ? CHANGE_BUILD_FAILED : CHANGE_BOOT_FAILED;
+	return b->want == VERDICT_REGRESSION	  ? CHANGE_REGRESSION
+	       : b->want == VERDICT_IMPROVEMENT ? CHANGE_IMPROVEMENT
+						: CHANGE_BEHAVIOUR;
+}
+
 /* One step: prefix pa's kernel against prefix pb's, measured and stored. */
-static enum judged judge(struct bisect *b, int pa, int pb, const char *role)
+static enum judged judge(struct bisect *b, int pa, int pb, enum bisect_role role)
 {
 	struct comparison cmp = { 0 };
 	struct bisect_step *st;
@@ -117,12 +127,12 @@ static enum judged judge(struct bisect *b, int pa, int pb, const char *role)
 	prefix_change(b, pa, &b->pl.pair.without);
 	prefix_change(b, pb, &b->pl.pair.with);
 	b->pl.pair.detail = xasprintf("bisect of series %s: its prefix %d against its prefix %d (%s)",
-				      b->t.name, pa, pb, role);
+				      b->t.name, pa, pb, bisect_role_name(role));
 	fprintf(stderr, "perfbot: bisect step %d (%s): prefix %d against prefix %d\n",
-		b->rec.nsteps + 1, role, pa, pb);
+		b->rec.nsteps + 1, bisect_role_name(role), pa, pb);
 	name = xasprintf("bisect-%s-%d-%d-%d", b->t.name, pa, pb, b->rec.nsteps + 1);
 	b->pl.start = now_seconds(); /* the step's own wall time */
-	ok = pipeline_compare(&b->pl, b->q, &b->rq, &cmp, "bisect", xstrdup(b->choice), name);
+	ok = pipeline_compare(&b->pl, b->q, &b->rq, &cmp, KIND_BISECT, xstrdup(b->choice), name);
 	free(name);
 	if (!ok) {
 		comparison_free(&cmp);
@@ -142,7 +152,7 @@ static enum judged judge(struct bisect *b, int pa, int pb, const char *role)
 		const struct metric_result *m = b->by_status ? NULL
 			: comparison_result(&cmp, b->t.workload, b->t.metric);
 
-		printf("bisect: step %d %-13s prefix %d -> %d  %s%s", b->rec.nsteps, role, pa, pb,
+		printf("bisect: step %d %-13s prefix %d -> %d  %s%s", b->rec.nsteps, bisect_role_name(role), pa, pb,
 		       verdict, m && m->n[0] && m->n[1] ? "" : "\n");
 		if (m && m->n[0] && m->n[1])
 			printf(" (%+.2f%%, %d boots a side)  %s\n", m->change_pct, cmp.boots_per_kernel,
@@ -173,11 +183,11 @@ static int search(struct bisect *b)
 
 	while (hi - lo > 1) {
 		int mid = lo + (hi - lo) / 2;
-		enum judged j = judge(b, lo, mid, "search");
+		enum judged j = judge(b, lo, mid, ROLE_SEARCH);
 
 		if (j == JUDGED_UNDECIDED) {
 			/* against the bad end instead: no change there puts it before mid */
-			j = judge(b, mid, hi, "search");
+			j = judge(b, mid, hi, ROLE_SEARCH);
 			if (j == JUDGED_BAD)
 				j = JUDGED_GOOD;
 			else if (j == JUDGED_GOOD)
@@ -199,7 +209,7 @@ static int search(struct bisect *b)
 static enum confirmation confirm(struct bisect *b, int k)
 {
 	while (steps_with(b, k - 1, k, true) < 2) {
-		enum judged j = judge(b, k - 1, k, "confirm");
+		enum judged j = judge(b, k - 1, k, ROLE_CONFIRM);
 
 		if (j == JUDGED_ERROR)
 			return CONFIRM_ERROR;
@@ -207,7 +217,7 @@ static enum confirmation confirm(struct bisect *b, int k)
 			return NOT_REPRODUCED;
 	}
 	if (k - 1 > 0 && !steps_with(b, 0, k - 1, false)) {
-		enum judged j = judge(b, 0, k - 1, "absent before");
+		enum judged j = judge(b, 0, k - 1, ROLE_ABSENT_BEFORE);
 
 		if (j == JUDGED_ERROR)
 			return CONFIRM_ERROR;
@@ -252,7 +262,7 @@ static bool bisect_target(struct bisect *b, const struct bisect_request *rq)
 		}
 		return true;
 	}
-	if (strcmp(b->t.status, "measured")) {
+	if (b->t.status != STATUS_MEASURED) {
 		b->by_status = true;
 		return true;
 	}
@@ -345,9 +355,9 @@ static int bisect_finish(struct bisect *b, int k, enum confirmation confirmed)
 		b->rec.culprit_number = b->applied.steps[i].number;
 		p = queue_find(b->q, b->rec.culprit_number);
 	}
-	b->rec.status = k > 0 && confirmed == CONFIRMED ? "confirmed"
-			: k > 0				   ? "not confirmed"
-							   : "failed";
+	b->rec.status = k > 0 && confirmed == CONFIRMED ? BISECT_CONFIRMED
+			: k > 0				   ? BISECT_NOT_CONFIRMED
+							   : BISECT_FAILED;
 	if (k > 0) {
 		char *subject = visible(p ? p->subject : "?");
 
@@ -372,9 +382,10 @@ static int bisect_finish(struct bisect *b, int k, enum confirmation confirmed)
 	} else {
 		printf("perfbot: bisect %lld of series %s (%s%s%s): %s: %s; %d steps, %.0f s; report %s\n",
 		       id, b->t.name, b->by_status ? "" : b->t.workload, b->by_status ? "" : ".",
-		       b->by_status ? b->t.status : b->t.metric, b->rec.status, detail.buf,
+		       b->by_status ? status_name(b->t.status) : b->t.metric,
+		       bisect_status_name(b->rec.status), detail.buf,
 		       b->rec.nsteps, b->rec.wall_seconds, page);
-		rc = !strcmp(b->rec.status, "confirmed") ? PB_EXIT_OK : PB_EXIT_KERNEL;
+		rc = b->rec.status == BISECT_CONFIRMED ? PB_EXIT_OK : PB_EXIT_KERNEL;
 	}
 	free((char *)b->rec.finished_at);
 	free(page);
@@ -402,11 +413,11 @@ int pipeline_bisect(const struct pb_config *cfg, const struct pb_queue *q,
 	b.rec.series_comparison = b.t.id;
 	b.rec.workload = b.by_status ? "" : b.t.workload;
 	b.rec.metric = b.by_status ? "" : b.t.metric;
-	b.rec.change = b.by_status ? b.t.status : b.t.change;
+	b.rec.change = bisect_change_of(&b);
 	b.rec.npatches = b.n;
 	b.rec.started_at = iso_time_now();
 	printf("perfbot: bisect of series %s (comparison %lld): %s in %s%s%s over %d prefixes (%s); "
-	       "about %d steps\n", b.t.name, b.t.id, b.rec.change, b.rec.workload,
+	       "about %d steps\n", b.t.name, b.t.id, bisect_change_name(b.rec.change), b.rec.workload,
 	       b.by_status ? "" : ".", b.rec.metric, b.n + 1,
 	       b.reverse ? "the queue taken out of the base" : "the -rc on its base",
 	       b.n > 1 ? 32 - __builtin_clz((unsigned)b.n - 1) : 1);

@@ -121,7 +121,7 @@ static bool submit(const struct pb_config *cfg, const char *spool, const char *s
 	return ok;
 }
 
-enum job_seen { JOB_KNOWN, JOB_UNKNOWN, JOB_NO_ANSWER };
+enum job_seen { SEEN_KNOWN, SEEN_UNKNOWN, SEEN_NO_ANSWER };
 
 /* What scontrol says of job id now: known (into *job), unknown to it
  * ("Invalid job id": past MinJobAge, or lost), or no answer (slurmctld
@@ -132,15 +132,15 @@ static enum job_seen job_state(long id, struct slurm_job *job)
 	char *argv[] = { "scontrol", "-o", "show", "job", num, NULL };
 	pb_str out;
 	int status = -1;
-	enum job_seen seen = JOB_NO_ANSWER;
+	enum job_seen seen = SEEN_NO_ANSWER;
 
 	snprintf(num, sizeof(num), "%ld", id);
 	str_init(&out);
 	if (spawn_capture(argv, NULL, true, &out, &status) && out.buf) {
 		if (status == 0 && slurm_parse_job(out.buf, job))
-			seen = JOB_KNOWN;
+			seen = SEEN_KNOWN;
 		else if (strstr(out.buf, "Invalid job id"))
-			seen = JOB_UNKNOWN;
+			seen = SEEN_UNKNOWN;
 	}
 	str_free(&out);
 	return seen;
@@ -275,9 +275,9 @@ bool cluster_run(const struct pb_config *cfg, const char *spool, const char *per
 			if (t[i].state != TASK_ACTIVE)
 				continue;
 			seen = job_state(t[i].job, &job);
-			if (seen == JOB_NO_ANSWER)
+			if (seen == SEEN_NO_ANSWER)
 				continue;
-			if (seen == JOB_UNKNOWN) {
+			if (seen == SEEN_UNKNOWN) {
 				/* forgotten: ended long ago, or slurmctld lost it */
 				if (++t[i].unseen < 10)
 					continue;

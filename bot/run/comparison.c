@@ -133,7 +133,7 @@ void comparison_print(const struct comparison *cmp, FILE *out)
 		     "     Holm over %d metrics, alpha %g spent over the looks (Pocock-type), beta %g mostly at the first; "
 		     "gate %g%%; noise: %s\n",
 		boots_of(cmp, SIDE_WITHOUT, false), boots_of(cmp, SIDE_WITH, false), cmp->obs.iterations,
-		cmp->policy.warmup, cmp->accel.name[0] ? cmp->accel.name : "-",
+		cmp->policy.warmup, cmp->accel.kind != ACCEL_AUTO ? accel_kind_name(cmp->accel.kind) : "-",
 		cmp->guests_at_once > 1 ? cmp->guests_at_once : 1, cmp->policy.first_look,
 		cmp->policy.last_look, tested_n, cmp->policy.alpha, cmp->policy.beta,
 		cmp->policy.gate_pct,
@@ -141,7 +141,7 @@ void comparison_print(const struct comparison *cmp, FILE *out)
 				       : "this run's boots alone (no calibration for this accelerator)");
 	if (cmp->noise_calibration)
 		fprintf(out, "     noise floor: calibration %lld\n", cmp->noise_calibration);
-	if (!strcmp(cmp->accel.name, "tcg-icount"))
+	if (cmp->accel.kind == ACCEL_TCG_ICOUNT)
 		fprintf(out, "note: under tcg-icount guest time counts instructions: it measures the work "
 			     "a kernel path does, not cache or TLB stalls\n");
 }

@@ -22,7 +22,7 @@ struct series_info {
 
 struct comparison {
 	/* inputs */
-	const char *kind;              /* "patch", "calibration" (A/A) or "series" */
+	enum comparison_kind kind;     /* a patch's, a calibration (A/A), a series', a bisect step */
 	const struct pb_patch *patch;  /* NULL for a calibration or a series */
 	const struct series_info *series; /* a series comparison's, else NULL */
 	const char *queue_dir;

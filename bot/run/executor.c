@@ -99,18 +99,20 @@ bool executor_outcome(sqlite3 *db, const char *uid, struct pipeline_outcome *out
 		const char *status = (const char *)sqlite3_column_text(st, 1);
 		const char *verdict = (const char *)sqlite3_column_text(st, 2);
 		const char *behaviour = (const char *)sqlite3_column_text(st, 3);
+		enum verdict b;
 
 		out->comparison = sqlite3_column_int64(st, 0);
 		ok = status && status_parse(status, &out->status);
 		out->decided = verdict && verdict_parse(verdict, &out->verdict);
-		out->behaviour_change = behaviour && !strcmp(behaviour, "behaviour change");
+		out->behaviour_change = behaviour && verdict_parse(behaviour, &b) &&
+					b == VERDICT_BEHAVIOUR_CHANGE;
 	}
 	sqlite3_finalize(st);
 	return ok;
 }
 
 bool executor_import(sqlite3 *db, const struct pb_config *cfg, const struct cluster_task *k,
-		     const char *kind, const char *who, char uid[33], pb_err *err)
+		     enum comparison_kind kind, const char *who, char uid[33], pb_err *err)
 {
 	struct bundle_outcome o;
 	char *logs = xasprintf("%s/logs", cfg->report_dir);
@@ -126,7 +128,7 @@ bool executor_import(sqlite3 *db, const struct pb_config *cfg, const struct clus
 		printf("%s: %s: imported %d comparison(s)%s of its bundle, %d log(s)\n", who, k->name,
 		       o.imported, o.bisects ? " and its bisect" : "", o.logs);
 		if (!uid[0]) {
-			pb_seterr(err, "its bundle %s holds no %s comparison", k->db, kind);
+			pb_seterr(err, "its bundle %s holds no %s comparison", k->db, comparison_kind_name(kind));
 			ok = false;
 		}
 	}

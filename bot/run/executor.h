@@ -37,7 +37,7 @@ void executor_job_args(struct cluster_task *k, const struct pb_config *cfg, cons
  * on stdout, prefixed who. False, with err, if there was nothing to bring
  * or the bundle was refused (nothing of it stored). */
 bool executor_import(sqlite3 *db, const struct pb_config *cfg, const struct cluster_task *k,
-		     const char *kind, const char *who, char uid[33], pb_err *err);
+		     enum comparison_kind kind, const char *who, char uid[33], pb_err *err);
 
 /* What the comparison of uid in db says, as run would have told it. */
 bool executor_outcome(sqlite3 *db, const char *uid, struct pipeline_outcome *out);
@@ -48,7 +48,7 @@ struct executor_one {
 	char *const *cmd;              /* perfbot's command: "run", "--patch", "765", ... */
 	int ncmd;
 	char *seed;                    /* a database it starts from, NULL none (freed here) */
-	const char *kind;              /* the kind of comparison that answers it: "patch", ... */
+	enum comparison_kind kind;     /* the kind of comparison that answers it */
 	const struct pb_patch *patch;  /* run --patch: its row stored here first, so that the
 					* comparison is this queue's patch's */
 	volatile sig_atomic_t *stop;   /* set: cancel the job; NULL: SIGTERM and SIGINT do */

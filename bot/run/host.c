@@ -34,9 +34,9 @@ int host_guests_at_once(const struct pb_config *cfg, const struct accel *a,
 		snprintf(why, whylen, "qemu.parallel %d", cfg->parallel);
 		return cfg->parallel;
 	}
-	if (strcmp(a->name, "tcg-icount")) {
+	if (a->kind != ACCEL_TCG_ICOUNT) {
 		snprintf(why, whylen, "auto: one at a time under %s, where guests side by side slow "
-				      "each other's clocks", a->name);
+				      "each other's clocks", accel_kind_name(a->kind));
 		return 1;
 	}
 	for (int i = 0; gp && i < gp->nworkloads; i++)

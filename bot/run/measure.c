@@ -119,7 +119,7 @@ static bool boot_jobs(struct comparison *cmp, const struct measure_plan *mp, str
 		struct boot_job *j = &jobs[k];
 
 		fprintf(stderr, "perfbot: boot %d/%d  %s (%s, %s%s%s) %s", j->index + 1, shown_total,
-			side_label(mp, j->side), mp->label[j->side], cmp->accel.name,
+			side_label(mp, j->side), mp->label[j->side], accel_kind_name(cmp->accel.kind),
 			j->left_out ? "; once per kernel, left out: " : "", j->left_out ? j->left_out : "",
 			together ? "started\n" : "...");
 		fflush(stderr);
@@ -164,7 +164,7 @@ static bool side_ran(const struct comparison *cmp, enum side s, const struct wor
  * as a change, or miss it), and no calibration found a metric of it vary. */
 static bool runs_once(const struct comparison *cmp, const struct workload *w)
 {
-	if (!workload_once_per_side(w) || strcmp(cmp->accel.name, "tcg-icount"))
+	if (!workload_once_per_side(w) || cmp->accel.kind != ACCEL_TCG_ICOUNT)
 		return false;
 	for (int i = 0; i < cmp->noise.n; i++)
 		if (!strcmp(cmp->noise.floor[i].workload, w->binary) &&
@@ -310,7 +310,7 @@ static bool kernel_booted_ok(const struct comparison *cmp, enum side s)
  * keep their rounds. */
 static bool kernel_failed_for_good(const struct comparison *cmp)
 {
-	if (strcmp(cmp->accel.name, "tcg-icount"))
+	if (cmp->accel.kind != ACCEL_TCG_ICOUNT)
 		return false;
 	for (int s = 0; s < 2; s++) {
 		int panics = 0, hangs = 0;

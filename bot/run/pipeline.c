@@ -189,16 +189,16 @@ bool stage_noise(struct pipeline *pl)
 	int kept = 0;
 	pb_str stale;
 
-	if (!db_load_noise(pl->db, pl->accel.name, pl->kc.sha256, pl->cfg->iterations,
+	if (!db_load_noise(pl->db, pl->accel.kind, pl->kc.sha256, pl->cfg->iterations,
 			   pl->cfg->warmup, &pl->noise, &pl->nnoise, &pl->noise_calibration, &elsewhere,
 			   &pl->err))
 		return false;
 	if (elsewhere)
 		printf("perfbot: calibration %lld ran under another QEMU build%s: not its noise floor "
 		       "(this machine: %s%s%s)\n", elsewhere,
-		       strcmp(pl->accel.name, "tcg-icount") ? " or host CPU" : "", qemu_version(),
-		       strcmp(pl->accel.name, "tcg-icount") ? ", " : "",
-		       strcmp(pl->accel.name, "tcg-icount") ? host_cpu_model() : "");
+		       pl->accel.kind != ACCEL_TCG_ICOUNT ? " or host CPU" : "", qemu_version(),
+		       pl->accel.kind != ACCEL_TCG_ICOUNT ? ", " : "",
+		       pl->accel.kind != ACCEL_TCG_ICOUNT ? host_cpu_model() : "");
 	chosen_fingerprints(pl, fp);
 	str_init(&stale);
 	for (int i = 0; i < pl->nnoise; i++) {
@@ -229,10 +229,10 @@ static void print_noise_source(const struct pipeline *pl)
 {
 	if (pl->noise_calibration)
 		printf("perfbot: noise floor from calibration %lld (%s)\n", pl->noise_calibration,
-		       pl->accel.name);
+		       accel_kind_name(pl->accel.kind));
 	else
 		printf("perfbot: no calibration for %s with %d iteration(s), %d warm-up, yet (perfbot "
-		       "calibrate): the noise floor comes from this run's own boots\n", pl->accel.name,
+		       "calibrate): the noise floor comes from this run's own boots\n", accel_kind_name(pl->accel.kind),
 		       pl->cfg->iterations, pl->cfg->warmup);
 }
 
@@ -269,7 +269,7 @@ bool stage_report(struct pipeline *pl, const struct pb_queue *q)
 }
 
 /* The comparison's inputs, as the stages so far left them. */
-static void comparison_from(struct comparison *cmp, struct pipeline *pl, const char *kind,
+static void comparison_from(struct comparison *cmp, struct pipeline *pl, enum comparison_kind kind,
 			    const struct pb_queue *q, char *why)
 {
 	cmp->kind = kind;
@@ -290,14 +290,14 @@ static void comparison_booted(struct comparison *cmp, const struct pipeline *pl)
 {
 	cmp->accel = pl->accel;
 	cmp->booted = true;
-	printf("perfbot: accelerator %s: %s\n", cmp->accel.name, cmp->accel.reason);
+	printf("perfbot: accelerator %s: %s\n", accel_kind_name(cmp->accel.kind), cmp->accel.reason);
 }
 
 /* The gate goes with the accelerator and the bootstrap with the seed: set
  * once both are final (after a resumed job's journal gave its seed). */
 static void comparison_policy(struct comparison *cmp, const struct pb_config *cfg)
 {
-	verdict_policy_init(&cmp->policy, cfg, cmp->booted ? cmp->accel.name : NULL);
+	verdict_policy_init(&cmp->policy, cfg, cmp->booted ? cmp->accel.kind : ACCEL_AUTO);
 }
 
 static void outcome_set(struct pipeline_outcome *out, long long cid, const struct comparison *cmp)
@@ -363,7 +363,7 @@ static char *journal_inputs(const struct comparison *cmp, const struct guest_pla
 
 	str_init(&s);
 	str_addf(&s, "kernels %s %s; accel %s; iterations %d; cmdline %s; workloads", cmp->image[0].key,
-		 cmp->image[1].key, cmp->accel.name, cfg->iterations, gp->kernel_cmdline);
+		 cmp->image[1].key, accel_kind_name(cmp->accel.kind), cfg->iterations, gp->kernel_cmdline);
 	for (int i = 0; i < gp->nworkloads; i++)
 		str_addf(&s, " [%s %s]", gp->workloads[i]->name, gp->args[i] ? gp->args[i] : "");
 	return str_steal(&s);
@@ -471,7 +471,7 @@ static bool run_prepare(struct pipeline *pl, const struct pb_patch *p, const str
  * says parallel = no waits on a disk, whose time follows the host's. */
 static const char *builds_beside_why_not(const struct pipeline *pl)
 {
-	if (strcmp(pl->accel.name, "tcg-icount"))
+	if (pl->accel.kind != ACCEL_TCG_ICOUNT)
 		return "a build beside the guests would slow their clocks";
 	for (int i = 0; i < pl->nchosen; i++)
 		if (!pl->chosen[i]->side_by_side)
@@ -549,7 +549,7 @@ static bool run_measure(struct pipeline *pl, struct comparison *cmp, const struc
 }
 
 bool pipeline_compare(struct pipeline *pl, const struct pb_queue *q, const struct run_request *rq,
-		      struct comparison *cmp, const char *kind, char *why, const char *name)
+		      struct comparison *cmp, enum comparison_kind kind, char *why, const char *name)
 {
 	const struct pb_patch *p = cmp->patch;
 	const struct series_info *si = cmp->series;
@@ -589,7 +589,7 @@ static int run_compare(struct pipeline *pl, const struct pb_queue *q, const stru
 		}
 		goto fail;
 	}
-	if (!pipeline_compare(pl, q, rq, &cmp, si ? "series" : "patch", why, name))
+	if (!pipeline_compare(pl, q, rq, &cmp, si ? KIND_SERIES : KIND_PATCH, why, name))
 		goto fail;
 	if (cmp.interrupted) {
 		printf("perfbot: stopped after boot %d; job %lld resumes from there\n", cmp.obs.nboots,
@@ -808,7 +808,7 @@ static long long calibration_current(struct pipeline *pl, const struct compariso
 	int n = 0;
 	bool ok;
 
-	if (!db_load_noise(pl->db, cmp->accel.name, pl->kc.sha256, pl->cfg->iterations,
+	if (!db_load_noise(pl->db, cmp->accel.kind, pl->kc.sha256, pl->cfg->iterations,
 			   pl->cfg->warmup, &noise, &n, &cid, NULL, &pl->err) || !cid) {
 		noise_free(noise, n);
 		return 0;
@@ -906,7 +906,7 @@ int pipeline_calibrate(const struct pb_config *cfg, const struct pb_queue *q, ch
 	    !stage_selftests(&pl) || !stage_configure(&pl) || !stage_open_db(&pl, false, NULL) || !stage_pair(&pl, NULL))
 		goto fail;
 	free(why);
-	comparison_from(&cmp, &pl, "calibration", q,
+	comparison_from(&cmp, &pl, KIND_CALIBRATION, q,
 			names_of(pl.chosen, pl.nchosen, "calibration (A/A) of:"));
 	why = NULL;
 	printf("perfbot: A/A calibration of the base kernel %s, %d boots per side, workloads:",
@@ -920,7 +920,7 @@ int pipeline_calibrate(const struct pb_config *cfg, const struct pb_queue *q, ch
 	if (reused) {
 		printf("perfbot: calibration %lld still holds (the same base kernel, accelerator %s, "
 		       "config, iterations and version of every workload, %d boots a side or more): "
-		       "not calibrating again\n", reused, cmp.accel.name, per_side);
+		       "not calibrating again\n", reused, accel_kind_name(cmp.accel.kind), per_side);
 		if (out) {
 			out->comparison = reused;
 			out->status = STATUS_MEASURED;
@@ -935,8 +935,8 @@ int pipeline_calibrate(const struct pb_config *cfg, const struct pb_queue *q, ch
 	print_failures(&cmp, true);
 	printf("perfbot: calibration %s; stored as comparison %lld in %s (accel %s, seed %lu, %.0f s); "
 	       "runs under %s now use its noise floor\n",
-	       status_name(cmp.status), pl.cid, cfg->db_path, cmp.booted ? cmp.accel.name : "-", cmp.seed,
-	       cmp.wall_seconds, cmp.booted ? cmp.accel.name : "-");
+	       status_name(cmp.status), pl.cid, cfg->db_path, cmp.booted ? accel_kind_name(cmp.accel.kind) : "-", cmp.seed,
+	       cmp.wall_seconds, cmp.booted ? accel_kind_name(cmp.accel.kind) : "-");
 	outcome_set(out, pl.cid, &cmp);
 	rc = cmp.status != STATUS_MEASURED ? PB_EXIT_KERNEL : PB_EXIT_OK;
 	goto out;
@@ -996,7 +996,7 @@ int pipeline_parallel_check(const struct pb_config *cfg, const struct pb_queue *
 		printf(" %s", pl.chosen[i]->name);
 	printf("\n");
 	for (int h = 0; h < 2; h++) {
-		comparison_from(&half[h], &pl, "calibration", q,
+		comparison_from(&half[h], &pl, KIND_CALIBRATION, q,
 				names_of(pl.chosen, pl.nchosen, "A/A check of guests side by side:"));
 		if (!calibrate_measure(&pl, &half[h], h ? "aa-side-by-side" : "aa-one-at-a-time", per_side,
 				       h ? guests : 1, &flags[h], &wall[h], NULL))
@@ -1020,7 +1020,7 @@ int pipeline_parallel_check(const struct pb_config *cfg, const struct pb_queue *
 		       pl.noise_calibration);
 	else
 		printf("perfbot: no calibration under %s: a metric the same in the %d boots one at a "
-		       "time is held to that value (perfbot calibrate knows better)\n", pl.accel.name, ok[0]);
+		       "time is held to that value (perfbot calibrate knows better)\n", accel_kind_name(pl.accel.kind), ok[0]);
 	vp = half[0].policy;
 	vp.first_look = vp.last_look = ok[0] < ok[1] ? ok[0] : ok[1];
 	compare_compute(&vp, &serial, &obs, &f);
@@ -1060,7 +1060,7 @@ int pipeline_parallel_check(const struct pb_config *cfg, const struct pb_queue *
 	} else {
 		printf("perfbot: the A/A check of %d guests at once passed: %d metric(s) the same in "
 		       "every boot, %d within their noise, %d diagnostic(s) apart, which decide no "
-		       "verdict (accel %s)\n", guests, same, quiet, shown, half[1].accel.name);
+		       "verdict (accel %s)\n", guests, same, quiet, shown, accel_kind_name(half[1].accel.kind));
 		rc = PB_EXIT_OK;
 	}
 	goto out;

@@ -147,7 +147,7 @@ bool stage_configure(struct pipeline *pl);
  * name names the log directory. False only when perfbot cannot go on; a
  * failed build or boot is cmp's status. */
 bool pipeline_compare(struct pipeline *pl, const struct pb_queue *q, const struct run_request *rq,
-		      struct comparison *cmp, const char *kind, char *why, const char *name);
+		      struct comparison *cmp, enum comparison_kind kind, char *why, const char *name);
 /* The results database, locked (perfbotd's job waits while stop allows,
  * anything else refuses) and opened. */
 bool stage_open_db(struct pipeline *pl, bool wait, volatile sig_atomic_t *stop);

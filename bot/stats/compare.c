@@ -51,15 +51,15 @@
 #include "stats.h"
 
 void verdict_policy_init(struct verdict_policy *vp, const struct pb_config *cfg,
-			 const char *accel)
+			 enum accel_kind accel)
 {
-	vp->gate_pct = accel && !strcmp(accel, "tcg-icount") ? cfg->icount_gate_pct : cfg->gate_pct;
+	vp->gate_pct = accel == ACCEL_TCG_ICOUNT ? cfg->icount_gate_pct : cfg->gate_pct;
 	vp->alpha = cfg->alpha;
 	vp->beta = cfg->beta;
 	vp->first_look = cfg->boots;
 	vp->last_look = cfg->max_boots > cfg->boots ? cfg->max_boots : cfg->boots;
 	vp->warmup = cfg->warmup;
-	vp->boot_repeats = accel && !strcmp(accel, "tcg-icount");
+	vp->boot_repeats = accel == ACCEL_TCG_ICOUNT;
 }
 
 void verdict_policy_set(struct verdict_policy *vp, double gate_pct, double alpha, double beta,
@@ -538,7 +538,7 @@ static void metric_stats(const struct inputs *in, const struct workload *wl,
 	m->p_mw = m->p_ks = m->p = m->p_adj = NAN;
 	m->noise_pct = m->threshold_pct = NAN;
 	m->look = 0;
-	m->noise_from = "-";
+	m->noise_from = NOISE_NONE;
 	m->regime = "-";
 	if (!m->n[0] || !m->n[1])
 		return;
@@ -550,7 +550,7 @@ static void metric_stats(const struct inputs *in, const struct workload *wl,
 					   m->boots[1]);
 	if (nf && nf->boots >= 2 && !isnan(nf->between_cv_pct)) {
 		m->noise_pct = nf->between_cv_pct;
-		m->noise_from = "calibration";
+		m->noise_from = NOISE_CALIBRATION;
 		w->prior.var = log1p(pow(nf->between_cv_pct / 100, 2));
 		w->prior.df = nf->boots - 1;
 		/* the paired test uses no prior: the calibration chose it because
@@ -560,7 +560,7 @@ static void metric_stats(const struct inputs *in, const struct workload *wl,
 			w->prior = (struct prior){ 0, 0 };
 	} else {
 		m->noise_pct = pooled_between_cv(w->ss, 2);
-		m->noise_from = isnan(m->noise_pct) ? "-" : "this run";
+		m->noise_from = isnan(m->noise_pct) ? NOISE_NONE : NOISE_THIS_RUN;
 	}
 }
 

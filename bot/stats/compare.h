@@ -29,7 +29,7 @@ struct verdict_policy {
 /* The gate for an accelerator: icount's own where guest time is an
  * instruction count, gate_pct elsewhere. */
 void verdict_policy_init(struct verdict_policy *vp, const struct pb_config *cfg,
-			 const char *accel);
+			 enum accel_kind accel);
 
 /* The tests' and the simulation's policy: first..last looks, no warm-up. */
 void verdict_policy_set(struct verdict_policy *vp, double gate_pct, double alpha, double beta,
@@ -62,7 +62,7 @@ struct metric_result {
 	double p_mw, p_ks;             /* rank tests over all boot medians, shown only */
 	double p, p_adj;               /* t test at the deciding look; p_adj: Holm over metrics */
 	double noise_pct;              /* between-boot CV: the prior of the t test's variance */
-	const char *noise_from;        /* "calibration", "this run" or "-" */
+	enum noise_from noise_from;    /* a calibration's, this run's, or none */
 	double threshold_pct;          /* "no change" means no change larger than this: the
 					  gate, or what the metric resolves in last_look boots */
 	int look;                      /* boots a side at the look that decided; 0: none */

@@ -29,8 +29,10 @@ static bool kvm_probe_boot(const struct pb_config *cfg, const char *kernel, cons
 {
 	char *console = xasprintf("%s/kvm-probe.console.log", dir);
 	char *serial = xasprintf("file:%s", console);
+	/* QEMU's accelerators are named as perfbot's are */
 	char *argv[] = { QEMU, "-nodefaults", "-no-user-config", "-display", "none", "-no-reboot",
-			 "-nic", "none", "-accel", "kvm", "-smp", "1", "-m", "512", "-kernel",
+			 "-nic", "none", "-accel", (char *)accel_kind_name(ACCEL_KVM), "-smp", "1", "-m",
+			 "512", "-kernel",
 			 (char *)kernel, "-append", "console=ttyS0 panic=-1", "-serial", serial, NULL };
 	struct spawn_opts o = { .stdout_path = "", .stderr_path = "", .timeout = cfg->kvm_probe_timeout };
 	struct spawn_result r;
@@ -62,11 +64,11 @@ bool accel_choose(const struct pb_config *cfg, const char *kernel, const char *s
 	memset(a, 0, sizeof(*a));
 	switch (cfg->accel) {
 	case ACCEL_TCG:
-		snprintf(a->name, sizeof(a->name), "tcg");
+		a->kind = ACCEL_TCG;
 		snprintf(a->reason, sizeof(a->reason), "chosen in the configuration (plain TCG: wall-clock guest time)");
 		return true;
 	case ACCEL_TCG_ICOUNT:
-		snprintf(a->name, sizeof(a->name), "tcg-icount");
+		a->kind = ACCEL_TCG_ICOUNT;
 		snprintf(a->reason, sizeof(a->reason), "chosen in the configuration (TCG -icount shift=0: guest time counts instructions)");
 		return true;
 	case ACCEL_KVM:
@@ -79,13 +81,13 @@ bool accel_choose(const struct pb_config *cfg, const char *kernel, const char *s
 				  "(use auto or tcg-icount)", cfg->kvm_probe_timeout);
 			return false;
 		}
-		snprintf(a->name, sizeof(a->name), "kvm");
+		a->kind = ACCEL_KVM;
 		snprintf(a->reason, sizeof(a->reason), "chosen in the configuration; probe boot printed in %.1f s", secs);
 		return true;
 	default:
 		break;
 	}
-	snprintf(a->name, sizeof(a->name), "tcg-icount");
+	a->kind = ACCEL_TCG_ICOUNT;
 	if (!dev) {
 		snprintf(a->reason, sizeof(a->reason),
 			 "auto: %s, so TCG with -icount shift=0 (deterministic guest time)", no_dev);
@@ -98,7 +100,7 @@ bool accel_choose(const struct pb_config *cfg, const char *kernel, const char *s
 			 "auto: a probe boot under KVM printed nothing in %d s; fell back to TCG with "
 			 "-icount shift=0 (deterministic guest time)", cfg->kvm_probe_timeout);
 	} else {
-		snprintf(a->name, sizeof(a->name), "kvm");
+		a->kind = ACCEL_KVM;
 		snprintf(a->reason, sizeof(a->reason),
 			 "auto: vmx/svm present and a probe boot under KVM printed in %.1f s", secs);
 	}

@@ -3,9 +3,10 @@
 #define PERFBOT_ACCEL_H
 
 #include "config.h"
+#include "names.h"
 
 struct accel {
-	char name[16];    /* "kvm", "tcg" or "tcg-icount" */
+	enum accel_kind kind; /* kvm, tcg or tcg-icount (names.h) */
 	char reason[400]; /* why this one: recorded with every run and shown in the report */
 };
 

@@ -120,7 +120,7 @@ void boot_classify(struct boot_record *br, const struct guest_plan *gp, const ch
 				br->outcome = BOOT_INVALID;
 				str_addf(&why, "%s%s: %s", why.len ? "; " : "", gp->workloads[i]->name,
 					 !wr ? "did not run" : !wr->checked ? "reported no check"
-					 : !wr->ok ? (wr->reason ? wr->reason : "invalid")
+					 : !wr->ok ? (wr->reason ? wr->reason : boot_outcome_name(BOOT_INVALID))
 						   : "exited non-zero");
 			}
 		}

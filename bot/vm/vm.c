@@ -132,7 +132,7 @@ static void qemu_numa_args(char ***argv, int *n, const struct pb_config *cfg, in
 static void qemu_machine_args(char ***argv, int *n, const struct pb_config *cfg,
 			      const struct accel *a, const struct guest_plan *gp)
 {
-	int vcpus = strcmp(a->name, "tcg-icount") ? cfg->vcpus : 1;
+	int vcpus = a->kind != ACCEL_TCG_ICOUNT ? cfg->vcpus : 1;
 
 	add_arg(argv, n, QEMU);
 	for (const char *s = "-nodefaults\0-no-user-config\0-display\0none\0-no-reboot\0-nic\0none\0";
@@ -149,12 +149,13 @@ static void qemu_machine_args(char ***argv, int *n, const struct pb_config *cfg,
 	 * key flipped (kselftest-vm) patches text. Toggling one 300 times
 	 * hung 7 of 7 guests multi-threaded, 0 of 8 with thread=single, which
 	 * runs the 2 vCPUs round-robin on one host thread. */
-	add_arg(argv, n, !strcmp(a->name, "kvm") ? "kvm"
-			 : strcmp(a->name, "tcg")  ? "tcg"
+	/* QEMU's accelerators are named as perfbot's are */
+	add_arg(argv, n, a->kind == ACCEL_KVM ? accel_kind_name(ACCEL_KVM)
+			 : a->kind != ACCEL_TCG ? accel_kind_name(ACCEL_TCG)
 			 /* make tcg-soak's control: the threads that hang */
 			 : fault_injected("mttcg") ? "tcg,thread=multi"
 						   : "tcg,thread=single");
-	if (!strcmp(a->name, "tcg-icount")) {
+	if (a->kind == ACCEL_TCG_ICOUNT) {
 		/* Guest time follows the instruction count: the same work reads the
 		 * same time in every boot. -icount needs one vCPU (two hung here). */
 		add_arg(argv, n, "-icount");

@@ -45,13 +45,13 @@ bool fixture_init(struct fixture *f, const char *without, const char *with)
 		f->cmp.image[s].built = true;
 		f->cmp.image[s].log = xstrdup("/nonexistent/build.log");
 	}
-	snprintf(f->cmp.accel.name, sizeof(f->cmp.accel.name), "tcg-icount");
+	f->cmp.accel.kind = ACCEL_TCG_ICOUNT;
 	snprintf(f->cmp.accel.reason, sizeof(f->cmp.accel.reason), "test");
 	f->cmp.booted = true;
 	f->cmp.obs.workloads = f->chosen;
 	f->cmp.obs.nworkloads = 1;
 	f->cmp.workload_choice = xstrdup("test");
-	f->cmp.kind = "patch";
+	f->cmp.kind = KIND_PATCH;
 	f->cmp.seed = 1;
 	/* run's defaults: looks from 2 to 10 boots a side */
 	verdict_policy_set(&f->cmp.policy, 0.5, 0.01, 0.05, 2, 10);

@@ -203,12 +203,12 @@ void test_bundle(void)
 		const char *uids[1];
 		struct bundle_outcome o4;
 		struct bisect_step steps[2] = {
-			{ .role = "search", .prefix_a = 0, .prefix_b = 1, .verdict = "regression", .bad = true },
-			{ .role = "confirm", .prefix_a = 0, .prefix_b = 1, .verdict = "regression", .bad = true },
+			{ .role = ROLE_SEARCH, .prefix_a = 0, .prefix_b = 1, .verdict = "regression", .bad = true },
+			{ .role = ROLE_CONFIRM, .prefix_a = 0, .prefix_b = 1, .verdict = "regression", .bad = true },
 		};
 		struct bisect_record r = { .series_comparison = 1, .workload = "hugetlb-migrate",
-					   .metric = "migrate_ms", .change = "regression", .npatches = 1,
-					   .culprit = 1, .culprit_number = 765, .status = "confirmed",
+					   .metric = "migrate_ms", .change = CHANGE_REGRESSION, .npatches = 1,
+					   .culprit = 1, .culprit_number = 765, .status = BISECT_CONFIRMED,
 					   .detail = "the one", .steps = steps, .nsteps = 2,
 					   .started_at = "2026-12-06T22:00:00Z",
 					   .finished_at = "2026-12-06T22:10:00Z", .wall_seconds = 600 };

@@ -78,7 +78,7 @@ static void test_shapes(void)
 		comparison_compute(&f.cmp);
 		CHECK_STR(verdict(&f.cmp, "migrate_ms"), "regression");
 		CHECK_STR(result(&f.cmp, "migrate_ms")->regime, "t test");
-		CHECK_STR(result(&f.cmp, "migrate_ms")->noise_from, "calibration");
+		CHECK_INT(result(&f.cmp, "migrate_ms")->noise_from, NOISE_CALIBRATION);
 		CHECK(result(&f.cmp, "migrate_ms")->p < 1e-6);
 		CHECK_STR(verdict_name(f.cmp.findings.verdict), "regression");
 		{
@@ -140,7 +140,7 @@ static void test_shapes(void)
 
 		CHECK(fixture_set_boots(&f, 6, t, s));
 		CHECK_STR(verdict(&f.cmp, "migrate_ms"), "improvement");
-		CHECK_STR(result(&f.cmp, "migrate_ms")->noise_from, "this run");
+		CHECK_INT(result(&f.cmp, "migrate_ms")->noise_from, NOISE_THIS_RUN);
 		/* decided at the first look, 2 boots a side: a third does not undo it */
 		CHECK_INT(result(&f.cmp, "migrate_ms")->look, 2);
 		/* a boot that was not ok does not count */

@@ -435,15 +435,15 @@ void test_db(void)
 		/* a bisect of it: its record, its steps, the target it starts from */
 		{
 			struct bisect_step bs[2] = {
-				{ .role = "search", .prefix_a = 0, .prefix_b = 1, .comparison_id = sid,
+				{ .role = ROLE_SEARCH, .prefix_a = 0, .prefix_b = 1, .comparison_id = sid,
 				  .verdict = "no change" },
-				{ .role = "confirm", .prefix_a = 1, .prefix_b = 2, .comparison_id = sid,
+				{ .role = ROLE_CONFIRM, .prefix_a = 1, .prefix_b = 2, .comparison_id = sid,
 				  .verdict = "behaviour change", .bad = true },
 			};
 			struct bisect_record br = {
 				.series_comparison = sid, .workload = "hugetlb-migrate",
-				.metric = "pages_migrated", .change = "behaviour change", .npatches = 2,
-				.culprit = 2, .culprit_number = 771, .status = "confirmed",
+				.metric = "pages_migrated", .change = CHANGE_BEHAVIOUR, .npatches = 2,
+				.culprit = 2, .culprit_number = 771, .status = BISECT_CONFIRMED,
 				.detail = "[PATCH 5.13 771/800] <culprit>", .steps = bs, .nsteps = 2,
 				.started_at = "t0", .finished_at = "t1", .wall_seconds = 12,
 			};
@@ -454,7 +454,7 @@ void test_db(void)
 			CHECK_INT(db_count(db, "SELECT count(*) FROM bisect_steps WHERE bisect_id=?", bid), 2);
 			CHECK(db_series_target(db, f.queue.dir, 0, NULL, NULL, &t, &err));
 			CHECK(t.id == sid);
-			CHECK_STR(t.mode, "forward");
+			CHECK_INT(t.mode, SERIES_FORWARD);
 			CHECK_STR(t.workload, "hugetlb-migrate");
 			CHECK_STR(t.metric, "pages_migrated");
 			CHECK_STR(t.change, "behaviour change");
@@ -533,7 +533,7 @@ void test_db(void)
 		nf = noise_measure(&f.cmp.policy, &f.cmp.obs, &nnf);
 		CHECK(nnf == 2); /* migrate_ms, pages_migrated: the metrics with samples */
 		f.cmp.patch = NULL;
-		f.cmp.kind = "calibration";
+		f.cmp.kind = KIND_CALIBRATION;
 		snprintf(nf[0].sha256, sizeof(nf[0].sha256), "%s", "f1n9e2");
 		f.cmp.measured_noise = nf;
 		f.cmp.nmeasured_noise = nnf;
@@ -542,14 +542,14 @@ void test_db(void)
 		CHECK_INT(db_count(db, "SELECT count(*) FROM comparisons WHERE kind='calibration' AND "
 				       "patch_id IS NULL AND fa_splits=3 AND id=?", cal), 1);
 		CHECK_INT(db_count(db, "SELECT count(*) FROM noise WHERE calibration_id=?", cal), 2);
-		CHECK(db_load_noise(db, "tcg-icount", "c0nf", f.cmp.obs.iterations, f.cmp.policy.warmup,
+		CHECK(db_load_noise(db, ACCEL_TCG_ICOUNT, "c0nf", f.cmp.obs.iterations, f.cmp.policy.warmup,
 				    &got, &ngot, &which, NULL, &err));
 		CHECK(which == cal && ngot == 2);
 		CHECK(ngot == 2 && !strcmp(got[0].workload, "hugetlb-migrate") && got[0].boots == 4);
 		/* which version of the workload it measured comes back with it */
 		CHECK(ngot == 2 && !strcmp(got[0].sha256, "f1n9e2") && !got[1].sha256[0]);
 		noise_free(got, ngot);
-		CHECK(db_load_noise(db, "kvm", NULL, f.cmp.obs.iterations, f.cmp.policy.warmup, &got,
+		CHECK(db_load_noise(db, ACCEL_KVM, NULL, f.cmp.obs.iterations, f.cmp.policy.warmup, &got,
 				    &ngot, &which, NULL, &err));
 		CHECK(which == 0 && ngot == 0 && !got);
 		/* where it ran: the QEMU build and CPU of every boot, the host */
@@ -571,7 +571,7 @@ void test_db(void)
 			long long elsewhere = -1;
 
 			CHECK(db_exec(db, "UPDATE runs SET qemu_version='QEMU emulator version 9.9'", &err));
-			CHECK(db_load_noise(db, "tcg-icount", "c0nf", f.cmp.obs.iterations,
+			CHECK(db_load_noise(db, ACCEL_TCG_ICOUNT, "c0nf", f.cmp.obs.iterations,
 					    f.cmp.policy.warmup, &got, &ngot, &which, &elsewhere, &err));
 			CHECK(which == 0 && ngot == 0 && elsewhere == cal);
 		}
@@ -583,17 +583,17 @@ void test_db(void)
 			CHECK(db_exec(db, q, &err));
 			sqlite3_free(q);
 			/* under tcg-icount the host's CPU changes no guest time */
-			CHECK(db_load_noise(db, "tcg-icount", "c0nf", f.cmp.obs.iterations,
+			CHECK(db_load_noise(db, ACCEL_TCG_ICOUNT, "c0nf", f.cmp.obs.iterations,
 					    f.cmp.policy.warmup, &got, &ngot, &which, &elsewhere, &err));
 			CHECK(which == cal && ngot == 2 && elsewhere == 0);
 			noise_free(got, ngot);
 			/* under kvm it does; a row from before schema 9 (no CPU) is this machine's */
 			CHECK(db_exec(db, "UPDATE comparisons SET accel='kvm'; UPDATE runs SET accel='kvm'", &err));
-			CHECK(db_load_noise(db, "kvm", "c0nf", f.cmp.obs.iterations, f.cmp.policy.warmup,
+			CHECK(db_load_noise(db, ACCEL_KVM, "c0nf", f.cmp.obs.iterations, f.cmp.policy.warmup,
 					    &got, &ngot, &which, &elsewhere, &err));
 			CHECK(which == 0 && ngot == 0 && elsewhere == cal);
 			CHECK(db_exec(db, "UPDATE runs SET host_cpu=NULL", &err));
-			CHECK(db_load_noise(db, "kvm", "c0nf", f.cmp.obs.iterations, f.cmp.policy.warmup,
+			CHECK(db_load_noise(db, ACCEL_KVM, "c0nf", f.cmp.obs.iterations, f.cmp.policy.warmup,
 					    &got, &ngot, &which, &elsewhere, &err));
 			CHECK(which == cal && ngot == 2 && elsewhere == 0);
 			noise_free(got, ngot);
@@ -601,10 +601,10 @@ void test_db(void)
 					  "accel='tcg-icount'", &err));
 		}
 		/* another number of iterations, or of warm-up: another noise */
-		CHECK(db_load_noise(db, "tcg-icount", "c0nf", f.cmp.obs.iterations + 1,
+		CHECK(db_load_noise(db, ACCEL_TCG_ICOUNT, "c0nf", f.cmp.obs.iterations + 1,
 				    f.cmp.policy.warmup, &got, &ngot, &which, NULL, &err));
 		CHECK(which == 0 && ngot == 0 && !got);
-		CHECK(db_load_noise(db, "tcg-icount", "c0nf", f.cmp.obs.iterations,
+		CHECK(db_load_noise(db, ACCEL_TCG_ICOUNT, "c0nf", f.cmp.obs.iterations,
 				    f.cmp.policy.warmup + 1, &got, &ngot, &which, NULL, &err));
 		CHECK(which == 0 && ngot == 0 && !got);
 		f.cmp.measured_noise = NULL;

@@ -840,13 +840,13 @@ static void check_series_command(void)
 	struct change_step cs[2] = { { .file = "/q/031.patch", .sha256 = "s1", .number = 31 },
 				     { .file = "/q/771.patch", .sha256 = "s2", .number = 771 } };
 	struct bisect_step bs[3] = {
-		{ .role = "search", .prefix_a = 1, .prefix_b = 2, .verdict = "behaviour change", .bad = true },
-		{ .role = "confirm", .prefix_a = 1, .prefix_b = 2, .verdict = "behaviour change", .bad = true },
-		{ .role = "absent before", .prefix_a = 0, .prefix_b = 1, .verdict = "same" },
+		{ .role = ROLE_SEARCH, .prefix_a = 1, .prefix_b = 2, .verdict = "behaviour change", .bad = true },
+		{ .role = ROLE_CONFIRM, .prefix_a = 1, .prefix_b = 2, .verdict = "behaviour change", .bad = true },
+		{ .role = ROLE_ABSENT_BEFORE, .prefix_a = 0, .prefix_b = 1, .verdict = "same" },
 	};
 	struct bisect_record br = {
-		.workload = "hugetlb-migrate", .metric = "pages_migrated", .change = "behaviour change",
-		.npatches = 2, .culprit = 2, .culprit_number = 771, .status = "confirmed",
+		.workload = "hugetlb-migrate", .metric = "pages_migrated", .change = CHANGE_BEHAVIOUR,
+		.npatches = 2, .culprit = 2, .culprit_number = 771, .status = BISECT_CONFIRMED,
 		.detail = "[PATCH 5.13 771/800] mm: migrate", .steps = bs, .nsteps = 3,
 		.started_at = "t0", .finished_at = "t1", .wall_seconds = 12,
 	};

@@ -105,7 +105,7 @@ static void setup(struct fixture *f, struct fake *fk, struct measure_plan *mp, c
 	f->cmp.obs.boots = NULL;
 	f->cmp.obs.nboots = 0;
 	f->cmp.seed = 4242;
-	snprintf(f->cmp.accel.name, sizeof(f->cmp.accel.name), "%s", accel);
+	CHECK(accel_kind_parse(accel, &f->cmp.accel.kind));
 	memset(fk, 0, sizeof(*fk));
 	pthread_mutex_init(&fk->lock, NULL);
 	fk->r = gsl_rng_alloc(gsl_rng_mt19937);

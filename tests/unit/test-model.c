@@ -19,8 +19,8 @@ static void check_table(const struct pb_names *t)
 		for (int j = 0; j < i; j++)
 			CHECK(strcmp(t->names[i], t->names[j]) != 0);
 	}
-	CHECK_STR(pb_names_name(t, t->count), "?");
-	CHECK_STR(pb_names_name(t, -1), "?");
+	CHECK_STR(pb_names_name(t, t->count), t->unknown ? t->unknown : "?");
+	CHECK_STR(pb_names_name(t, -1), t->unknown ? t->unknown : "?");
 	CHECK(!pb_names_parse(t, "no such name", &v));
 	CHECK(!pb_names_parse(t, NULL, &v));
 }
@@ -41,6 +41,7 @@ void test_model(void)
 	}
 	check_table(&accel_choice_names);
 	check_table(&executor_names);
+	check_table(&job_state_names);
 	/* the typed wrappers */
 	CHECK(accel_kind_parse("tcg-icount", &a) && a == ACCEL_TCG_ICOUNT);
 	CHECK(accel_choice_parse("auto", &a) && a == ACCEL_AUTO);

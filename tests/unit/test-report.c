@@ -281,9 +281,9 @@ static void check_trend_versions(sqlite3 *db, struct fixture *f, const char *dir
 	CHECK(fixture_set_boots(f, 4, texts, sides));
 	store_as(db, f, f->queue.dir, "2026-12-05T00:01:00Z");
 	/* the same base under kvm: a plot of its own */
-	snprintf(f->cmp.accel.name, sizeof(f->cmp.accel.name), "kvm");
+	f->cmp.accel.kind = ACCEL_KVM;
 	store_as(db, f, f->queue.dir, "2026-12-05T00:02:00Z");
-	snprintf(f->cmp.accel.name, sizeof(f->cmp.accel.name), "tcg-icount");
+	f->cmp.accel.kind = ACCEL_TCG_ICOUNT;
 	free(f->tree.version);
 	f->tree.version = xstrdup("6.1.192");
 	snprintf(f->cmp.image[0].key, sizeof(f->cmp.image[0].key), "key0");
