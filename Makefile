@@ -46,7 +46,7 @@ CPPFLAGS += -I$(BUILD)
 MANPAGES := doc/perfbot.1 doc/perfbotd.8 doc/perfbot.ini.5
 UNITS    := $(BUILD)/install/perfbotd.service $(BUILD)/install/perfbot-nightly.service
 
-.PHONY: all setup run test unit layers golden bad-input json-output fuzz fuzz-smoke e2e e2e-series bench bench-throughput bench-stats fresh-test clean FORCE \
+.PHONY: all setup run test unit layers names golden bad-input json-output fuzz fuzz-smoke e2e e2e-series bench bench-throughput bench-stats fresh-test clean FORCE \
 	install uninstall install-test check-docs deb tcg-soak slurm-test
 all: $(BUILD)/perfbot $(BUILD)/perfbotd $(BUILD)/perfbotd.service $(WORKLOADS)
 
@@ -164,6 +164,12 @@ layers:
 	tests/layers.sh --graph
 	tests/layers.sh --self-test
 
+# The model's names spelled only in its tables (tests/names.sh), and that
+# the check catches one spelled again.
+names:
+	tests/names.sh
+	tests/names.sh --self-test
+
 # The stable workflow on a synthetic -rc: a series run, a bisect to its
 # known culprit, the mails (about 15 minutes with a warm ccache; not in
 # make test, which must stay well inside CI's time on a fresh machine).
@@ -179,7 +185,7 @@ slurm-test: all
 test:
 	scripts/setup --tests
 	$(MAKE) all unit
-	$(MAKE) layers golden bad-input json-output fuzz-smoke check-docs install-test deb
+	$(MAKE) layers names golden bad-input json-output fuzz-smoke check-docs install-test deb
 	$(MAKE) e2e
 
 # Plain TCG boot after boot: the base kernel SOAK_BOOTS times in a row,
