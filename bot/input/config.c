@@ -12,7 +12,7 @@
 #include <ini.h>
 
 #include "layout.h"
-#include "mail.h"
+#include "rfc5322.h"
 
 /* K_TEXT: free text without control characters, may be empty;
  * K_ADDRESSES: a comma-separated list of min to max mail addresses. */

@@ -1,5 +1,6 @@
 /* A stored comparison's answer: the command that repeats it, the
  * terminal's summary, the JSON (answer.h). */
+#include "format.h"
 #include "answer.h"
 
 #include <math.h>
@@ -172,7 +173,7 @@ static void headline_change(pb_str *s, const struct mail_metric *top, int count)
 	char pct[32];
 	char *name = visible(top->name);
 
-	mail_fmt_pct(pct, sizeof(pct), top->change_pct);
+	fmt_pct(pct, sizeof(pct), top->change_pct);
 	str_addf(s, "%s%s%s of %s", isnan(top->change_pct) ? "" : pct, isnan(top->change_pct) ? "" : " ",
 		 verdict_name(top->verdict), name);
 	if (count > 1)
@@ -238,8 +239,8 @@ char *answer_headline(const struct answer *a)
 		const struct mail_metric *m = first[VERDICT_BEHAVIOUR_CHANGE];
 		char x[32], y[32], *name = visible(m->name);
 
-		mail_fmt_value(x, sizeof(x), m->without);
-		mail_fmt_value(y, sizeof(y), m->with);
+		fmt_value(x, sizeof(x), m->without);
+		fmt_value(y, sizeof(y), m->with);
 		str_addf(&s, "%s%d behaviour %s: %s %s -> %s", s.len ? "; " : "",
 			 count[VERDICT_BEHAVIOUR_CHANGE],
 			 plural(count[VERDICT_BEHAVIOUR_CHANGE], "change", "changes"), name, x, y);
@@ -288,12 +289,12 @@ static void metric_row(FILE *out, const struct mail_metric *m, const struct mail
 		name = v;
 	}
 
-	mail_fmt_value(a, sizeof(a), m->without);
-	mail_fmt_value(b, sizeof(b), m->with);
-	mail_fmt_pct(c, sizeof(c), m->change_pct);
+	fmt_value(a, sizeof(a), m->without);
+	fmt_value(b, sizeof(b), m->with);
+	fmt_pct(c, sizeof(c), m->change_pct);
 	if (!isnan(m->ci_lo_pct)) {
-		mail_fmt_pct(lo, sizeof(lo), m->ci_lo_pct);
-		mail_fmt_pct(hi, sizeof(hi), m->ci_hi_pct);
+		fmt_pct(lo, sizeof(lo), m->ci_lo_pct);
+		fmt_pct(hi, sizeof(hi), m->ci_hi_pct);
 		snprintf(ci, sizeof(ci), "[%s,%s]", lo, hi);
 	}
 	/* a long name has its own line: the numbers stay in their columns */

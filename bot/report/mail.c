@@ -1,6 +1,7 @@
 /* perfbot's answers on the list (see mail.h): their addresses, their
  * headers, folded and encoded, and their bodies in 72 columns, a patch's,
  * a series' and a bisect's built from the same parts. */
+#include "format.h"
 #include "mail.h"
 
 #include <math.h>
@@ -13,389 +14,6 @@
 #include "db-report.h"
 #include "queue.h"
 #include "report.h"
-
-/* A space the header folding must keep: one inside a quoted name. Text
- * from input never holds it: it went through visible() first. */
-#define NOFOLD '\x01'
-
-/* The columns n bytes of UTF-8 take: one a character. */
-static size_t columns(const char *s, size_t n)
-{
-	size_t c = 0;
-
-	for (size_t i = 0; i < n; i++)
-		c += ((unsigned char)s[i] & 0xc0) != 0x80;
-	return c;
-}
-
-/* The bytes of the first cols characters of s (n bytes). */
-static size_t bytes_of_columns(const char *s, size_t n, size_t cols)
-{
-	size_t i = 0, c = 0;
-
-	for (; i < n; i++) {
-		if (((unsigned char)s[i] & 0xc0) == 0x80)
-			continue;
-		if (c == cols)
-			break;
-		c++;
-	}
-	return i;
-}
-
-static bool is_ascii(const char *s)
-{
-	for (; *s; s++)
-		if ((unsigned char)*s >= 0x80)
-			return false;
-	return true;
-}
-
-/* Where a word too long for the room left is cut: after the last '.',
- * '_', '-' or '/' that fits, else where the room ends. */
-static size_t cut_word(const char *w, size_t n, size_t room)
-{
-	size_t max = bytes_of_columns(w, n, room ? room : 1), at = 0;
-
-	for (size_t i = 1; i <= max; i++)
-		if (strchr("._-/", w[i - 1]))
-			at = i;
-	return at ? at : max;
-}
-
-void mail_wrap(pb_str *out, const char *first, const char *indent, const char *text)
-{
-	size_t col = columns(first, strlen(first)), ind = columns(indent, strlen(indent));
-	bool empty = true; /* nothing after the line's prefix yet */
-	const char *p = text;
-
-	str_add(out, first);
-	while (*p) {
-		size_t n;
-
-		p += strspn(p, " ");
-		n = strcspn(p, " ");
-		while (n) {
-			size_t w = columns(p, n), take;
-
-			if (!empty && col + 1 + w > MAIL_BODY_COLUMNS) {
-				str_addf(out, "\n%s", indent);
-				col = ind;
-				empty = true;
-			}
-			if (!empty) {
-				str_add(out, " ");
-				col++;
-			}
-			take = col + w <= MAIL_BODY_COLUMNS ? n : cut_word(p, n, MAIL_BODY_COLUMNS - col);
-			str_addn(out, p, take);
-			col += columns(p, take);
-			empty = false;
-			p += take;
-			n -= take;
-			if (n) { /* the rest of a word longer than a line */
-				str_addf(out, "\n%s", indent);
-				col = ind;
-				empty = true;
-			}
-		}
-	}
-	str_add(out, "\n");
-}
-
-/* "Name:" and the words of value (prepared: spaces are where it may fold,
- * NOFOLD a space it must keep), a line never passing column 78 unless one
- * word does. A word of over 900 bytes is cut, so that no line passes
- * RFC 5322's 998. */
-static void header_folded(pb_str *out, const char *name, const char *value)
-{
-	size_t start = strlen(name) + 1, col = start;
-
-	str_addf(out, "%s:", name);
-	for (const char *p = value; *(p += strspn(p, " "));) {
-		size_t n = strcspn(p, " "), w;
-
-		if (n > 900)
-			n = bytes_of_columns(p, n, 900);
-		w = columns(p, n);
-		if (col > start && col + 1 + w > MAIL_HEADER_COLUMNS) {
-			str_add(out, "\n");
-			col = 0;
-		}
-		str_add(out, " ");
-		for (size_t i = 0; i < n; i++)
-			str_addn(out, p[i] == NOFOLD ? " " : p + i, 1);
-		col += 1 + w;
-		p += n;
-	}
-	str_add(out, "\n");
-}
-
-/* The bytes of the UTF-8 character s starts with (visible() text: valid). */
-static size_t utf8_char_len(const char *s)
-{
-	unsigned char c = (unsigned char)*s;
-	size_t n = c < 0xc0 ? 1 : c < 0xe0 ? 2 : c < 0xf0 ? 3 : 4;
-
-	for (size_t i = 1; i < n; i++)
-		if (!s[i])
-			return i;
-	return n;
-}
-
-/* s as RFC 2047 "Q" encoded words, each at most 66 characters (one fits
- * beside "Subject: " in 78 columns; RFC 2047 allows 75), a character never
- * split between two, spaces between them (the decoder drops those: the
- * text's own spaces are inside, as '_'). Only the characters a phrase
- * allows stay as they are. */
-static void add_encoded_words(pb_str *out, const char *s)
-{
-	size_t len = 0;
-
-	str_add(out, "=?UTF-8?Q?");
-	while (*s) {
-		size_t n = utf8_char_len(s), e = 0;
-		char enc[16];
-
-		for (size_t i = 0; i < n; i++) {
-			unsigned char c = (unsigned char)s[i];
-
-			if ((c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') ||
-			    (c && strchr("!*+-/", c)))
-				enc[e++] = (char)c;
-			else if (c == ' ')
-				enc[e++] = '_';
-			else
-				e += (size_t)snprintf(enc + e, sizeof(enc) - e, "=%02X", c);
-		}
-		if (len + e > 66 - 12) {
-			str_add(out, "?= =?UTF-8?Q?");
-			len = 0;
-		}
-		str_addn(out, enc, e);
-		len += e;
-		s += n;
-	}
-	str_add(out, "?=");
-}
-
-/* A word a reader's program would decode or take as non-ASCII. */
-static bool word_needs_encoding(const char *w, size_t n)
-{
-	char *s = xstrndup(w, n);
-	bool yes = !is_ascii(s) || strstr(s, "=?");
-
-	free(s);
-	return yes;
-}
-
-void mail_header(pb_str *out, const char *name, const char *value)
-{
-	char *text = visible(value);
-	const char *p = text;
-	pb_str v;
-
-	str_init(&v);
-	/* a run of words to encode is encoded as one, so that the spaces
-	 * between them (dropped between two encoded words) are kept */
-	while (*(p += strspn(p, " "))) {
-		size_t n = strcspn(p, " "), run = n;
-		char *words;
-
-		if (!word_needs_encoding(p, n)) {
-			str_addn(&v, p, n);
-		} else {
-			for (;;) {
-				size_t gap = strspn(p + run, " "), next = strcspn(p + run + gap, " ");
-
-				if (!next || !word_needs_encoding(p + run + gap, next))
-					break;
-				run += gap + next;
-			}
-			words = xstrndup(p, run);
-			add_encoded_words(&v, words);
-			free(words);
-		}
-		str_add(&v, " ");
-		p += run;
-	}
-	header_folded(out, name, v.buf);
-	str_free(&v);
-	free(text);
-}
-
-void mail_address_free(struct mail_address *a)
-{
-	free(a->name);
-	free(a->addr);
-	memset(a, 0, sizeof(*a));
-}
-
-void mail_addresses_free(struct mail_address *v, int n)
-{
-	for (int i = 0; i < n; i++)
-		mail_address_free(&v[i]);
-	free(v);
-}
-
-/* local@domain in ASCII, without spaces or specials: one an MTA takes. */
-static bool addr_spec_ok(const char *s)
-{
-	const char *at = strchr(s, '@');
-	size_t n = strlen(s);
-
-	if (n < 3 || n > 254 || !at || at == s || !at[1] || at[1] == '.' || s[n - 1] == '.' ||
-	    strchr(at + 1, '@'))
-		return false;
-	for (; *s; s++)
-		if ((unsigned char)*s <= 0x20 || (unsigned char)*s >= 0x7f || strchr("<>()[]\\,;:\"", *s))
-			return false;
-	return true;
-}
-
-/* A name without its quotes and their backslashes. */
-static char *unquote(char *name)
-{
-	size_t n = strlen(name), k = 0;
-
-	if (n < 2 || name[0] != '"' || name[n - 1] != '"')
-		return xstrdup(name);
-	name[n - 1] = '\0';
-	for (char *s = name + 1; *s; s++) {
-		if (*s == '\\' && s[1])
-			s++;
-		name[k++] = *s;
-	}
-	name[k] = '\0';
-	return xstrdup(name);
-}
-
-bool mail_address_parse(const char *text, struct mail_address *a)
-{
-	char *copy = xstrdup(text), *s = trim(copy), *lt = strrchr(s, '<'), *gt;
-
-	memset(a, 0, sizeof(*a));
-	if (lt && (gt = strchr(lt, '>'))) {
-		*gt = '\0';
-		a->addr = xstrdup(lt + 1);
-		*lt = '\0';
-		a->name = unquote(trim(s));
-	} else {
-		/* "a@b (comment)", "a@b # 5.10": the address is the first word */
-		s[strcspn(s, " \t")] = '\0';
-		a->addr = xstrdup(s);
-		a->name = xstrdup("");
-	}
-	free(copy);
-	if (addr_spec_ok(a->addr))
-		return true;
-	mail_address_free(a);
-	return false;
-}
-
-bool mail_address_list(const char *text, struct mail_address **v, int *n, pb_err *err)
-{
-	const char *p = text;
-
-	*n = 0;
-	if (v)
-		*v = NULL;
-	while (*p) {
-		size_t len = 0;
-		bool quoted = false;
-		char *entry, *e;
-
-		for (; p[len] && (quoted || p[len] != ','); len++) {
-			if (p[len] == '"')
-				quoted = !quoted;
-			else if (quoted && p[len] == '\\' && p[len + 1])
-				len++;
-		}
-		entry = xstrndup(p, len);
-		e = trim(entry);
-		if (*e) {
-			struct mail_address a;
-
-			if (!mail_address_parse(e, &a)) {
-				pb_seterr(err, "'%.100s' is not a mail address", e);
-				free(entry);
-				if (v)
-					mail_addresses_free(*v, *n);
-				return false;
-			}
-			if (v) {
-				*v = xrealloc(*v, sizeof(**v) * (size_t)(*n + 1));
-				(*v)[*n] = a;
-			} else {
-				mail_address_free(&a);
-			}
-			(*n)++;
-		}
-		free(entry);
-		p += len + (p[len] == ',');
-	}
-	return true;
-}
-
-/* A display name as a header carries it: words as they are, quoted when it
- * holds a special, encoded when it is not ASCII. A list folds between its
- * addresses (and between a long name's encoded words), not inside a name. */
-static void add_phrase(pb_str *v, const char *name)
-{
-	static const char atext[] = "!#$%&'*+-/=?^_`{|}~ ";
-	bool plain = true;
-
-	if (!is_ascii(name) || strstr(name, "=?")) {
-		add_encoded_words(v, name);
-		return;
-	}
-	for (const char *s = name; *s; s++)
-		plain &= (*s >= 'a' && *s <= 'z') || (*s >= 'A' && *s <= 'Z') ||
-			 (*s >= '0' && *s <= '9') || strchr(atext, *s);
-	if (plain) {
-		for (const char *s = name; *s; s++)
-			str_addn(v, *s == ' ' ? (const char[]){ NOFOLD } : s, 1);
-		return;
-	}
-	str_add(v, "\"");
-	for (const char *s = name; *s; s++) {
-		if (*s == '"' || *s == '\\')
-			str_add(v, "\\");
-		str_addn(v, *s == ' ' ? (const char[]){ NOFOLD } : s, 1);
-	}
-	str_add(v, "\"");
-}
-
-/* The addresses as a header's value: "Name <addr>, addr, ...". */
-static char *address_value(const struct mail_address *v, int n)
-{
-	pb_str s;
-
-	str_init(&s);
-	for (int i = 0; i < n; i++) {
-		if (v[i].name[0]) {
-			add_phrase(&s, v[i].name);
-			str_addf(&s, "%c<%s>", NOFOLD, v[i].addr);
-		} else {
-			str_add(&s, v[i].addr);
-		}
-		str_add(&s, i + 1 < n ? ", " : "");
-	}
-	return str_steal(&s);
-}
-
-/* One address from text that came from input: made one line first, its
- * name cut to 100 characters so that no header line passes 998. */
-static bool address_from_input(const char *text, struct mail_address *a)
-{
-	char *v = visible(text);
-	bool ok = mail_address_parse(v, a);
-
-	if (ok)
-		a->name[bytes_of_columns(a->name, strlen(a->name), 100)] = '\0';
-	free(v);
-	return ok;
-}
 
 /* Who a message goes to. */
 struct recipients {
@@ -447,11 +65,11 @@ static bool recipients(const char *from, const char *to, const char *who,
 	bool list_to;
 
 	memset(r, 0, sizeof(*r));
-	if (!address_from_input(from, &r->from)) {
+	if (!mail_address_from_input(from, &r->from)) {
 		pb_seterr(err, "[mail] from: '%.100s' is not a mail address", from);
 		return false;
 	}
-	if (address_from_input(to, &a)) {
+	if (mail_address_from_input(to, &a)) {
 		r->to = xcalloc(1, sizeof(*r->to));
 		r->to[r->nto++] = a;
 	} else if (who) {
@@ -461,7 +79,7 @@ static bool recipients(const char *from, const char *to, const char *who,
 	for (int i = 0; queued && i < queued->nsignoffs + queued->nccs; i++) {
 		int k = i - queued->nsignoffs;
 
-		if (address_from_input(k < 0 ? queued->signoffs[i] : queued->ccs[k], &a))
+		if (mail_address_from_input(k < 0 ? queued->signoffs[i] : queued->ccs[k], &a))
 			address_add(&r->cc, &r->ncc, &a, r);
 	}
 	if (!mail_address_list(list_cc, &list, &nlist, err))
@@ -519,28 +137,28 @@ static void headers(pb_str *out, const struct recipients *r, const char *subject
 	char *v, when[64], hex[65];
 	struct tm tm;
 
-	v = address_value(&r->from, 1);
-	header_folded(out, "From", v);
+	v = mail_address_value(&r->from, 1);
+	mail_header_folded(out, "From", v);
 	free(v);
-	v = address_value(r->to, r->nto);
-	header_folded(out, "To", v);
+	v = mail_address_value(r->to, r->nto);
+	mail_header_folded(out, "To", v);
 	free(v);
 	if (r->ncc) {
-		v = address_value(r->cc, r->ncc);
-		header_folded(out, "Cc", v);
+		v = mail_address_value(r->cc, r->ncc);
+		mail_header_folded(out, "Cc", v);
 		free(v);
 	}
 	mail_header(out, "Subject", subject);
 	gmtime_r(&date, &tm);
 	strftime(when, sizeof(when), "%a, %d %b %Y %H:%M:%S +0000", &tm);
-	header_folded(out, "Date", when);
+	mail_header_folded(out, "Date", when);
 	sha256_buf(idtext, strlen(idtext), hex);
 	v = xasprintf("<perfbot-%s-%.16s@perfbot>", tag, hex);
-	header_folded(out, "Message-ID", v);
+	mail_header_folded(out, "Message-ID", v);
 	free(v);
 	if (message_id_ok(reply_to)) {
-		header_folded(out, "In-Reply-To", reply_to);
-		header_folded(out, "References", reply_to);
+		mail_header_folded(out, "In-Reply-To", reply_to);
+		mail_header_folded(out, "References", reply_to);
 	}
 	str_add(out, "MIME-Version: 1.0\nContent-Type: text/plain; charset=utf-8\n"
 		     "Content-Transfer-Encoding: 8bit\n\n");
@@ -618,24 +236,6 @@ const struct mail_metric **mail_metrics_changed(const struct mail_metrics *m, in
 	return v;
 }
 
-void mail_fmt_pct(char *buf, size_t n, double v)
-{
-	if (isnan(v))
-		snprintf(buf, n, "-");
-	else
-		snprintf(buf, n, fabs(v) < 1000 ? "%+.1f%%" : "%+.2g%%", v);
-}
-
-void mail_fmt_value(char *buf, size_t n, double v)
-{
-	if (isnan(v))
-		snprintf(buf, n, "-");
-	else if (fabs(v) < 1e9 && (fabs(v) >= 1000 || v == floor(v)))
-		snprintf(buf, n, "%.0f", v);
-	else
-		snprintf(buf, n, "%.4g", v);
-}
-
 /* The body's first line: the most pressing thing the comparison of what
  * ("the patch", "the series") found, where it found it ("on:", "in 4
  * patches of 5.13.2-rc1:"); none says what had no regression. */
@@ -644,7 +244,7 @@ static char *summary(const struct patch_page_row *r, const struct mail_metric *t
 {
 	char pct[32], *name = top ? visible(top->name) : NULL, *s;
 
-	mail_fmt_pct(pct, sizeof(pct), top ? top->change_pct : NAN);
+	fmt_pct(pct, sizeof(pct), top ? top->change_pct : NAN);
 	if (r->status == STATUS_BUILD_FAILED)
 		s = xasprintf("perfbot could not build the kernel %s %s:",
 			      side_name(r->kernel[1].build_status == BUILD_BUILT ? SIDE_WITHOUT : SIDE_WITH),
@@ -759,12 +359,12 @@ static void metrics_table(pb_str *out, const struct patch_page_row *r, const str
 		char a[32], b[32], c[32], lo[32], hi[32], ci[80] = "-";
 		char *name = xasprintf("%s (%s)", m->name, m->unit), *vname = visible(name);
 
-		mail_fmt_value(a, sizeof(a), m->without);
-		mail_fmt_value(b, sizeof(b), m->with);
-		mail_fmt_pct(c, sizeof(c), m->change_pct);
+		fmt_value(a, sizeof(a), m->without);
+		fmt_value(b, sizeof(b), m->with);
+		fmt_pct(c, sizeof(c), m->change_pct);
 		if (!isnan(m->ci_lo_pct)) {
-			mail_fmt_pct(lo, sizeof(lo), m->ci_lo_pct);
-			mail_fmt_pct(hi, sizeof(hi), m->ci_hi_pct);
+			fmt_pct(lo, sizeof(lo), m->ci_lo_pct);
+			fmt_pct(hi, sizeof(hi), m->ci_hi_pct);
 			snprintf(ci, sizeof(ci), "[%s, %s]", lo, hi);
 		}
 		mail_wrap(out, "", "  ", vname);
@@ -822,11 +422,11 @@ static void kernels(pb_str *out, const struct patch_page_row *r)
 /* cmd and its nopt options (freed), continued with '\' before 72. */
 static void reproduce(pb_str *out, const char *cmd, char **opt, int nopt)
 {
-	size_t col = 2 + columns(cmd, strlen(cmd));
+	size_t col = 2 + mail_columns(cmd, strlen(cmd));
 
 	str_addf(out, "To reproduce, in a perfbot checkout with this queue:\n\n  %s", cmd);
 	for (int i = 0; i < nopt; i++) {
-		size_t w = columns(opt[i], strlen(opt[i]));
+		size_t w = mail_columns(opt[i], strlen(opt[i]));
 
 		if (col + 1 + w > MAIL_BODY_COLUMNS - 2) {
 			str_add(out, " \\\n     ");
@@ -1099,7 +699,7 @@ static char *bisect_change(const struct bisect_row *b, const struct mail_metrics
 		if (!strcmp(series->v[i].name, name) && !isnan(series->v[i].change_pct) &&
 		    (series->v[i].verdict == VERDICT_REGRESSION ||
 		     series->v[i].verdict == VERDICT_IMPROVEMENT))
-			mail_fmt_pct(pct, sizeof(pct), series->v[i].change_pct);
+			fmt_pct(pct, sizeof(pct), series->v[i].change_pct);
 	s = visible(name);
 	free(name);
 	name = s;
@@ -1127,7 +727,7 @@ static void steps_table(pb_str *out, const struct mail_steps *s)
 
 		snprintf(step, sizeof(step), "%d", x->step);
 		snprintf(prefixes, sizeof(prefixes), "%d->%d", x->prefix_a, x->prefix_b);
-		mail_fmt_pct(pct, sizeof(pct), x->change_pct);
+		fmt_pct(pct, sizeof(pct), x->change_pct);
 		snprintf(line, sizeof(line), fmt, step, role, prefixes, pct);
 		mail_wrap(out, line, "                                          ", v);
 		free(v);

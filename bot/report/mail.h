@@ -12,36 +12,10 @@
 
 #include <time.h>
 
+#include "names.h"
+#include "rfc5322.h"
 #include "util.h"
 #include "verdict.h"
-
-#define MAIL_BODY_COLUMNS 72
-#define MAIL_HEADER_COLUMNS 78
-
-/* One mailbox: name "" when it has none. */
-struct mail_address {
-	char *name, *addr;
-};
-/* The address of a trailer or of a list's entry: "Name <a@b>",
- * "\"Last, First\" <a@b>", "<a@b> # 5.10+", "a@b (comment)". False when it
- * holds none (an ASCII local@domain, without spaces or specials). */
-bool mail_address_parse(const char *text, struct mail_address *a);
-/* The comma-separated addresses of text (a comma between quotes is part of
- * a name; empty entries are skipped) into *v (NULL: only counted), *n of
- * them; false with err at the first entry that is not an address. */
-bool mail_address_list(const char *text, struct mail_address **v, int *n, pb_err *err);
-void mail_address_free(struct mail_address *a);
-/* Frees each of v's n addresses and v. */
-void mail_addresses_free(struct mail_address *v, int n);
-
-/* "Name: value" with value an unstructured text from input (a subject):
- * made one line, its non-ASCII words RFC 2047 encoded, folded before a word
- * that would pass column 78. */
-void mail_header(pb_str *out, const char *name, const char *value);
-/* text as lines of at most 72 columns (characters, not bytes), the first
- * starting with first, the others with indent; broken at spaces, and a word
- * longer than a line after a '.', '_', '-' or '/' where it has one. */
-void mail_wrap(pb_str *out, const char *first, const char *indent, const char *text);
 
 struct result_row;
 struct patch_page_row;
@@ -69,11 +43,6 @@ struct mail_metrics {
 };
 void mail_metrics_add(struct mail_metrics *m, const struct result_row *r);
 void mail_metrics_free(struct mail_metrics *m);
-/* A change in percent in a few columns, never in e-notation below 1000%;
- * "-" for NAN. The mail's, the terminal's and the answer's. */
-void mail_fmt_pct(char *buf, size_t n, double v);
-/* A median in at most 11 columns (9 below 1e9); "-" for NAN. */
-void mail_fmt_value(char *buf, size_t n, double v);
 /* What a reader must look at: the notable verdicts, and one more boots
  * may still decide. */
 bool mail_metric_changed(const struct mail_metric *m);
