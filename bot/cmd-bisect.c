@@ -35,17 +35,17 @@ static int bisect_on_slurm(const struct cli *c, const struct pb_config *cfg, con
 	if (!db_open_readonly(cfg->db_path, &db, &err) || !bisect_find_series(db, q, rq, &id, &err))
 		goto fail;
 	{
-		sqlite3_stmt *st;
+		char *uid, *cal;
 
-		if (sqlite3_prepare_v2(db, "SELECT c.uid, cal.uid FROM comparisons c LEFT JOIN comparisons cal "
-					   "ON cal.id=c.noise_calibration WHERE c.id=?", -1, &st, NULL) == SQLITE_OK) {
-			sqlite3_bind_int64(st, 1, id);
-			/* the series' own uid first: without it there is nothing to send */
-			if (sqlite3_step(st) == SQLITE_ROW && sqlite3_column_text(st, 0))
-				for (int i = 0; i < 2; i++)
-					if (sqlite3_column_text(st, i))
-						uids[n++] = xstrdup((const char *)sqlite3_column_text(st, i));
-			sqlite3_finalize(st);
+		if (!db_comparison_uids(db, id, &uid, &cal, &err))
+			goto fail;
+		/* the series' own uid first: without it there is nothing to send */
+		if (uid) {
+			uids[n++] = uid;
+			if (cal)
+				uids[n++] = cal;
+		} else {
+			free(cal);
 		}
 	}
 	if (!n) {
@@ -72,17 +72,7 @@ static int bisect_on_slurm(const struct cli *c, const struct pb_config *cfg, con
 	if (!bundle_export(cfg->db_path, (const char *const *)uids, n, seed, &err) ||
 	    !db_open_readonly(seed, &s, &err))
 		goto fail;
-	{
-		sqlite3_stmt *st;
-
-		if (sqlite3_prepare_v2(s, "SELECT id FROM comparisons WHERE uid=? AND kind='series'", -1, &st,
-				       NULL) == SQLITE_OK) {
-			sqlite3_bind_text(st, 1, uids[0], -1, SQLITE_STATIC);
-			if (sqlite3_step(st) == SQLITE_ROW)
-				seed_id = sqlite3_column_int64(st, 0);
-			sqlite3_finalize(st);
-		}
-	}
+	seed_id = db_comparison_of_uid(s, uids[0], KIND_SERIES, NULL);
 	db_close(s);
 	db_close(db);
 	db = NULL;

@@ -210,10 +210,7 @@ static int job_on_slurm(const struct cli *c, const struct pb_config *cfg, const 
 	/* the job is done with the comparison its Slurm job brought */
 	if (one.comparison && pb_exit_answered(rc) &&
 	    !(db_lock_wait(cfg->db_path, NULL, &err) && db_open(cfg->db_path, &db, &err) &&
-	      db_exec(db, "BEGIN IMMEDIATE", &err) && jobdb_complete(db, j->id, one.comparison, &err) &&
-	      db_exec(db, "COMMIT", &err))) {
-		if (db)
-			db_exec(db, "ROLLBACK", NULL);
+	      jobdb_complete_alone(db, j->id, one.comparison, &err))) {
 		cli_error("job %lld: %s", j->id, err.msg);
 		rc = PB_EXIT_ERROR;
 	}

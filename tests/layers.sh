@@ -1,7 +1,7 @@
 #!/bin/bash
 # tests/layers.sh [--graph] [TOP]: perfbot's layers, each calling only down.
 # tests/layers.sh --self-test: the check fails on a tree with an include
-# that points up.
+# that points up and SQL in run/.
 #
 #   0 base      bot/util, bot/parse-options, bot/base/: strings, files,
 #               processes, options, mail headers, number formats, JSON
@@ -12,7 +12,9 @@
 #   5 report    bot/report/: load a view, render it (HTML, mail, terminal, JSON)
 #   6 commands  bot/cli, bot/cmd-*, bot/main.c, bot/perfbotd.c: print, exit
 #
-# Reads every #include "..." of bot/ and resolves it to the file it names.
+# Reads every #include "..." of bot/ and resolves it to the file it names;
+# and SQL (a statement's text, a call of sqlite3's that runs one) outside
+# bot/db/ fails, a line each.
 # Prints, with --graph, which layer includes which and how often; always
 # each include that points up (a lower layer's file naming a higher
 # layer's header), one line each. Known ones still being taken apart are
@@ -33,17 +35,19 @@ if [ "${1:-}" = --self-test ]; then
 	cp -a "$here/bot" "$t/"
 	cp "$here/tests/layers.allow" "$t/tests/"
 	echo '#include "report.h"' >> "$t/bot/stats/stats.c"
+	echo 'static const char *q = "SELECT id FROM runs";' >> "$t/bot/run/host.c"
 	if "$0" "$t" > "$t/out" 2>&1; then
 		echo "layers: the check passed a tree whose bot/stats/stats.c includes report.h"
 		echo "layers: 0 passed, 1 failed"
 		exit 1
-	elif ! grep -q '^layers: bot/stats/stats.c:[0-9]*: core includes report (report.h)' "$t/out"; then
-		echo "layers: the check failed, but did not name bot/stats/stats.c including report.h:"
+	elif ! grep -q '^layers: bot/stats/stats.c:[0-9]*: core includes report (report.h)' "$t/out" ||
+		! grep -q '^layers: bot/run/host.c:[0-9]*: SQL outside bot/db/' "$t/out"; then
+		echo "layers: the check failed, but did not name stats.c including report.h and host.c's SQL:"
 		cat "$t/out"
 		echo "layers: 0 passed, 1 failed"
 		exit 1
 	fi
-	echo "layers: an include pointing up is caught: $(grep -c '^layers: bot/' "$t/out") line(s)"
+	echo "layers: an include pointing up and SQL in run/ are caught: $(grep -c '^layers: bot/' "$t/out") line(s)"
 	echo "layers: 1 passed, 0 failed"
 	exit 0
 fi
@@ -120,6 +124,15 @@ while read -r f inc; do
 		failed=$((failed + 1))
 	fi
 done < /tmp/layers.$$.allowed
+# SQL is the database layer's: no statement, and no call that runs one,
+# anywhere else
+while IFS=: read -r f line _; do
+	echo "layers: $f:$line: SQL outside bot/db/: a function of db/ runs it"
+	failed=$((failed + 1))
+done < <(grep -rnE 'sqlite3_(prepare|exec|step|bind|column|mprintf)|"(SELECT|INSERT|UPDATE|DELETE|CREATE|ALTER|DROP|BEGIN|COMMIT|ROLLBACK|PRAGMA)[ ";]' \
+	--include='*.[ch]' bot | grep -v '^bot/db/')
+passed=$((passed + 1))
+
 echo "layers: $(wc -l < /tmp/layers.$$.edges) includes of $(find bot -name '*.[ch]' | wc -l) files;" \
 	"$(wc -l < /tmp/layers.$$.up) point up, $(wc -l < /tmp/layers.$$.allowed) known (tests/layers.allow)"
 echo "layers: $passed passed, $failed failed"

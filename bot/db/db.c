@@ -1133,6 +1133,85 @@ static const struct db_column comparison_id_cols[] = {
 	DB_COLUMN(struct id_row, id, DB_INT64, "c.id"),
 };
 
+#define R struct db_comparison_outcome
+static const struct db_column outcome_cols[] = {
+	DB_COLUMN(R, id, DB_INT64, "c.id"),
+	DB_ENUM_COLUMN(R, status, status_names, "c.status"),
+	DB_COLUMN(R, decided, DB_INT, "c.verdict IS NOT NULL"),
+	DB_ENUM_COLUMN(R, verdict, verdict_names, "c.verdict"),
+	DB_ENUM_COLUMN(R, behaviour, verdict_names, "c.behaviour"),
+};
+#undef R
+
+bool db_comparison_by_uid(sqlite3 *db, const char *uid, struct db_comparison_outcome *o,
+			  bool *found, pb_err *err)
+{
+	struct db_cursor c;
+
+	memset(o, 0, sizeof(*o));
+	if (!db_cursor_open(&c, db, "database", outcome_cols, (int)PB_ARRAY_SIZE(outcome_cols), err,
+			    "FROM comparisons c WHERE c.uid=?", "s", uid))
+		return false;
+	*found = db_cursor_step(&c, o);
+	return db_cursor_close(&c, err);
+}
+
+long long db_comparison_of_uid(sqlite3 *db, const char *uid, enum comparison_kind kind, pb_err *err)
+{
+	struct db_cursor c;
+	struct id_row r = { 0 };
+
+	if (!db_cursor_open(&c, db, "database", comparison_id_cols, 1, err,
+			    "FROM comparisons c WHERE c.uid=? AND c.kind=?", "ss", uid,
+			    comparison_kind_name(kind)))
+		return 0;
+	if (!db_cursor_step(&c, &r))
+		r.id = 0;
+	return db_cursor_close(&c, err) ? r.id : 0;
+}
+
+struct uids_row {
+	const char *uid, *calibration;
+};
+
+bool db_comparison_uids(sqlite3 *db, long long cid, char **uid, char **calibration_uid, pb_err *err)
+{
+	static const struct db_column cols[] = {
+		DB_COLUMN(struct uids_row, uid, DB_TEXT_OR_NULL, "c.uid"),
+		DB_COLUMN(struct uids_row, calibration, DB_TEXT_OR_NULL, "cal.uid"),
+	};
+	struct db_cursor c;
+	struct uids_row r;
+
+	*uid = *calibration_uid = NULL;
+	if (!db_cursor_open(&c, db, "database", cols, (int)PB_ARRAY_SIZE(cols), err,
+			    "FROM comparisons c LEFT JOIN comparisons cal ON cal.id=c.noise_calibration "
+			    "WHERE c.id=?", "I", cid))
+		return false;
+	if (db_cursor_step(&c, &r)) {
+		*uid = r.uid ? xstrdup(r.uid) : NULL;
+		*calibration_uid = r.calibration ? xstrdup(r.calibration) : NULL;
+	}
+	return db_cursor_close(&c, err);
+}
+
+bool db_calibration_holds(sqlite3 *db, long long cid, int per_side, const char *key,
+			  const char *version)
+{
+	struct db_cursor c;
+	struct id_row r;
+	bool found;
+
+	if (!db_cursor_open(&c, db, "database", comparison_id_cols, 1, NULL,
+			    "FROM comparisons c JOIN kernels k ON k.id = c.kernel_without WHERE c.id = ? "
+			    "AND c.status = ? AND c.boots_per_kernel >= ? AND k.key = ? "
+			    "AND c.perfbot_version = ?", "Isiss", cid, status_name(STATUS_MEASURED),
+			    per_side, key, version))
+		return false;
+	found = db_cursor_step(&c, &r);
+	return db_cursor_close(&c, NULL) && found;
+}
+
 /* A calibration's noise floor of one metric, as the cursor reads it. */
 struct noise_row {
 	const char *workload, *metric, *workload_sha256;

@@ -198,6 +198,27 @@ struct bisect_record {
 };
 bool db_store_bisect(sqlite3 *db, const struct bisect_record *b, long long *id, pb_err *err);
 
+/* What a stored comparison came to, found by its uid (a job's, a node's):
+ * *found false if none. */
+struct db_comparison_outcome {
+	long long id;
+	enum comparison_status status;
+	int decided;                 /* a verdict was stored */
+	enum verdict verdict, behaviour;
+};
+bool db_comparison_by_uid(sqlite3 *db, const char *uid, struct db_comparison_outcome *o,
+			  bool *found, pb_err *err);
+/* The id of the comparison of kind with uid; 0 if none. */
+long long db_comparison_of_uid(sqlite3 *db, const char *uid, enum comparison_kind kind, pb_err *err);
+/* The uid of comparison cid and of the calibration whose noise it used
+ * (NULL where there is none, or it was stored before schema 9). Free them. */
+bool db_comparison_uids(sqlite3 *db, long long cid, char **uid, char **calibration_uid,
+			pb_err *err);
+/* Calibration cid was measured by this perfbot version with at least
+ * per_side boots a side on the kernel of key. */
+bool db_calibration_holds(sqlite3 *db, long long cid, int per_side, const char *key,
+			  const char *version);
+
 /* Helpers the report and the tests use. */
 long long db_count(sqlite3 *db, const char *sql_with_one_int_param, long long param);
 

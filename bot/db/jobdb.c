@@ -256,6 +256,17 @@ bool jobdb_complete(sqlite3 *db, long long id, long long comparison, pb_err *err
 		      "sII", job_state_name(JOB_DONE), comparison, id);
 }
 
+bool jobdb_complete_alone(sqlite3 *db, long long id, long long comparison, pb_err *err)
+{
+	if (!db_exec(db, "BEGIN IMMEDIATE", err))
+		return false;
+	if (!jobdb_complete(db, id, comparison, err) || !db_exec(db, "COMMIT", err)) {
+		db_exec(db, "ROLLBACK", NULL);
+		return false;
+	}
+	return true;
+}
+
 #define R struct job_result_row
 static const struct db_column result_cols[] = {
 	DB_COLUMN(R, comparison, DB_INT64, "c.id"),

@@ -54,6 +54,9 @@ bool jobdb_finish(sqlite3 *db, long long id, enum job_state state, int exit_stat
 /* Inside the transaction that stores the job's comparison: the job is
  * done and its journal goes (the boots are now runs). */
 bool jobdb_complete(sqlite3 *db, long long id, long long comparison, pb_err *err);
+/* The same in a transaction of its own: for a comparison that came home
+ * from elsewhere (a Slurm job's bundle), stored before. */
+bool jobdb_complete_alone(sqlite3 *db, long long id, long long comparison, pb_err *err);
 
 /* What a done job's comparison found (its strings valid until close). */
 struct job_result_row {

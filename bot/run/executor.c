@@ -87,28 +87,18 @@ void executor_job_args(struct cluster_task *k, const struct pb_config *cfg, cons
 
 bool executor_outcome(sqlite3 *db, const char *uid, struct pipeline_outcome *out)
 {
-	sqlite3_stmt *st;
-	bool ok = false;
+	struct db_comparison_outcome o;
+	bool found;
 
 	memset(out, 0, sizeof(*out));
-	if (sqlite3_prepare_v2(db, "SELECT id, status, verdict, behaviour FROM comparisons WHERE uid=?",
-			       -1, &st, NULL) != SQLITE_OK)
+	if (!db_comparison_by_uid(db, uid, &o, &found, NULL) || !found)
 		return false;
-	sqlite3_bind_text(st, 1, uid, -1, SQLITE_STATIC);
-	if (sqlite3_step(st) == SQLITE_ROW) {
-		const char *status = (const char *)sqlite3_column_text(st, 1);
-		const char *verdict = (const char *)sqlite3_column_text(st, 2);
-		const char *behaviour = (const char *)sqlite3_column_text(st, 3);
-		enum verdict b;
-
-		out->comparison = sqlite3_column_int64(st, 0);
-		ok = status && status_parse(status, &out->status);
-		out->decided = verdict && verdict_parse(verdict, &out->verdict);
-		out->behaviour_change = behaviour && verdict_parse(behaviour, &b) &&
-					b == VERDICT_BEHAVIOUR_CHANGE;
-	}
-	sqlite3_finalize(st);
-	return ok;
+	out->comparison = o.id;
+	out->status = o.status;
+	out->decided = o.decided;
+	out->verdict = o.verdict;
+	out->behaviour_change = o.decided && o.behaviour == VERDICT_BEHAVIOUR_CHANGE;
+	return true;
 }
 
 bool executor_import(sqlite3 *db, const struct pb_config *cfg, const struct cluster_task *k,

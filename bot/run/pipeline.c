@@ -803,7 +803,7 @@ static long long calibration_current(struct pipeline *pl, const struct compariso
 				     int per_side)
 {
 	struct noise_floor *noise = NULL;
-	char fp[CLI_MAX_WORKLOADS][65], *sql;
+	char fp[CLI_MAX_WORKLOADS][65];
 	long long cid = 0;
 	int n = 0;
 	bool ok;
@@ -814,12 +814,7 @@ static long long calibration_current(struct pipeline *pl, const struct compariso
 		return 0;
 	}
 	/* and by this perfbot: another may boot its guests otherwise */
-	sql = sqlite3_mprintf("SELECT count(*) FROM comparisons c JOIN kernels k ON "
-			      "k.id = c.kernel_without WHERE c.id = ?1 AND c.status = 'measured' AND "
-			      "c.boots_per_kernel >= %d AND k.key = %Q AND c.perfbot_version = %Q",
-			      per_side, cmp->image[0].key, perfbot_version);
-	ok = sql && db_count(pl->db, sql, cid) == 1;
-	sqlite3_free(sql);
+	ok = db_calibration_holds(pl->db, cid, per_side, cmp->image[0].key, perfbot_version);
 	chosen_fingerprints(pl, fp);
 	for (int w = 0; ok && w < pl->nchosen; w++) {
 		bool found = false;
