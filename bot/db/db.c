@@ -271,6 +271,77 @@ static bool upgrade_8_to_9(sqlite3 *db, pb_err *err)
 			   "CREATE UNIQUE INDEX IF NOT EXISTS comparisons_by_uid ON comparisons (uid);", err);
 }
 
+/* The statements that rebuild table name as the built-in schema defines
+ * it, rows kept (every column it has now, the new ones defaulted), its
+ * indexes made again; NULL if the schema lacks it. SQLite adds no CHECK
+ * to a table: it is made anew, as its documentation's way of altering
+ * one does (foreign keys off, around the transaction). */
+static char *rebuild_table(sqlite3 *db, const char *name)
+{
+	char *def = schema_table(name), *q = xasprintf("SELECT name FROM pragma_table_info('%s')", name);
+	const char *at = perfbot_schema_sql;
+	sqlite3_stmt *st;
+	pb_str sql, cols;
+
+	if (!def || sqlite3_prepare_v2(db, q, -1, &st, NULL) != SQLITE_OK) {
+		free(def);
+		free(q);
+		return NULL;
+	}
+	str_init(&cols);
+	while (sqlite3_step(st) == SQLITE_ROW)
+		str_addf(&cols, "%s\"%s\"", cols.len ? ", " : "", (const char *)sqlite3_column_text(st, 0));
+	sqlite3_finalize(st);
+	str_init(&sql);
+	str_addf(&sql, "CREATE TABLE %s_new%s;\nINSERT INTO %s_new (%s) SELECT %s FROM %s;\n"
+		       "DROP TABLE %s;\nALTER TABLE %s_new RENAME TO %s;\n",
+		 name, def + strlen("CREATE TABLE ") + strlen(name), name, cols.buf, cols.buf, name, name,
+		 name, name);
+	/* its indexes: the schema's CREATE [UNIQUE] INDEX ... ON name (...); */
+	while ((at = strstr(at, "\nCREATE "))) {
+		const char *end = strchr(++at, ';');
+		char *on = xasprintf(" ON %s (", name);
+
+		if (end && !strncmp(at, "CREATE ", 7) && strstr(at, " INDEX ") &&
+		    strstr(at, " INDEX ") < end && strstr(at, on) && strstr(at, on) < end)
+			str_addf(&sql, "%.*s;\n", (int)(end - at), at);
+		free(on);
+	}
+	free(def);
+	free(q);
+	str_free(&cols);
+	return str_steal(&sql);
+}
+
+/* 9 to 10: the columns that hold the model's names allow only those
+ * (CHECK): their tables are made again from the built-in schema. A row
+ * that holds another name fails the upgrade, which says so. */
+static bool upgrade_9_to_10(sqlite3 *db, pb_err *err)
+{
+	static const char *const tables[] = { "series", "kernels", "comparisons", "bisects",
+					      "bisect_steps", "runs", "results", "job_boots" };
+	pb_str sql;
+	bool ok = true;
+
+	str_init(&sql);
+	for (size_t i = 0; ok && i < PB_ARRAY_SIZE(tables); i++) {
+		char *t = rebuild_table(db, tables[i]);
+
+		if (!t) {
+			pb_seterr(err, "database: cannot rebuild the table %s", tables[i]);
+			ok = false;
+		} else {
+			str_add(&sql, t);
+		}
+		free(t);
+	}
+	str_add(&sql, "PRAGMA user_version = 10;");
+	ok = ok && db_exec(db, "PRAGMA foreign_keys=OFF", err) && upgrade_step(db, 9, sql.buf, err);
+	db_exec(db, "PRAGMA foreign_keys=ON", NULL);
+	str_free(&sql);
+	return ok;
+}
+
 /* How a perfbot database is recognised: its user_version is a schema
  * version perfbot has had (1 to DB_SCHEMA_VERSION; newer ones are refused
  * as a newer perfbot's) and it has every table that version has (tables of
@@ -581,6 +652,11 @@ static bool upgrade(sqlite3 *db, int *v, pb_err *err)
 	}
 	if (*v == 8) {
 		if (!upgrade_8_to_9(db, err))
+			return false;
+		*v = user_version(db);
+	}
+	if (*v == 9) {
+		if (!upgrade_9_to_10(db, err))
 			return false;
 		*v = user_version(db);
 	}

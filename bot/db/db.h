@@ -10,7 +10,7 @@
 #include "comparison.h"
 #include "names.h"
 
-#define DB_SCHEMA_VERSION 9
+#define DB_SCHEMA_VERSION 10
 
 /* What a command does with the database: run, submit, nightly, calibrate
  * and perfbotd write; jobs and report only read. */

@@ -1,5 +1,7 @@
--- perfbot results database, schema version 9 (PRAGMA user_version).
--- db.c upgrades a database of versions 1 to 8 in place.
+-- perfbot results database, schema version 10 (PRAGMA user_version).
+-- db.c upgrades a database of versions 1 to 9 in place. A column that
+-- holds a name of bot/model/ allows only its names (CHECK), as the
+-- unit tests hold against the name tables.
 -- Every comparison is written in one transaction with its kernels, runs,
 -- samples and results: a perfbot that dies leaves nothing half-written.
 
@@ -35,7 +37,7 @@ CREATE TABLE series (
     name        TEXT NOT NULL,          -- 5.13.2-rc1, else the queue's name: reports/series-<name>-<hash>.html
     description TEXT NOT NULL,          -- the cover letter's subject, '' if none
     cover_message_id TEXT NOT NULL,     -- its Message-ID, '' if none
-    mode        TEXT NOT NULL,          -- forward (the -rc on its base) | reverse (the queue in the base)
+    mode        TEXT NOT NULL CHECK (mode IN ('forward', 'reverse')), -- forward: the -rc on its base; reverse: the queue taken out of it
     mm_only     INTEGER NOT NULL,       -- 1: only the mm patches were applied
     patches     TEXT NOT NULL,          -- the numbers applied, in the order applied
     sha256      TEXT NOT NULL,          -- of the series' steps (the kernel's change)
@@ -52,7 +54,7 @@ CREATE TABLE kernels (
     change_file   TEXT,                 -- the patch or port applied, NULL for base
     change_sha256 TEXT,
     reverse       INTEGER NOT NULL,
-    build_status  TEXT NOT NULL,        -- built | build-failed
+    build_status  TEXT NOT NULL CHECK (build_status IN ('built', 'build-failed')),
     build_seconds REAL,
     build_log     TEXT,
     failure       TEXT
@@ -60,19 +62,19 @@ CREATE TABLE kernels (
 
 CREATE TABLE comparisons (
     id              INTEGER PRIMARY KEY,
-    kind            TEXT NOT NULL DEFAULT 'patch', -- patch | calibration (A/A: one kernel, both sides) | series | bisect (a step)
+    kind            TEXT NOT NULL DEFAULT 'patch' CHECK (kind IN ('patch', 'calibration', 'series', 'bisect')), -- calibration: A/A, one kernel on both sides; bisect: a step
     patch_id        INTEGER REFERENCES patches(id), -- NULL for a calibration or a series
-    pair_method     TEXT NOT NULL,      -- forward | reverse | port | same (calibration)
+    pair_method     TEXT NOT NULL CHECK (pair_method IN ('forward', 'reverse', 'port', 'same')), -- same: a calibration's
     pair_detail     TEXT NOT NULL,
     kernel_without  INTEGER NOT NULL REFERENCES kernels(id),
     kernel_with     INTEGER NOT NULL REFERENCES kernels(id),
-    accel           TEXT,               -- kvm | tcg | tcg-icount; NULL if nothing booted
+    accel           TEXT CHECK (accel IN ('kvm', 'tcg', 'tcg-icount')), -- NULL if nothing booted
     accel_reason    TEXT,
     workloads       TEXT NOT NULL,      -- space-separated
     workload_choice TEXT NOT NULL,      -- why these workloads
     boots_per_kernel INTEGER NOT NULL,  -- as run, extra boots of an inconclusive one included
     iterations      INTEGER NOT NULL,   -- measured iterations per boot
-    status          TEXT NOT NULL,      -- measured | build-failed | boot-failed
+    status          TEXT NOT NULL CHECK (status IN ('measured', 'build-failed', 'boot-failed')),
     started_at      TEXT NOT NULL,
     finished_at     TEXT NOT NULL,
     wall_seconds    REAL NOT NULL,
@@ -84,8 +86,8 @@ CREATE TABLE comparisons (
     noise_factor    REAL,               -- before schema 6: the gate over noise's factor
     beta            REAL,               -- schema 6 on: of "no change", spent over the looks
     noise_calibration INTEGER REFERENCES comparisons(id), -- whose noise floor was used
-    verdict         TEXT,               -- worst timing verdict
-    behaviour       TEXT,               -- behaviour change | same
+    verdict         TEXT CHECK (verdict IN ('no data', 'diagnostic', 'same', 'flaky', 'no change', 'not comparable', 'improvement', 'inconclusive', 'behaviour change', 'regression')), -- worst timing verdict
+    behaviour       TEXT CHECK (behaviour IN ('no data', 'diagnostic', 'same', 'flaky', 'no change', 'not comparable', 'improvement', 'inconclusive', 'behaviour change', 'regression')), -- the behaviour metrics' worst
     fa_splits       INTEGER,            -- calibration: A/A splits of its boots tried
     fa_flagged      INTEGER,            -- calibration: splits with any metric flagged
     fa_metric_tests INTEGER,            -- calibration: metric tests over all splits
@@ -102,11 +104,11 @@ CREATE TABLE bisects (
     series_comparison INTEGER NOT NULL REFERENCES comparisons(id), -- what it bisects
     workload      TEXT NOT NULL,        -- the metric judged, alone; '' for a build or boot failure
     metric        TEXT NOT NULL,
-    change        TEXT NOT NULL,        -- what the series showed: regression | improvement | behaviour change | build-failed | boot-failed
+    change        TEXT NOT NULL CHECK (change IN ('regression', 'improvement', 'behaviour change', 'build-failed', 'boot-failed')), -- what the series showed
     npatches      INTEGER NOT NULL,     -- prefixes 0 (without) to npatches (with)
     culprit       INTEGER,              -- its series position (1..npatches), NULL if none
     culprit_number INTEGER,             -- its patch number
-    status        TEXT NOT NULL,        -- confirmed | not confirmed | failed
+    status        TEXT NOT NULL CHECK (status IN ('confirmed', 'not confirmed', 'failed')),
     detail        TEXT NOT NULL,
     steps         INTEGER NOT NULL,     -- comparisons run, confirmations included
     started_at    TEXT NOT NULL,
@@ -117,7 +119,7 @@ CREATE TABLE bisects (
 CREATE TABLE bisect_steps (
     bisect_id     INTEGER NOT NULL REFERENCES bisects(id),
     step          INTEGER NOT NULL,     -- 1, 2, ... in the order run
-    role          TEXT NOT NULL,        -- search | confirm | absent before
+    role          TEXT NOT NULL CHECK (role IN ('search', 'confirm', 'absent before')),
     prefix_a      INTEGER NOT NULL,     -- the kernel of the series' first prefix_a patches
     prefix_b      INTEGER NOT NULL,     -- against that of its first prefix_b
     comparison_id INTEGER NOT NULL REFERENCES comparisons(id), -- kind 'bisect'
@@ -130,14 +132,14 @@ CREATE TABLE runs (
     id             INTEGER PRIMARY KEY,
     comparison_id  INTEGER NOT NULL REFERENCES comparisons(id),
     kernel_id      INTEGER NOT NULL REFERENCES kernels(id),
-    side           TEXT NOT NULL,       -- without | with
+    side           TEXT NOT NULL CHECK (side IN ('without', 'with')),
     boot_index     INTEGER NOT NULL,    -- order in which the boots ran
-    accel          TEXT NOT NULL,
+    accel          TEXT NOT NULL CHECK (accel IN ('kvm', 'tcg', 'tcg-icount')),
     accel_reason   TEXT NOT NULL,
     qemu_version   TEXT NOT NULL,
     qemu_cmdline   TEXT NOT NULL,
     host_cpu       TEXT,                -- schema 9: the host's CPU model (NULL before)
-    outcome        TEXT NOT NULL,       -- ok | invalid | boot-panic | timeout | qemu-error | incomplete
+    outcome        TEXT NOT NULL CHECK (outcome IN ('ok', 'invalid', 'boot-panic', 'timeout', 'qemu-error', 'incomplete')),
     detail         TEXT NOT NULL,
     wall_seconds   REAL NOT NULL,
     console_log    TEXT NOT NULL,
@@ -160,14 +162,14 @@ CREATE TABLE results (
     workload       TEXT NOT NULL,
     metric         TEXT NOT NULL,
     unit           TEXT NOT NULL,
-    kind           TEXT NOT NULL,       -- time | behaviour | diagnostic
-    better         TEXT NOT NULL,       -- higher | lower
+    kind           TEXT NOT NULL CHECK (kind IN ('time', 'behaviour', 'diagnostic')),
+    better         TEXT NOT NULL CHECK (better IN ('higher', 'lower')),
     n_without      INTEGER NOT NULL,
     n_with         INTEGER NOT NULL,
     median_without REAL,
     median_with    REAL,
     change_pct     REAL,
-    verdict        TEXT NOT NULL,
+    verdict        TEXT NOT NULL CHECK (verdict IN ('no data', 'diagnostic', 'same', 'flaky', 'no change', 'not comparable', 'improvement', 'inconclusive', 'behaviour change', 'regression')),
     boots_without  INTEGER,
     boots_with     INTEGER,
     ci_lo_pct      REAL,                -- 95% CI of change_pct (t interval; before schema 6, bootstrap)
@@ -178,7 +180,7 @@ CREATE TABLE results (
     p              REAL,                -- the t test at the deciding look (before 6: the smaller rank test)
     p_adj          REAL,                -- Holm over the comparison's tested metrics
     noise_pct      REAL,                -- between-boot CV (the t test's prior when from a calibration)
-    noise_from     TEXT,                -- calibration | this run
+    noise_from     TEXT CHECK (noise_from IN ('-', 'calibration', 'this run')), -- '-': none
     deterministic  INTEGER,
     regime         TEXT,                -- what decided the verdict
     threshold_pct  REAL,                -- schema 6: "no change" means none larger than this
@@ -252,8 +254,8 @@ CREATE TABLE jobs (
 CREATE TABLE job_boots (
     job_id        INTEGER NOT NULL REFERENCES jobs(id),
     boot_index    INTEGER NOT NULL,     -- 1, 2, ... as in runs
-    side          TEXT NOT NULL,        -- without | with
-    outcome       TEXT NOT NULL,
+    side          TEXT NOT NULL CHECK (side IN ('without', 'with')),
+    outcome       TEXT NOT NULL CHECK (outcome IN ('ok', 'invalid', 'boot-panic', 'timeout', 'qemu-error', 'incomplete')),
     detail        TEXT NOT NULL,
     wall_seconds  REAL NOT NULL,
     qemu_cmdline  TEXT NOT NULL,
@@ -277,4 +279,4 @@ CREATE INDEX runs_by_comparison ON runs (comparison_id);
 CREATE INDEX comparisons_by_patch ON comparisons (patch_id);
 CREATE UNIQUE INDEX comparisons_by_uid ON comparisons (uid);
 
-PRAGMA user_version = 9;
+PRAGMA user_version = 10;

@@ -748,6 +748,65 @@ void test_db(void)
 		free(sql);
 	}
 
+	/* A version 9 database: its tables made again with the model's
+	 * names as CHECKs, rows and indexes kept; a name the model lacks is
+	 * refused from then on. One stored with such a name fails the
+	 * upgrade, left at 9, and says which. */
+	{
+		char *v9 = xasprintf("%s/v9.db", dir), *sql = read_file("tests/data/schema-v9.sql", NULL, NULL);
+		static const char rows[] =
+			"INSERT INTO kernels (id, key, version, tree_sha256, config_sha256, label, reverse, "
+			"build_status) VALUES (1, 'k', '6.1.192', 't', 'c', 'base', 0, 'built');"
+			"INSERT INTO comparisons (id, kind, pair_method, pair_detail, kernel_without, "
+			"kernel_with, accel, workloads, workload_choice, boots_per_kernel, iterations, status, "
+			"started_at, finished_at, wall_seconds, perfbot_version, uid) VALUES (1, "
+			"'calibration', 'same', '', 1, 1, 'tcg-icount', 'w', 'x', 2, 5, 'measured', 't0', 't1', "
+			"1, 'v', 'u1');"
+			"INSERT INTO runs (comparison_id, kernel_id, side, boot_index, accel, accel_reason, "
+			"qemu_version, qemu_cmdline, outcome, detail, wall_seconds, console_log, results_log) "
+			"VALUES (1, 1, 'with', 1, 'tcg-icount', 'r', 'q', 'c', 'boot-panic', 'd', 1, '', '');";
+		sqlite3 *old;
+
+		CHECK(sql != NULL);
+		for (int bad = 0; bad < 2; bad++) {
+			CHECK(sqlite3_open(v9, &old) == SQLITE_OK);
+			CHECK(sql && sqlite3_exec(old, sql, NULL, NULL, NULL) == SQLITE_OK);
+			CHECK(sqlite3_exec(old, rows, NULL, NULL, NULL) == SQLITE_OK);
+			if (bad)
+				CHECK(sqlite3_exec(old, "UPDATE runs SET outcome='exploded'", NULL, NULL, NULL) ==
+				      SQLITE_OK);
+			sqlite3_close(old);
+			if (bad) {
+				CHECK(!db_open(v9, &db, &err));
+				CHECK_HAS(err.msg, "CHECK constraint failed");
+				CHECK(sqlite3_open(v9, &old) == SQLITE_OK);
+				CHECK_INT(db_count(old, "PRAGMA user_version", 0), 9);
+				CHECK_INT(db_count(old, "SELECT count(*) FROM runs WHERE outcome='exploded'", 0), 1);
+				sqlite3_close(old);
+				rm_rf(v9);
+				continue;
+			}
+			CHECK(db_open(v9, &db, &err));
+			CHECK_INT(db_count(db, "PRAGMA user_version", 0), DB_SCHEMA_VERSION);
+			CHECK_INT(db_count(db, "SELECT count(*) FROM runs r JOIN comparisons c ON c.id="
+					       "r.comparison_id JOIN kernels k ON k.id=r.kernel_id WHERE "
+					       "r.outcome='boot-panic' AND c.uid='u1'", 0), 1);
+			CHECK_INT(db_count(db, "SELECT count(*) FROM sqlite_master WHERE type='index' AND name "
+					       "IN ('runs_by_comparison', 'comparisons_by_patch', "
+					       "'comparisons_by_uid')", 0), 3);
+			CHECK_INT(db_count(db, "SELECT count(*) FROM sqlite_master WHERE sql LIKE '%CHECK (%'",
+					   0), 8);
+			CHECK_INT(db_count(db, "SELECT count(*) FROM pragma_foreign_key_check", 0), 0);
+			CHECK(!db_exec(db, "UPDATE runs SET outcome='exploded'", &err));
+			CHECK(!db_exec(db, "UPDATE comparisons SET accel='auto'", &err));
+			CHECK(db_exec(db, "UPDATE comparisons SET accel=NULL", &err));
+			db_close(db);
+			rm_rf(v9);
+		}
+		free(v9);
+		free(sql);
+	}
+
 	/* The lock: this process may take it again, another may not. */
 	{
 		char *lk = xasprintf("%s/locked.db", dir);

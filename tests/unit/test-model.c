@@ -29,6 +29,55 @@ struct enum_row {
 	int v;
 };
 
+extern const char perfbot_schema_sql[];
+
+/* The line of table's column in the built-in schema, or NULL. Free it. */
+static char *schema_line(const char *table, const char *column)
+{
+	char *head = xasprintf("CREATE TABLE %s (", table), *col = xasprintf("\n    %s ", column);
+	const char *at = strstr(perfbot_schema_sql, head), *end = at ? strstr(at, "\n);") : NULL;
+	const char *line = at ? strstr(at, col) : NULL;
+	char *out = NULL;
+
+	if (line && line < end) {
+		line++;
+		out = xstrndup(line, strcspn(line, "\n"));
+	}
+	free(head);
+	free(col);
+	return out;
+}
+
+/* Every column that stores a model's name allows just the names it may
+ * hold (CHECK), in the order of the table; NULL where the model says so;
+ * and the schema has no other CHECK. */
+static void check_schema(void)
+{
+	int checks = 0;
+
+	for (const char *s = perfbot_schema_sql; (s = strstr(s, "CHECK (")); s++)
+		checks++;
+	CHECK_INT(checks, model_ncolumns);
+	for (int i = 0; i < model_ncolumns; i++) {
+		const struct model_column *mc = &model_columns[i];
+		char *line = schema_line(mc->table, mc->column);
+		pb_str want;
+
+		str_init(&want);
+		str_addf(&want, "CHECK (%s IN (", mc->column);
+		for (int v = mc->first; v < mc->names->count; v++)
+			str_addf(&want, "%s'%s'", v > mc->first ? ", " : "", mc->names->names[v]);
+		str_add(&want, "))");
+		if (!line || !strstr(line, want.buf))
+			fprintf(stderr, "model: %s.%s: the schema says '%s', the model '%s'\n", mc->table,
+				mc->column, line ? line : "(no such column)", want.buf);
+		CHECK(line && strstr(line, want.buf));
+		CHECK(line && (strstr(line, "NOT NULL") == NULL) == mc->nullable);
+		free(line);
+		str_free(&want);
+	}
+}
+
 void test_model(void)
 {
 	enum accel_kind a;
@@ -55,6 +104,8 @@ void test_model(void)
 	list = pb_names_list(&better_names);
 	CHECK_STR(list, "higher or lower");
 	free(list);
+
+	check_schema();
 
 	/* DB_ENUM: a name read back as its value, NULL as 0, a name the
 	 * model lacks fails the step with the column and the name */
