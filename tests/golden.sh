@@ -12,7 +12,8 @@
 #    and of the bisect (perfbot mail);
 #  - what each of those commands printed, and its exit status;
 # and compares them with tests/golden/expected/. The rendering is a pure
-# function of the database: any difference fails, with its diff. --update
+# function of the database and the files its rows name (the checkout's
+# queues and ports, laid beside it): any difference fails, with its diff. --update
 # writes expected/ anew (for a change that means to change what perfbot
 # shows; say so in its commit).
 #
@@ -28,6 +29,13 @@ golden=$top/tests/golden
 update=false
 [ "${1:-}" = --update ] && update=true
 
+for tool in sqlite3 python3 gnuplot; do
+	if ! command -v "$tool" > /dev/null; then
+		echo "golden: $tool is missing (scripts/setup --tests installs it)"
+		echo "golden: 0 passed, 1 failed"
+		exit 1
+	fi
+done
 tmp=$(mktemp -d /tmp/perfbot-golden.XXXXXX)
 trap 'rm -rf "$tmp"' EXIT
 dir=$tmp/d
@@ -118,8 +126,10 @@ for root, dirs, files in os.walk(out, topdown=False):
 EOF
 
 # gnuplot's SVGs by their sha256, a line each: the same bytes without
-# keeping megabytes of them
-(cd "$out/reports" && find plots -type f | sort | xargs -r sha256sum > plots.sha256 && rm -rf plots)
+# keeping megabytes of them, less the line that names gnuplot's version
+(cd "$out/reports" && for f in $(find plots -type f | sort); do
+	printf '%s  %s\n' "$(grep -v '^<desc>Produced by GNUPLOT' "$f" | sha256sum | cut -c1-64)" "$f"
+done > plots.sha256 && rm -rf plots)
 
 if $update; then
 	rm -rf "$golden/expected"
