@@ -9,9 +9,8 @@
 #include "comparison.h"
 #include "db.h"
 
-/* Where a job is. One name table (jobdb.c): the database stores these
- * names, perfbot jobs and perfbotd's log print them. */
-/* enum job_state and its names: names.h. */
+/* Where a job is: enum job_state, its names in names.h (the database
+ * stores them, perfbot jobs and perfbotd's log print them). */
 
 struct job {
 	long long id;

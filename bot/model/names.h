@@ -1,14 +1,16 @@
 /* The words perfbot records in: each is an enum with one name table, and
  * the name table is the only place its names are spelled. The database
- * stores the names (and its CHECK constraints allow only these: a unit
- * test holds the schema against model_enums[]), the terminal, the report,
+ * stores the names (its CHECK constraints allow only these: a unit test
+ * holds the schema against model_columns[]), the terminal, the report,
  * the mail and the JSON print them; everything in between holds the enum.
  * A name is parsed once, where it comes in: config.ini, a workload's .ini,
  * a database row (db_cursor's DB_ENUM).
  *
- * Each enum E with prefix P has P_names (its table), P_name(E) ("?", or the
- * table's own word, for a value out of range) and P_parse(name, &E) (false for a name it lacks;
- * NULL is not a name). verdict.h has the verdicts and statuses. */
+ * Each enum E with prefix P has P_names (its table), P_name(E) ("?", or
+ * the table's own word, for a value out of range) and P_parse(name, &E)
+ * (false for a name it lacks; NULL is not a name). verdict.h has the
+ * verdicts and statuses. The database's cursor and config.ini's parser
+ * store an enum through an int: every such enum is int-sized. */
 #ifndef PERFBOT_NAMES_H
 #define PERFBOT_NAMES_H
 
@@ -27,6 +29,7 @@ bool pb_names_parse(const struct pb_names *t, const char *name, int *v);
 char *pb_names_list(const struct pb_names *t);
 
 #define PB_NAMED_ENUM(type, prefix)                                                   \
+	_Static_assert(sizeof(enum type) == sizeof(int), #type " is stored as an int"); \
 	extern const struct pb_names prefix##_names;                                  \
 	static inline const char *prefix##_name(enum type v)                          \
 	{                                                                             \

@@ -31,7 +31,8 @@ struct mail_metric {
 	bool timing; /* a time metric (kind "time"): the others are behaviour */
 	enum verdict verdict;
 	double without, with, change_pct, ci_lo_pct, ci_hi_pct; /* NAN: none */
-	/* how it was decided (the JSON's): NAN and "" where the row has none */
+	/* how it was decided (the JSON's): NAN and "" where the row has none;
+	 * the direction every row has */
 	enum better better;
 	char *regime, *noise_from;
 	double p_adj, noise_pct, threshold_pct;
