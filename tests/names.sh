@@ -10,12 +10,14 @@
 #    that calls strcmp, strncmp, strcasecmp, streq, starts_with or
 #    ends_with, whatever else it compares. As prose, a command or option
 #    name, a table name or a program's name, such a word is not the enum.
+#  - a name quoted in SQL inside a literal of bot/db/, where all SQL is
+#    ("c.kind='patch'"): a query spells it SQL_NAME(NAME_PATCH), from
+#    names.h, as the table does.
 # Not counted: a JSON member's name (the key argument of json_*()), and a
 # literal on a line that says in a "/* names: ..." comment why it is
-# another vocabulary's word (the guest's protocol). What it does not see: a
-# name inside a longer literal (the SQL of bot/db/ still writes some, e.g.
-# status='measured'), an ordinary word compared on another line or by a
-# function not named above. Last line: "names: N passed,
+# another vocabulary's word (the guest's protocol). What it does not see:
+# an ordinary word compared on another line or by a function not named
+# above. Last line: "names: N passed,
 # N failed" (a literal each); exit 1 if any failed. "-", the name of no
 # noise source, is every table's "none" and is not counted.
 # tests/names.sh --self-test: the check fails on a tree that spells one.
@@ -30,18 +32,20 @@ if [ "${1:-}" = --self-test ]; then
 	cp -a "$here/bot" "$t/"
 	printf '%s\n' 'static int icount(const char *a) { return !strcmp(a, "tcg-icount"); }' \
 		'/* "tcg-icount" in a comment is no spelling */' >> "$t/bot/stats/stats.c"
+	printf '%s\n' 'static const char *q = "SELECT id FROM runs WHERE outcome='"'ok'"'";' >> "$t/bot/db/db.c"
 	if "$0" "$t" > "$t/out" 2>&1; then
 		echo "names: the check passed a tree whose bot/stats/stats.c compares \"tcg-icount\""
 		echo "names: 0 passed, 1 failed"
 		exit 1
-	elif [ "$(grep -c '^names: bot/' "$t/out")" != 1 ] ||
-		! grep -q '^names: bot/stats/stats.c:[0-9]*: "tcg-icount"' "$t/out"; then
-		echo "names: the check failed, but not once on bot/stats/stats.c:"
+	elif [ "$(grep -c '^names: bot/' "$t/out")" != 2 ] ||
+		! grep -q '^names: bot/stats/stats.c:[0-9]*: "tcg-icount"' "$t/out" ||
+		! grep -q "^names: bot/db/db.c:[0-9]*: 'ok' in SQL" "$t/out"; then
+		echo "names: the check failed, but not once each on stats.c and db.c's SQL:"
 		cat "$t/out"
 		echo "names: 0 passed, 1 failed"
 		exit 1
 	fi
-	echo "names: a name spelled again is caught, one in a comment is not"
+	echo "names: a name spelled again, in C or in SQL, is caught; one in a comment is not"
 	echo "names: 1 passed, 0 failed"
 	exit 0
 fi
@@ -60,6 +64,7 @@ LITERAL = re.compile(r'"((?:[^"\\\n]|\\.)*)"')
 
 tables = open("bot/model/names.c").read() + open("bot/model/verdict.c").read()
 names = set(re.findall(r'\] = "([^"]+)"', tables))
+names |= set(re.findall(r'^#define NAME_\w+ "([^"]+)"', open("bot/model/names.h").read(), re.M))
 names.discard("-")  # a table's "none" (no noise source), as every table prints none
 if len(names) < 40:
     print("names: only %d names found in bot/model/: the tables' form changed?" % len(names))
@@ -99,6 +104,12 @@ for path in sorted(glob.glob("bot/*.[ch]") + glob.glob("bot/*/*.[ch]")):
     raw = open(path).read().split("\n")
     for no, line in enumerate(uncomment(open(path).read()).split("\n"), 1):
         for m in LITERAL.finditer(line):
+            # a name quoted for SQL inside a literal: SQL_NAME(NAME_...) spells it
+            for q in re.finditer(r"'([^'%]+)'", m.group(1) if path.startswith("bot/db/") else ""):
+                if q.group(1) in names:
+                    failed += 1
+                    print("names: %s:%d: '%s' in SQL is a name of bot/model/: SQL_NAME(NAME_...)" %
+                          (path, no, q.group(1)))
             word = m.group(1)
             if word not in names:
                 continue

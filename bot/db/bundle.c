@@ -310,8 +310,8 @@ static bool copy_new(sqlite3 *db, pb_err *err)
 		       "bundle.comparisons WHERE uid IN (SELECT uid FROM temp.import_new)) "
 		       "ON CONFLICT(key) DO UPDATE SET build_status=excluded.build_status, "
 		       "build_seconds=excluded.build_seconds, build_log=excluded.build_log, "
-		       "failure=excluded.failure WHERE kernels.build_status<>'built' AND "
-		       "excluded.build_status='built'", err) &&
+		       "failure=excluded.failure WHERE kernels.build_status<>" SQL_NAME(NAME_BUILT) " AND "
+		       "excluded.build_status=" SQL_NAME(NAME_BUILT), err) &&
 	     copy_rows(db, "comparisons", "c", cmp_map, PB_ARRAY_SIZE(cmp_map), false,
 		       "bundle.comparisons c WHERE c.uid IN (SELECT uid FROM temp.import_new) ORDER BY c.id",
 		       err) &&

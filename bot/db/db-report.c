@@ -71,21 +71,33 @@ static const struct db_column patch_page_cols[] = {
 	DB_COLUMN(R, noise_calibration, DB_INT64, "c.noise_calibration"),
 	DB_COLUMN(R, warmup, DB_INT, "c.warmup"),
 	DB_COLUMN(R, guests_at_once, DB_INT, "c.guests_at_once"),
-	DB_COLUMN_AS("boots_run_0", "(SELECT count(*) FROM runs WHERE comparison_id=c.id AND side='without')", DB_INT, offsetof(R, boots_run[0])),
-	DB_COLUMN_AS("boots_run_1", "(SELECT count(*) FROM runs WHERE comparison_id=c.id AND side='with')", DB_INT, offsetof(R, boots_run[1])),
-	DB_COLUMN_AS("boots_ok_0", "(SELECT count(*) FROM runs WHERE comparison_id=c.id AND side='without' AND "
-	  "outcome='ok')", DB_INT, offsetof(R, boots_ok[0])),
-	DB_COLUMN_AS("boots_ok_1", "(SELECT count(*) FROM runs WHERE comparison_id=c.id AND side='with' AND "
-	  "outcome='ok')", DB_INT, offsetof(R, boots_ok[1])),
+	DB_COLUMN_AS("boots_run_0",
+		     "(SELECT count(*) FROM runs WHERE comparison_id=c.id AND side="
+		     SQL_NAME(NAME_WITHOUT) ")", DB_INT, offsetof(R, boots_run[0])),
+	DB_COLUMN_AS("boots_run_1",
+		     "(SELECT count(*) FROM runs WHERE comparison_id=c.id AND side="
+		     SQL_NAME(NAME_WITH) ")", DB_INT, offsetof(R, boots_run[1])),
+	DB_COLUMN_AS("boots_ok_0",
+		     "(SELECT count(*) FROM runs WHERE comparison_id=c.id AND side="
+		     SQL_NAME(NAME_WITHOUT) " AND outcome=" SQL_NAME(NAME_OK) ")", DB_INT,
+		     offsetof(R, boots_ok[0])),
+	DB_COLUMN_AS("boots_ok_1",
+		     "(SELECT count(*) FROM runs WHERE comparison_id=c.id AND side="
+		     SQL_NAME(NAME_WITH) " AND outcome=" SQL_NAME(NAME_OK) ")", DB_INT,
+		     offsetof(R, boots_ok[1])),
 	DB_COLUMN(R, host, DB_TEXT, "coalesce(c.host, '')"),
 	DB_COLUMN(R, host_cpu, DB_TEXT,
 		  "coalesce((SELECT host_cpu FROM runs WHERE comparison_id=c.id ORDER BY boot_index LIMIT 1), '')"),
 	DB_COLUMN(R, qemu_version, DB_TEXT,
 		  "coalesce((SELECT qemu_version FROM runs WHERE comparison_id=c.id ORDER BY boot_index LIMIT 1), '')"),
-	DB_COLUMN_AS("qemu_cmdline_0", "(SELECT qemu_cmdline FROM runs WHERE comparison_id=c.id AND side='without' "
-	  "ORDER BY boot_index LIMIT 1)", DB_TEXT, offsetof(R, qemu_cmdline[0])),
-	DB_COLUMN_AS("qemu_cmdline_1", "(SELECT qemu_cmdline FROM runs WHERE comparison_id=c.id AND side='with' "
-	  "ORDER BY boot_index LIMIT 1)", DB_TEXT, offsetof(R, qemu_cmdline[1])),
+	DB_COLUMN_AS("qemu_cmdline_0",
+		     "(SELECT qemu_cmdline FROM runs WHERE comparison_id=c.id AND side="
+		     SQL_NAME(NAME_WITHOUT) " ORDER BY boot_index LIMIT 1)", DB_TEXT,
+		     offsetof(R, qemu_cmdline[0])),
+	DB_COLUMN_AS("qemu_cmdline_1",
+		     "(SELECT qemu_cmdline FROM runs WHERE comparison_id=c.id AND side="
+		     SQL_NAME(NAME_WITH) " ORDER BY boot_index LIMIT 1)", DB_TEXT,
+		     offsetof(R, qemu_cmdline[1])),
 };
 static const struct db_column queue_patch_cols[] = { PATCH_COLUMNS };
 #undef PATCH_COLUMNS
@@ -153,7 +165,7 @@ bool db_report_results(struct db_cursor *c, sqlite3 *db, long long cid, pb_err *
 
 #define R struct sample_row
 static const struct db_column sample_cols[] = {
-	DB_COLUMN(R, with_fix, DB_INT, "r.side='with'"),
+	DB_COLUMN(R, with_fix, DB_INT, "r.side=" SQL_NAME(NAME_WITH)),
 	DB_COLUMN(R, run, DB_INT, "r.id"),
 	DB_COLUMN(R, value, DB_REAL, "s.value"),
 };
@@ -165,7 +177,8 @@ bool db_report_samples(struct db_cursor *c, sqlite3 *db, long long cid, const ch
 	return db_cursor_open(c, db, "report", sample_cols, (int)PB_ARRAY_SIZE(sample_cols), err,
 			      "FROM samples s JOIN runs r ON r.id=s.run_id "
 			      "WHERE r.comparison_id=? AND s.workload=? AND s.metric=? AND NOT s.warmup "
-			      "AND r.outcome='ok' ORDER BY r.boot_index, s.iteration",
+			      "AND r.outcome=" SQL_NAME(NAME_OK)
+			        " ORDER BY r.boot_index, s.iteration",
 			      "Iss", cid, workload, metric);
 }
 
@@ -226,7 +239,8 @@ bool db_report_newest(struct db_cursor *c, sqlite3 *db, const char *queue, int n
 		      pb_err *err)
 {
 	return db_cursor_open(c, db, "report", index_cols, (int)PB_ARRAY_SIZE(index_cols), err,
-			      "FROM comparisons c JOIN patches p ON p.id=c.patch_id WHERE c.kind='patch' "
+			      "FROM comparisons c JOIN patches p ON p.id=c.patch_id "
+			      "WHERE c.kind=" SQL_NAME(NAME_PATCH) " "
 			      "AND p.queue=? AND p.number=? ORDER BY c.finished_at DESC, c.id DESC LIMIT 1",
 			      "si", queue, number);
 }
@@ -263,7 +277,8 @@ static const struct db_column trend_cols[] = {
 	"FROM samples s JOIN runs r ON r.id=s.run_id JOIN comparisons c "                  \
 	"ON c.id=r.comparison_id JOIN kernels k ON k.id=r.kernel_id JOIN results x "       \
 	"ON x.comparison_id=c.id AND x.workload=s.workload AND x.metric=s.metric "         \
-	"WHERE k.label='base' AND r.outcome='ok' AND NOT s.warmup AND x.kind='time' "
+	"WHERE k.label='base' AND r.outcome=" SQL_NAME(NAME_OK) " AND NOT s.warmup "         \
+	"AND x.kind=" SQL_NAME(NAME_TIME) " "
 
 bool db_report_trend(struct db_cursor *c, sqlite3 *db, pb_err *err)
 {
@@ -284,7 +299,8 @@ bool db_report_trend_versions(struct db_cursor *c, sqlite3 *db, pb_err *err)
  * sha256's */
 #define NEWEST_OF_PATCH                                                                    \
 	"(SELECT c2.id FROM comparisons c2 JOIN patches p2 ON p2.id=c2.patch_id WHERE "    \
-	"c2.kind='patch' AND p2.number=p.number AND CASE WHEN p.number>0 THEN "            \
+	"c2.kind=" SQL_NAME(NAME_PATCH) " AND p2.number=p.number AND CASE WHEN p.number>0 "  \
+	"THEN "                                                                             \
 	"p2.queue=p.queue ELSE p2.sha256=p.sha256 END ORDER BY c2.finished_at DESC, "      \
 	"c2.id DESC LIMIT 1)"
 
@@ -297,10 +313,12 @@ bool db_report_pages(struct db_cursor *c, sqlite3 *db, pb_err *err)
 	return db_cursor_open(c, db, "report", comparison_id_cols,
 			      (int)PB_ARRAY_SIZE(comparison_id_cols), err,
 			      "FROM (SELECT " NEWEST_OF_PATCH " AS cid FROM comparisons c JOIN patches p "
-			      "ON p.id=c.patch_id WHERE c.kind='patch' GROUP BY CASE WHEN p.number>0 "
+			      "ON p.id=c.patch_id WHERE c.kind=" SQL_NAME(NAME_PATCH)
+			        " GROUP BY CASE WHEN p.number>0 "
 			      "THEN p.queue ELSE p.sha256 END, p.number "
 			      "UNION SELECT max(c.id) FROM comparisons c JOIN series s ON s.id=c.series_id "
-			      "WHERE c.kind='series' GROUP BY s.queue, s.name) ORDER BY cid",
+			      "WHERE c.kind=" SQL_NAME(NAME_SERIES)
+			        " GROUP BY s.queue, s.name) ORDER BY cid",
 			      "");
 }
 
@@ -316,9 +334,10 @@ bool db_report_queues(struct db_cursor *c, sqlite3 *db, pb_err *err)
 {
 	return db_cursor_open(c, db, "report", queue_cols, (int)PB_ARRAY_SIZE(queue_cols), err,
 			      "FROM (SELECT p.queue AS queue, c.finished_at AS at, p.number AS number "
-			      "FROM comparisons c JOIN patches p ON p.id=c.patch_id WHERE c.kind='patch' "
+			      "FROM comparisons c JOIN patches p ON p.id=c.patch_id "
+			      "WHERE c.kind=" SQL_NAME(NAME_PATCH) " "
 			      "AND p.number>0 UNION ALL SELECT s.queue, c.finished_at, NULL FROM "
-			      "comparisons c JOIN series s ON s.id=c.series_id WHERE c.kind='series') "
+			      "comparisons c JOIN series s ON s.id=c.series_id WHERE c.kind=" SQL_NAME(NAME_SERIES) ") "
 			      "GROUP BY queue ORDER BY max(at) DESC, queue",
 			      "");
 }
@@ -349,11 +368,13 @@ bool db_report_measured(struct db_cursor *c, sqlite3 *db, const char *queue, pb_
 		return db_cursor_open(c, db, "report", measured_cols,
 				      (int)PB_ARRAY_SIZE(measured_cols), err,
 				      "FROM comparisons c JOIN patches p ON p.id=c.patch_id WHERE "
-				      "c.kind='patch' AND p.number=0 AND c.id=" NEWEST_OF_PATCH
+				      "c.kind=" SQL_NAME(NAME_PATCH)
+				        " AND p.number=0 AND c.id=" NEWEST_OF_PATCH
 				      " ORDER BY c.finished_at DESC, c.id DESC",
 				      "");
 	return db_cursor_open(c, db, "report", measured_cols, (int)PB_ARRAY_SIZE(measured_cols), err,
-			      "FROM comparisons c JOIN patches p ON p.id=c.patch_id WHERE c.kind='patch' "
+			      "FROM comparisons c JOIN patches p ON p.id=c.patch_id "
+			      "WHERE c.kind=" SQL_NAME(NAME_PATCH) " "
 			      "AND p.queue=? AND p.number>0 AND c.id=" NEWEST_OF_PATCH " ORDER BY p.number",
 			      "s", queue);
 }
@@ -434,6 +455,7 @@ static const struct db_column answer_id_cols[] = {
 bool db_report_answers(struct db_cursor *c, sqlite3 *db, pb_err *err)
 {
 	return db_cursor_open(c, db, "report", answer_id_cols, (int)PB_ARRAY_SIZE(answer_id_cols), err,
-			      "FROM comparisons c WHERE c.kind IN ('patch', 'series') "
+			      "FROM comparisons c WHERE c.kind IN (" SQL_NAME(NAME_PATCH)
+			        ", " SQL_NAME(NAME_SERIES) ") "
 			      "ORDER BY c.finished_at DESC, c.id DESC", "");
 }

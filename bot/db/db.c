@@ -992,8 +992,10 @@ static bool store_kernel(sqlite3 *db, const struct comparison *cmp, enum side s,
 		   "change_sha256, reverse, build_status, build_seconds, build_log, failure) "
 		   "VALUES (?,?,?,?,?,?,?,?,?,?,?,?) ON CONFLICT(key) DO UPDATE SET "
 		   "build_status=excluded.build_status, build_log=excluded.build_log, "
-		   "failure=excluded.failure, build_seconds=CASE WHEN kernels.build_status='built' AND "
-		   "excluded.build_status='built' THEN kernels.build_seconds ELSE excluded.build_seconds END",
+		   "failure=excluded.failure, build_seconds=CASE WHEN kernels.build_status="
+		   SQL_NAME(NAME_BUILT) " AND "
+		   "excluded.build_status=" SQL_NAME(NAME_BUILT)
+		     " THEN kernels.build_seconds ELSE excluded.build_seconds END",
 		   "sssssssisdss", img->key, cmp->tree->version, cmp->tree->tarball_sha,
 		   cmp->config->sha256, c->label, c->file ? c->file : c->summary,
 		   kernel_change_is_base(c) ? NULL : c->sha256, (int)c->reverse,
@@ -1314,7 +1316,7 @@ static const struct db_column noise_cols[] = {
  * before schema 9 have no CPU and count as this machine's. */
 #define CALIBRATION_HERE                                                                          \
 	"NOT EXISTS (SELECT 1 FROM runs r WHERE r.comparison_id=c.id AND (r.qemu_version<>? OR "  \
-	"(c.accel<>'tcg-icount' AND r.host_cpu IS NOT NULL AND r.host_cpu<>?)))"
+	"(c.accel<>" SQL_NAME(NAME_TCG_ICOUNT) " AND r.host_cpu IS NOT NULL AND r.host_cpu<>?)))"
 
 bool db_load_noise(sqlite3 *db, enum accel_kind accel, const char *config_sha256, int iterations,
 		   int warmup, struct noise_floor **out, int *n, long long *calibration,
@@ -1331,7 +1333,8 @@ bool db_load_noise(sqlite3 *db, enum accel_kind accel, const char *config_sha256
 	/* a kernel of the same .config first, then the newest */
 	if (!db_cursor_open(&c, db, "database", comparison_id_cols, 1, err,
 			    "FROM comparisons c JOIN kernels k ON k.id=c.kernel_without "
-			    "WHERE c.kind='calibration' AND c.status='measured' AND c.accel=? "
+			    "WHERE c.kind=" SQL_NAME(NAME_CALIBRATION)
+			      " AND c.status=" SQL_NAME(NAME_MEASURED) " AND c.accel=? "
 			    "AND c.iterations=? AND c.warmup=? AND " CALIBRATION_HERE " "
 			    "ORDER BY k.config_sha256=? DESC, c.finished_at DESC, c.id DESC LIMIT 1",
 			    "siisss", accel_kind_name(accel), iterations, warmup, qemu_version(), host_cpu_model(),
@@ -1344,7 +1347,8 @@ bool db_load_noise(sqlite3 *db, enum accel_kind accel, const char *config_sha256
 		/* a newer one from another QEMU or CPU (a cluster's node), set aside */
 		*elsewhere = 0;
 		if (!db_cursor_open(&c, db, "database", comparison_id_cols, 1, err,
-				    "FROM comparisons c WHERE c.kind='calibration' AND c.status='measured' "
+				    "FROM comparisons c WHERE c.kind=" SQL_NAME(NAME_CALIBRATION)
+				    " AND c.status=" SQL_NAME(NAME_MEASURED) " "
 				    "AND c.accel=? AND c.iterations=? AND c.warmup=? AND c.finished_at > "
 				    "coalesce((SELECT finished_at FROM comparisons WHERE id=?), '') AND NOT "
 				    CALIBRATION_HERE " ORDER BY c.finished_at DESC, c.id DESC LIMIT 1",
@@ -1391,7 +1395,8 @@ long long db_measured_before(sqlite3 *db, const char *queue, int number, const c
 
 	if (!db_cursor_open(&c, db, "database", comparison_id_cols, 1, NULL,
 			    "FROM comparisons c JOIN patches p ON p.id=c.patch_id JOIN kernels k "
-			    "ON k.id=c.kernel_with WHERE c.kind='patch' AND p.queue=? AND p.number=? AND "
+			    "ON k.id=c.kernel_with WHERE c.kind=" SQL_NAME(NAME_PATCH)
+			      " AND p.queue=? AND p.number=? AND "
 			    "p.sha256=? AND k.tree_sha256=? AND k.config_sha256=? AND c.perfbot_version=? "
 			    "ORDER BY c.finished_at DESC, c.id DESC LIMIT 1",
 			    "sissss", queue, number, patch_sha256, tree_sha256, config_sha256,
@@ -1532,7 +1537,8 @@ bool db_series_target(sqlite3 *db, const char *queue, long long cid, const char 
 	memset(t, 0, sizeof(*t));
 	if (!db_cursor_open(&c, db, "database", series_target_cols,
 			    (int)PB_ARRAY_SIZE(series_target_cols), err,
-			    "FROM comparisons c JOIN series s ON s.id=c.series_id WHERE c.kind='series' "
+			    "FROM comparisons c JOIN series s ON s.id=c.series_id "
+			    "WHERE c.kind=" SQL_NAME(NAME_SERIES) " "
 			    "AND (c.id=? OR (?=0 AND s.queue=?)) ORDER BY c.id DESC LIMIT 1",
 			    "IIs", cid, cid, queue))
 		return false;
@@ -1554,7 +1560,8 @@ bool db_series_target(sqlite3 *db, const char *queue, long long cid, const char 
 			    (int)PB_ARRAY_SIZE(series_metric_cols), err,
 			    "FROM results WHERE comparison_id=? AND ((?<>'' AND workload=? AND metric=?) OR "
 			    "(?='' AND verdict IN ('regression','behaviour change','improvement'))) "
-			    "ORDER BY CASE verdict WHEN 'regression' THEN 0 WHEN 'behaviour change' THEN 1 "
+			    "ORDER BY CASE verdict WHEN " SQL_NAME(NAME_REGRESSION)
+			      " THEN 0 WHEN " SQL_NAME(NAME_BEHAVIOUR_CHANGE) " THEN 1 "
 			    "ELSE 2 END, abs(coalesce(change_pct, 0)) DESC LIMIT 1",
 			    "Issss", t->id, metric ? metric : "", workload ? workload : "",
 			    metric ? metric : "", metric ? metric : "")) {

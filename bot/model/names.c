@@ -10,22 +10,22 @@
 	const struct pb_names prefix##_names = { what_, prefix##_list,                \
 						 (int)PB_ARRAY_SIZE(prefix##_list), NULL }
 
-NAMES(side, "side", [SIDE_WITHOUT] = "without", [SIDE_WITH] = "with");
-NAMES(comparison_kind, "comparison kind", [KIND_PATCH] = "patch", [KIND_CALIBRATION] = "calibration",
-      [KIND_SERIES] = "series", [KIND_BISECT] = "bisect");
+NAMES(side, "side", [SIDE_WITHOUT] = NAME_WITHOUT, [SIDE_WITH] = NAME_WITH);
+NAMES(comparison_kind, "comparison kind", [KIND_PATCH] = NAME_PATCH, [KIND_CALIBRATION] = NAME_CALIBRATION,
+      [KIND_SERIES] = NAME_SERIES, [KIND_BISECT] = "bisect");
 NAMES(accel_kind, "accelerator", [ACCEL_AUTO] = "", [ACCEL_KVM] = "kvm", [ACCEL_TCG] = "tcg",
-      [ACCEL_TCG_ICOUNT] = "tcg-icount");
+      [ACCEL_TCG_ICOUNT] = NAME_TCG_ICOUNT);
 NAMES(accel_choice, "accelerator", [ACCEL_AUTO] = "auto", [ACCEL_KVM] = "kvm", [ACCEL_TCG] = "tcg",
-      [ACCEL_TCG_ICOUNT] = "tcg-icount");
+      [ACCEL_TCG_ICOUNT] = NAME_TCG_ICOUNT);
 NAMES(pair_method, "pair method", [PAIR_FORWARD] = "forward", [PAIR_REVERSE] = "reverse",
       [PAIR_PORT] = "port", [PAIR_SAME] = "same");
-NAMES(boot_outcome, "boot outcome", [BOOT_OK] = "ok", [BOOT_INVALID] = "invalid",
+NAMES(boot_outcome, "boot outcome", [BOOT_OK] = NAME_OK, [BOOT_INVALID] = "invalid",
       [BOOT_PANIC] = "boot-panic", [BOOT_TIMEOUT] = "timeout", [BOOT_QEMU_ERROR] = "qemu-error",
       [BOOT_INCOMPLETE] = "incomplete");
-NAMES(metric_kind, "metric kind", [METRIC_TIME] = "time", [METRIC_BEHAVIOUR] = "behaviour",
+NAMES(metric_kind, "metric kind", [METRIC_TIME] = NAME_TIME, [METRIC_BEHAVIOUR] = "behaviour",
       [METRIC_DIAGNOSTIC] = "diagnostic");
 NAMES(better, "direction", [BETTER_HIGHER] = "higher", [BETTER_LOWER] = "lower");
-NAMES(build_status, "build status", [BUILD_BUILT] = "built", [BUILD_FAILED] = "build-failed");
+NAMES(build_status, "build status", [BUILD_BUILT] = NAME_BUILT, [BUILD_FAILED] = "build-failed");
 NAMES(series_mode, "series mode", [SERIES_FORWARD] = "forward", [SERIES_REVERSE] = "reverse");
 NAMES(noise_from, "noise source", [NOISE_NONE] = "-", [NOISE_CALIBRATION] = "calibration",
       [NOISE_THIS_RUN] = "this run");
@@ -33,8 +33,8 @@ NAMES(bisect_role, "bisect role", [ROLE_SEARCH] = "search", [ROLE_CONFIRM] = "co
       [ROLE_ABSENT_BEFORE] = "absent before");
 NAMES(bisect_status, "bisect status", [BISECT_CONFIRMED] = "confirmed",
       [BISECT_NOT_CONFIRMED] = "not confirmed", [BISECT_FAILED] = "failed");
-NAMES(bisect_change, "bisected change", [CHANGE_REGRESSION] = "regression",
-      [CHANGE_IMPROVEMENT] = "improvement", [CHANGE_BEHAVIOUR] = "behaviour change",
+NAMES(bisect_change, "bisected change", [CHANGE_REGRESSION] = NAME_REGRESSION,
+      [CHANGE_IMPROVEMENT] = NAME_IMPROVEMENT, [CHANGE_BEHAVIOUR] = NAME_BEHAVIOUR_CHANGE,
       [CHANGE_BUILD_FAILED] = "build-failed", [CHANGE_BOOT_FAILED] = "boot-failed");
 static const char *const job_state_list[] = { [JOB_QUEUED] = "queued", [JOB_RUNNING] = "running",
 					      [JOB_DONE] = "done", [JOB_FAILED] = "failed" };

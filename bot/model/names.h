@@ -28,6 +28,24 @@ bool pb_names_parse(const struct pb_names *t, const char *name, int *v);
 /* "a, b or c": for an error that says what is allowed. Free it. */
 char *pb_names_list(const struct pb_names *t);
 
+/* The names the database's queries compare in SQL, as C string literals
+ * (SQL_NAME('x') quotes one for SQL): the name tables are made of these
+ * too, so that a query and the table spell a name once. */
+#define NAME_WITHOUT "without"
+#define NAME_WITH "with"
+#define NAME_PATCH "patch"
+#define NAME_SERIES "series"
+#define NAME_CALIBRATION "calibration"
+#define NAME_TCG_ICOUNT "tcg-icount"
+#define NAME_OK "ok"
+#define NAME_TIME "time"
+#define NAME_BUILT "built"
+#define NAME_MEASURED "measured"
+#define NAME_IMPROVEMENT "improvement"
+#define NAME_BEHAVIOUR_CHANGE "behaviour change"
+#define NAME_REGRESSION "regression"
+#define SQL_NAME(name) "'" name "'"
+
 #define PB_NAMED_ENUM(type, prefix)                                                   \
 	_Static_assert(sizeof(enum type) == sizeof(int), #type " is stored as an int"); \
 	extern const struct pb_names prefix##_names;                                  \

@@ -10,15 +10,15 @@ static const char *const verdict_list[VERDICT_COUNT] = {
 	[VERDICT_FLAKY] = "flaky",
 	[VERDICT_NO_CHANGE] = "no change",
 	[VERDICT_NOT_COMPARABLE] = "not comparable",
-	[VERDICT_IMPROVEMENT] = "improvement",
+	[VERDICT_IMPROVEMENT] = NAME_IMPROVEMENT,
 	[VERDICT_INCONCLUSIVE] = "inconclusive",
-	[VERDICT_BEHAVIOUR_CHANGE] = "behaviour change",
-	[VERDICT_REGRESSION] = "regression",
+	[VERDICT_BEHAVIOUR_CHANGE] = NAME_BEHAVIOUR_CHANGE,
+	[VERDICT_REGRESSION] = NAME_REGRESSION,
 };
 const struct pb_names verdict_names = { "verdict", verdict_list, VERDICT_COUNT, NULL };
 
 static const char *const status_list[STATUS_COUNT] = {
-	[STATUS_MEASURED] = "measured",
+	[STATUS_MEASURED] = NAME_MEASURED,
 	[STATUS_BUILD_FAILED] = "build-failed",
 	[STATUS_BOOT_FAILED] = "boot-failed",
 };
