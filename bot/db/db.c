@@ -801,6 +801,48 @@ bool db_run(sqlite3 *db, long long *rowid, pb_err *err, const char *sql, const c
 	return true;
 }
 
+bool db_insert(sqlite3 *db, const char *table, const struct db_value *v, int n, long long *rowid,
+	       pb_err *err)
+{
+	sqlite3_stmt *st;
+	pb_str sql;
+	int rc;
+
+	str_init(&sql);
+	str_addf(&sql, "INSERT INTO %s (", table);
+	for (int i = 0; i < n; i++)
+		str_addf(&sql, "%s%s", i ? ", " : "", v[i].column);
+	str_add(&sql, ") VALUES (");
+	for (int i = 0; i < n; i++)
+		str_add(&sql, i ? ", ?" : "?");
+	str_add(&sql, ")");
+	rc = sqlite3_prepare_v2(db, sql.buf, -1, &st, NULL);
+	str_free(&sql);
+	if (rc != SQLITE_OK) {
+		pb_seterr(err, "database: %s", sqlite3_errmsg(db));
+		return false;
+	}
+	for (int i = 0; i < n; i++)
+		if ((v[i].type == DBV_TEXT && !v[i].s) || (v[i].type == DBV_REAL && isnan(v[i].d)) ||
+		    (v[i].type == DBV_INT && v[i].zero_null && !v[i].i))
+			sqlite3_bind_null(st, i + 1);
+		else if (v[i].type == DBV_TEXT)
+			sqlite3_bind_text(st, i + 1, v[i].s, -1, SQLITE_TRANSIENT);
+		else if (v[i].type == DBV_INT)
+			sqlite3_bind_int64(st, i + 1, v[i].i);
+		else
+			sqlite3_bind_double(st, i + 1, v[i].d);
+	rc = sqlite3_step(st);
+	sqlite3_finalize(st);
+	if (rc != SQLITE_DONE) {
+		pb_seterr(err, "database: %s", sqlite3_errmsg(db));
+		return false;
+	}
+	if (rowid)
+		*rowid = sqlite3_last_insert_rowid(db);
+	return true;
+}
+
 /* Each of the cursor's columns by its name in the statement. */
 static bool map_columns(struct db_cursor *c, pb_err *err)
 {
@@ -1140,29 +1182,48 @@ static bool store_all(sqlite3 *db, const struct comparison *cmp, const char *ver
 	for (int i = 0; i < cmp->obs.nworkloads; i++)
 		str_addf(&names, "%s%s", i ? " " : "", cmp->obs.workloads[i]->name);
 	new_uid(uid);
-	ok = db_run(db, cid, err,
-		 "INSERT INTO comparisons (kind, patch_id, pair_method, pair_detail, kernel_without, "
-		 "kernel_with, accel, accel_reason, workloads, workload_choice, boots_per_kernel, "
-		 "iterations, status, started_at, finished_at, wall_seconds, perfbot_version, warmup, "
-		 "seed, gate_pct, alpha, beta, noise_calibration, verdict, behaviour, "
-		 "fa_splits, fa_flagged, fa_metric_tests, fa_metric_flags, series_id, guests_at_once, "
-		 "uid, host) "
-		 "VALUES (?,NULLIF(?,0),?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,NULLIF(?,0),?,?,"
-		 "NULLIF(?,0),?,?,?,NULLIF(?,0),NULLIF(?,0),?,?)",
-		 "sIssIIssssiisssdsiIdddIssiiiiIiss",
-		 comparison_kind_name(bisect ? KIND_BISECT : cmp->series ? KIND_SERIES
-						: calibration ? KIND_CALIBRATION : KIND_PATCH), pid,
-		 pair_method_name(calibration ? PAIR_SAME : cmp->plan->method), cmp->plan->detail,
-		 kid[0], kid[1], cmp->booted ? accel_kind_name(cmp->accel.kind) : NULL,
-		 cmp->booted ? cmp->accel.reason : NULL, names.buf, cmp->workload_choice,
-		 cmp->boots_per_kernel, cmp->obs.iterations, status_name(cmp->status), cmp->started_at,
-		 cmp->finished_at, cmp->wall_seconds, version, cmp->policy.warmup,
-		 (long long)cmp->seed, cmp->policy.gate_pct, cmp->policy.alpha,
-		 cmp->policy.beta, cmp->noise_calibration,
-		 cmp->findings.decided ? verdict_name(cmp->findings.verdict) : NULL,
-		 cmp->findings.decided ? verdict_name(cmp->findings.behaviour) : NULL,
-		 cmp->fa_splits, cmp->fa_flagged, cmp->fa_metric_tests, cmp->fa_metric_flags, sid,
-		 cmp->booted ? cmp->guests_at_once : 0, uid, host_name());
+	{
+		const bool decided = cmp->findings.decided;
+		const struct db_value v[] = {
+			DBV_S("kind", comparison_kind_name(bisect ? KIND_BISECT
+							: cmp->series ? KIND_SERIES
+							: calibration ? KIND_CALIBRATION : KIND_PATCH)),
+			DBV_ID("patch_id", pid),
+			DBV_S("pair_method", pair_method_name(calibration ? PAIR_SAME : cmp->plan->method)),
+			DBV_S("pair_detail", cmp->plan->detail),
+			DBV_I("kernel_without", kid[0]),
+			DBV_I("kernel_with", kid[1]),
+			DBV_S("accel", cmp->booted ? accel_kind_name(cmp->accel.kind) : NULL),
+			DBV_S("accel_reason", cmp->booted ? cmp->accel.reason : NULL),
+			DBV_S("workloads", names.buf),
+			DBV_S("workload_choice", cmp->workload_choice),
+			DBV_I("boots_per_kernel", cmp->boots_per_kernel),
+			DBV_I("iterations", cmp->obs.iterations),
+			DBV_S("status", status_name(cmp->status)),
+			DBV_S("started_at", cmp->started_at),
+			DBV_S("finished_at", cmp->finished_at),
+			DBV_D("wall_seconds", cmp->wall_seconds),
+			DBV_S("perfbot_version", version),
+			DBV_I("warmup", cmp->policy.warmup),
+			DBV_I("seed", (long long)cmp->seed),
+			DBV_D("gate_pct", cmp->policy.gate_pct),
+			DBV_D("alpha", cmp->policy.alpha),
+			DBV_D("beta", cmp->policy.beta),
+			DBV_ID("noise_calibration", cmp->noise_calibration),
+			DBV_S("verdict", decided ? verdict_name(cmp->findings.verdict) : NULL),
+			DBV_S("behaviour", decided ? verdict_name(cmp->findings.behaviour) : NULL),
+			DBV_ID("fa_splits", cmp->fa_splits),
+			DBV_I("fa_flagged", cmp->fa_flagged),
+			DBV_I("fa_metric_tests", cmp->fa_metric_tests),
+			DBV_I("fa_metric_flags", cmp->fa_metric_flags),
+			DBV_ID("series_id", sid),
+			DBV_ID("guests_at_once", cmp->booted ? cmp->guests_at_once : 0),
+			DBV_S("uid", uid),
+			DBV_S("host", host_name()),
+		};
+
+		ok = db_insert(db, "comparisons", v, (int)PB_ARRAY_SIZE(v), cid, err);
+	}
 	str_free(&names);
 	return ok && store_runs(db, cmp, *cid, kid, err) && store_results(db, cmp, *cid, err);
 }

@@ -93,6 +93,25 @@ bool db_lock_wait(const char *db_path, volatile sig_atomic_t *stop, pb_err *err)
  * i int, I long long, d double (NAN -> NULL). *rowid (if not NULL) gets the
  * first column of a returned row, else the last inserted row id. */
 bool db_run(sqlite3 *db, long long *rowid, pb_err *err, const char *sql, const char *types, ...);
+/* One column's value of an INSERT, bound by the column's name: text
+ * (NULL: NULL), an integer (an id of none, 0, as NULL with DBV_ID), a
+ * real (NAN: NULL). */
+struct db_value {
+	const char *column;
+	enum { DBV_TEXT, DBV_INT, DBV_REAL } type;
+	bool zero_null;
+	const char *s;
+	long long i;
+	double d;
+};
+#define DBV_S(col, v) { .column = (col), .type = DBV_TEXT, .s = (v) }
+#define DBV_I(col, v) { .column = (col), .type = DBV_INT, .i = (v) }
+#define DBV_ID(col, v) { .column = (col), .type = DBV_INT, .i = (v), .zero_null = true }
+#define DBV_D(col, v) { .column = (col), .type = DBV_REAL, .d = (v) }
+/* INSERT INTO table (each value's column) VALUES (each value); *rowid
+ * (if not NULL) gets the new row's id. */
+bool db_insert(sqlite3 *db, const char *table, const struct db_value *v, int n, long long *rowid,
+	       pb_err *err);
 /* Runs SQL text of one or more statements. */
 bool db_exec(sqlite3 *db, const char *sql, pb_err *err);
 
