@@ -111,8 +111,7 @@ bool db_report_queue_patch(struct db_cursor *c, sqlite3 *db, const char *queue, 
 			    err, "FROM patches p WHERE p.queue=? AND p.number=? ORDER BY p.id DESC LIMIT 1",
 			    "si", queue, number))
 		return false;
-	*found = db_cursor_step(c, row);
-	return true;
+	return db_cursor_step_one(c, row, found, err);
 }
 
 bool db_report_patch_page(struct db_cursor *c, sqlite3 *db, long long cid,
@@ -126,8 +125,7 @@ bool db_report_patch_page(struct db_cursor *c, sqlite3 *db, long long cid,
 			    "WHERE c.id=? AND (p.id IS NOT NULL OR s.id IS NOT NULL)",
 			    "I", cid))
 		return false;
-	*found = db_cursor_step(c, row);
-	return true;
+	return db_cursor_step_one(c, row, found, err);
 }
 
 #define R struct result_row
@@ -411,8 +409,7 @@ bool db_report_bisect(struct db_cursor *c, sqlite3 *db, long long bisect_id, str
 	if (!db_cursor_open(c, db, "report", bisect_cols, (int)PB_ARRAY_SIZE(bisect_cols), err,
 			    "FROM bisects WHERE id=?", "I", bisect_id))
 		return false;
-	*found = db_cursor_step(c, row);
-	return true;
+	return db_cursor_step_one(c, row, found, err);
 }
 
 #define R struct bisect_step_row

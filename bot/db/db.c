@@ -978,6 +978,17 @@ bool db_cursor_step(struct db_cursor *c, void *row)
 	return true;
 }
 
+bool db_cursor_step_one(struct db_cursor *c, void *row, bool *found, pb_err *err)
+{
+	*found = db_cursor_step(c, row);
+	if (c->failed) {
+		*found = false;
+		db_cursor_close(c, err);
+		return false;
+	}
+	return true;
+}
+
 bool db_cursor_close(struct db_cursor *c, pb_err *err)
 {
 	bool ok = !c->failed;

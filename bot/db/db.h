@@ -172,6 +172,10 @@ bool db_cursor_open_sql(struct db_cursor *c, sqlite3 *db, const char *what,
 			const struct db_column *cols, int ncols, pb_err *err, const char *sql);
 /* The next row into *row; false at the end or on an error (c->failed). */
 bool db_cursor_step(struct db_cursor *c, void *row);
+/* The first row into *row, *found false if there is none; false (err,
+ * and the cursor closed) if the step failed: a query's error, or a
+ * stored name the model lacks, is not "none". */
+bool db_cursor_step_one(struct db_cursor *c, void *row, bool *found, pb_err *err);
 /* Finalizes; false (err, if not NULL) if a step failed. */
 bool db_cursor_close(struct db_cursor *c, pb_err *err);
 

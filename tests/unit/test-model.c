@@ -4,7 +4,9 @@
 #include <stdlib.h>
 
 #include "check.h"
+#include "db-report.h"
 #include "db.h"
+#include "fixture.h"
 #include "names.h"
 #include "verdict.h"
 
@@ -106,6 +108,36 @@ void test_model(void)
 	free(list);
 
 	check_schema();
+
+	/* a row that holds a name the model lacks (forged past the CHECKs)
+	 * is an error that names it, never "no such comparison" */
+	{
+		char *dir = test_tmpdir(), *path = xasprintf("%s/forged.db", dir);
+		struct fixture f;
+		struct db_cursor c;
+		struct patch_page_row row;
+		sqlite3 *db;
+		long long cid = 0;
+		bool found = true;
+		pb_err err = { "" };
+
+		CHECK(db_open(path, &db, &err));
+		CHECK(fixture_init(&f, "PB1 sample hugetlb-migrate 1 migrate_ms 1\n",
+				   "PB1 sample hugetlb-migrate 1 migrate_ms 2\n"));
+		CHECK(db_store_comparison(db, &f.cmp, "test", NULL, &cid, &err));
+		CHECK(db_report_patch_page(&c, db, cid, &row, &found, &err) && found);
+		db_cursor_close(&c, NULL);
+		CHECK(!db_exec(db, "UPDATE comparisons SET status='exploded'", &err));
+		CHECK(db_exec(db, "PRAGMA ignore_check_constraints=ON; "
+			      "UPDATE comparisons SET status='exploded'", &err));
+		CHECK(!db_report_patch_page(&c, db, cid, &row, &found, &err) && !found);
+		CHECK_STR(err.msg, "report: status: 'exploded' names no comparison status");
+		CHECK(c.st == NULL);
+		db_close(db);
+		fixture_free(&f);
+		free(path);
+		free(dir);
+	}
 
 	/* DB_ENUM: a name read back as its value, NULL as 0, a name the
 	 * model lacks fails the step with the column and the name */
