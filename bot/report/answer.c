@@ -422,17 +422,13 @@ static const char *stated(const char *s)
 	return s && s[0] && strcmp(s, "-") ? s : NULL;
 }
 
-void answer_json(const struct answer *a, struct json *j, const char *key)
+/* What the comparison is of: "patch" (its number, label, subject, ...)
+ * and "series", the one that is not null. */
+static void subject_json(const struct patch_page_row *r, struct json *j)
 {
-	const struct patch_page_row *r = &a->r;
-	bool series = r->kind == KIND_SERIES;
-	char label[PATCH_LABEL_SIZE], *s;
+	char label[PATCH_LABEL_SIZE];
 
-	json_object_begin(j, key);
-	json_int(j, "comparison", a->id);
-	json_string(j, "kind", comparison_kind_name(r->kind));
-	json_string(j, "status", status_name(r->status));
-	if (series) {
+	if (r->kind == KIND_SERIES) {
 		json_null(j, "patch");
 		json_object_begin(j, "series");
 		json_string(j, "name", r->series_name);
@@ -441,28 +437,28 @@ void answer_json(const struct answer *a, struct json *j, const char *key)
 		json_string(j, "patches", r->series_patches);
 		json_bool(j, "mm_only", r->series_mm_only);
 		json_object_end(j);
-	} else {
-		json_object_begin(j, "patch");
-		if (r->number)
-			json_int(j, "number", r->number);
-		else
-			json_null(j, "number");
-		json_string(j, "label", patch_label(label, r->number, r->sha256));
-		json_string(j, "subject", r->subject);
-		json_string(j, "series", r->series);
-		json_string(j, "queue", r->queue);
-		json_string(j, "file", r->file);
-		json_string(j, "sha256", r->sha256);
-		json_string(j, "author", r->author);
-		json_string(j, "upstream", r->upstream && r->upstream[0] ? r->upstream : NULL);
-		json_object_end(j);
-		json_null(j, "series");
+		return;
 	}
-	s = answer_headline(a);
-	json_string(j, "headline", s);
-	free(s);
-	json_string(j, "verdict", r->decided ? verdict_name(r->verdict) : "");
-	json_string(j, "behaviour", r->decided ? verdict_name(r->behaviour) : "");
+	json_object_begin(j, "patch");
+	if (r->number)
+		json_int(j, "number", r->number);
+	else
+		json_null(j, "number");
+	json_string(j, "label", patch_label(label, r->number, r->sha256));
+	json_string(j, "subject", r->subject);
+	json_string(j, "series", r->series);
+	json_string(j, "queue", r->queue);
+	json_string(j, "file", r->file);
+	json_string(j, "sha256", r->sha256);
+	json_string(j, "author", r->author);
+	json_string(j, "upstream", r->upstream && r->upstream[0] ? r->upstream : NULL);
+	json_object_end(j);
+	json_null(j, "series");
+}
+
+/* "kernels", "accelerator" and "boots": what ran, and how often. */
+static void kernels_json(const struct patch_page_row *r, struct json *j)
+{
 	json_object_begin(j, "kernels");
 	json_string(j, "base_version", r->base_version);
 	json_string(j, "config_sha256", r->config_sha256);
@@ -483,56 +479,69 @@ void answer_json(const struct answer *a, struct json *j, const char *key)
 	json_int(j, "iterations", r->iterations);
 	json_int(j, "warmup", r->warmup);
 	json_object_end(j);
-	if (a->crash.boot) {
-		json_object_begin(j, "crash");
-		json_string(j, "line", a->crash.line);
-		json_int(j, "boot", a->crash.boot);
-		json_string(j, "outcome", boot_outcome_name(a->crash.outcome));
-		json_string(j, "side", side_name(a->crash.side));
-		json_string(j, "kernel", a->crash.kernel);
-		json_string(j, "console_log", a->crash.console_log);
-		json_int(j, "failed_boots", a->crash.failed);
-		json_object_end(j);
-	} else
-		json_null(j, "crash");
-	json_array_begin(j, "metrics");
-	for (int i = 0; i < a->metrics.n; i++) {
-		const struct mail_metric *m = &a->metrics.v[i];
-		const char *dot = strchr(m->name, '.');
+}
 
-		json_object_begin(j, NULL);
-		s = dot ? xstrndup(m->name, (size_t)(dot - m->name)) : xstrdup(m->name);
-		json_string(j, "workload", s);
-		free(s);
-		json_string(j, "metric", dot ? dot + 1 : "");
-		json_string(j, "unit", m->unit);
-		json_string(j, "kind", metric_kind_name(m->timing ? METRIC_TIME : METRIC_BEHAVIOUR));
-		json_string(j, "verdict", verdict_name(m->verdict));
-		json_number(j, "without", m->without);
-		json_number(j, "with", m->with);
-		json_number(j, "change_pct", m->change_pct);
-		json_number(j, "ci_lo_pct", m->ci_lo_pct);
-		json_number(j, "ci_hi_pct", m->ci_hi_pct);
-		/* what decided it, as the --all table and the page show it */
-		json_string(j, "better", better_name(m->better));
-		json_string(j, "regime", stated(m->regime));
-		json_number(j, "p_adj", m->p_adj);
-		json_number(j, "noise_pct", m->noise_pct);
-		json_string(j, "noise_from", stated(m->noise_from));
-		json_number(j, "threshold_pct", m->threshold_pct);
-		json_int(j, "samples_without", m->n_without);
-		json_int(j, "samples_with", m->n_with);
-		json_int(j, "boots_without", m->boots_without);
-		json_int(j, "boots_with", m->boots_with);
-		if (m->look > 0)
-			json_int(j, "look", m->look);
-		else
-			json_null(j, "look");
-		json_object_end(j);
+/* "crash": the first boot that failed, or null. */
+static void crash_json(const struct answer_crash *c, struct json *j)
+{
+	if (!c->boot) {
+		json_null(j, "crash");
+		return;
 	}
-	json_array_end(j);
+	json_object_begin(j, "crash");
+	json_string(j, "line", c->line);
+	json_int(j, "boot", c->boot);
+	json_string(j, "outcome", boot_outcome_name(c->outcome));
+	json_string(j, "side", side_name(c->side));
+	json_string(j, "kernel", c->kernel);
+	json_string(j, "console_log", c->console_log);
+	json_int(j, "failed_boots", c->failed);
+	json_object_end(j);
+}
+
+/* One metric of "metrics": its values, its verdict and what decided it. */
+static void metric_json(const struct mail_metric *m, struct json *j)
+{
+	const char *dot = strchr(m->name, '.');
+	char *workload = dot ? xstrndup(m->name, (size_t)(dot - m->name)) : xstrdup(m->name);
+
+	json_object_begin(j, NULL);
+	json_string(j, "workload", workload);
+	free(workload);
+	json_string(j, "metric", dot ? dot + 1 : "");
+	json_string(j, "unit", m->unit);
+	json_string(j, "kind", metric_kind_name(m->timing ? METRIC_TIME : METRIC_BEHAVIOUR));
+	json_string(j, "verdict", verdict_name(m->verdict));
+	json_number(j, "without", m->without);
+	json_number(j, "with", m->with);
+	json_number(j, "change_pct", m->change_pct);
+	json_number(j, "ci_lo_pct", m->ci_lo_pct);
+	json_number(j, "ci_hi_pct", m->ci_hi_pct);
+	/* what decided it, as the --all table and the page show it */
+	json_string(j, "better", better_name(m->better));
+	json_string(j, "regime", stated(m->regime));
+	json_number(j, "p_adj", m->p_adj);
+	json_number(j, "noise_pct", m->noise_pct);
+	json_string(j, "noise_from", stated(m->noise_from));
+	json_number(j, "threshold_pct", m->threshold_pct);
+	json_int(j, "samples_without", m->n_without);
+	json_int(j, "samples_with", m->n_with);
+	json_int(j, "boots_without", m->boots_without);
+	json_int(j, "boots_with", m->boots_with);
+	if (m->look > 0)
+		json_int(j, "look", m->look);
+	else
+		json_null(j, "look");
+	json_object_end(j);
+}
+
+/* "reproduce": the command, the seed, the versions, where it ran and the
+ * QEMU and guest command lines of each side. */
+static void reproduce_json(const struct patch_page_row *r, struct json *j)
+{
+	char *s = answer_reproduce_line(r, true);
+
 	json_object_begin(j, "reproduce");
-	s = answer_reproduce_line(r, true);
 	json_string(j, "command", s);
 	free(s);
 	json_int(j, "seed", r->seed);
@@ -552,6 +561,30 @@ void answer_json(const struct answer *a, struct json *j, const char *key)
 		json_object_end(j);
 	}
 	json_object_end(j);
+}
+
+void answer_json(const struct answer *a, struct json *j, const char *key)
+{
+	const struct patch_page_row *r = &a->r;
+	char *s;
+
+	json_object_begin(j, key);
+	json_int(j, "comparison", a->id);
+	json_string(j, "kind", comparison_kind_name(r->kind));
+	json_string(j, "status", status_name(r->status));
+	subject_json(r, j);
+	s = answer_headline(a);
+	json_string(j, "headline", s);
+	free(s);
+	json_string(j, "verdict", r->decided ? verdict_name(r->verdict) : "");
+	json_string(j, "behaviour", r->decided ? verdict_name(r->behaviour) : "");
+	kernels_json(r, j);
+	crash_json(&a->crash, j);
+	json_array_begin(j, "metrics");
+	for (int i = 0; i < a->metrics.n; i++)
+		metric_json(&a->metrics.v[i], j);
+	json_array_end(j);
+	reproduce_json(r, j);
 	s = report_page_of(r);
 	json_string(j, "report_page", s);
 	free(s);
