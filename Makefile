@@ -159,10 +159,14 @@ golden: $(BUILD)/perfbot
 	tests/golden.sh $(GOLDEN)
 
 # The layers (tests/layers.sh): which includes which, and none pointing up
-# but the known ones of tests/layers.allow; then that the check catches one.
+# but the known ones of tests/layers.allow, no SQL outside bot/db/; no
+# function over 80 lines but those of tests/long-functions.allow; then
+# that each check catches what it is for.
 layers:
 	tests/layers.sh --graph
 	tests/layers.sh --self-test
+	tests/long-functions.sh
+	tests/long-functions.sh --self-test
 
 # The model's names spelled only in its tables (tests/names.sh), and that
 # the check catches one spelled again.
