@@ -318,53 +318,36 @@ static void patch_kv(pb_str *h, const struct patch_page_row *r)
 	html_row_kv(h, "why mm", r->mm_reason);
 }
 
-/* The page's head and the table of what was compared, how and with what. */
-static void patch_head(pb_str *h, const struct patch_page_row *r, const char *num,
-		       const char *banners)
+/* The heading of a series' page and its rows: what was applied, how. */
+static void series_heading(pb_str *h, const struct patch_page_row *r, const char *banners)
 {
-	bool series = r->kind == KIND_SERIES;
+	/* the -rc as a whole: what was applied, and how */
+	str_add(h, "Series ");
+	html_escape(h, r->series_name);
+	str_add(h, r->series_description[0] ? ": " : "");
+	html_escape(h, r->series_description);
+	str_add(h, "</h1>\n");
+	html_nav(h, r->series_queue);
+	str_add(h, banners);
+	str_add(h, "<table>\n");
+	html_row_kv(h, "queue", r->series_queue);
+	if (r->series_cover_message_id[0])
+		html_row_kv(h, "cover letter Message-ID", r->series_cover_message_id);
+	html_row_kv(h, "how", r->series_mode == SERIES_FORWARD
+				 ? "every patch applied in series order against the base (the -rc)"
+				 : "the queue is in the base already: its mm patches taken out, last "
+				   "first, against the base");
+	html_row_kv(h, "patches applied, in order", r->series_patches);
+	html_row_kv(h, "which patches", r->series_mm_only ? "only the mm patches (--mm-only)"
+						     : "every patch of the queue, as in the -rc");
+}
+
+/* The rows of how it ran: where, under what, with which workloads, on
+ * what schedule, and how many boots counted. */
+static void run_kv(pb_str *h, const struct patch_page_row *r)
+{
 	char *sched;
 
-	str_add(h, "<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\"><title>perfbot: ");
-	html_escape(h, series ? "series " : "patch ");
-	html_escape(h, num);
-	str_addf(h, "</title><style>%s</style></head><body>\n<h1>", html_style);
-	if (series) {
-		/* the -rc as a whole: what was applied, and how */
-		str_add(h, "Series ");
-		html_escape(h, r->series_name);
-		str_add(h, r->series_description[0] ? ": " : "");
-		html_escape(h, r->series_description);
-		str_add(h, "</h1>\n");
-		html_nav(h, r->series_queue);
-		str_add(h, banners);
-		str_add(h, "<table>\n");
-		html_row_kv(h, "queue", r->series_queue);
-		if (r->series_cover_message_id[0])
-			html_row_kv(h, "cover letter Message-ID", r->series_cover_message_id);
-		html_row_kv(h, "how", r->series_mode == SERIES_FORWARD
-					 ? "every patch applied in series order against the base (the -rc)"
-					 : "the queue is in the base already: its mm patches taken out, last "
-					   "first, against the base");
-		html_row_kv(h, "patches applied, in order", r->series_patches);
-		html_row_kv(h, "which patches", r->series_mm_only ? "only the mm patches (--mm-only)"
-							     : "every patch of the queue, as in the -rc");
-	} else {
-		str_add(h, "Patch ");
-		html_escape(h, num);
-		str_add(h, ": ");
-		html_escape(h, r->subject);
-		str_add(h, "</h1>\n");
-		html_nav(h, r->number > 0 ? r->queue : "");
-		str_add(h, banners);
-		str_add(h, "<table>\n");
-		patch_kv(h, r);
-	}
-	html_row_kv(h, "pair", pair_method_name(r->pair_method));
-	html_row_kv(h, "pair detail", r->pair_detail);
-	kernel_kv(h, series ? "kernel without the series" : "kernel without the fix", &r->kernel[0]);
-	kernel_kv(h, series ? "kernel with the series" : "kernel with the fix", &r->kernel[1]);
-	html_row_kv(h, "base", r->base_version);
 	html_row_kv(h, "accelerator", r->accel != ACCEL_AUTO ? accel_kind_name(r->accel) : "(nothing booted)");
 	if (r->host[0] || r->host_cpu[0]) {
 		char *where = xasprintf("%s%s%s%s%s", r->host[0] ? r->host : "a machine not recorded",
@@ -396,6 +379,37 @@ static void patch_head(pb_str *h, const struct patch_page_row *r, const char *nu
 		str_add(h, "</tr>\n");
 		free(ok);
 	}
+}
+
+/* The page's head and the table of what was compared, how and with what. */
+static void patch_head(pb_str *h, const struct patch_page_row *r, const char *num,
+		       const char *banners)
+{
+	bool series = r->kind == KIND_SERIES;
+
+	str_add(h, "<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\"><title>perfbot: ");
+	html_escape(h, series ? "series " : "patch ");
+	html_escape(h, num);
+	str_addf(h, "</title><style>%s</style></head><body>\n<h1>", html_style);
+	if (series) {
+		series_heading(h, r, banners);
+	} else {
+		str_add(h, "Patch ");
+		html_escape(h, num);
+		str_add(h, ": ");
+		html_escape(h, r->subject);
+		str_add(h, "</h1>\n");
+		html_nav(h, r->number > 0 ? r->queue : "");
+		str_add(h, banners);
+		str_add(h, "<table>\n");
+		patch_kv(h, r);
+	}
+	html_row_kv(h, "pair", pair_method_name(r->pair_method));
+	html_row_kv(h, "pair detail", r->pair_detail);
+	kernel_kv(h, series ? "kernel without the series" : "kernel without the fix", &r->kernel[0]);
+	kernel_kv(h, series ? "kernel with the series" : "kernel with the fix", &r->kernel[1]);
+	html_row_kv(h, "base", r->base_version);
+	run_kv(h, r);
 	html_row_kv(h, "verdict (timing, worst metric)", r->decided ? verdict_name(r->verdict) : "-");
 	html_row_kv(h, "behaviour", r->decided ? verdict_name(r->behaviour) : "-");
 	statistics_kv(h, r);
