@@ -141,6 +141,91 @@ static bool known_section(const char *section)
 }
 
 /* Parses and stores one value; relative paths are taken from base_dir. */
+static bool set_int(struct pb_config *cfg, const struct config_key *k, const char *value, char *why,
+		    size_t whylen)
+{
+	char *end;
+	long v;
+
+	errno = 0;
+	v = strtol(value, &end, 10);
+	if (!value[0] || *end || errno || v < k->min || v > k->max) {
+		snprintf(why, whylen, "'%.100s' is not a whole number from %d to %d", value, k->min,
+			 k->max);
+		return false;
+	}
+	*int_field(cfg, k) = (int)v;
+	return true;
+}
+
+static bool set_real(struct pb_config *cfg, const struct config_key *k, const char *value, char *why,
+		     size_t whylen)
+{
+	char *end;
+	double v;
+
+	errno = 0;
+	v = strtod(value, &end);
+	if (!value[0] || *end || errno || !(v >= k->min && v <= k->max)) {
+		snprintf(why, whylen, "'%.100s' is not a number from %d to %d", value, k->min, k->max);
+		return false;
+	}
+	/* beta: the interval at 1 - 2 beta must be an interval */
+	if (k->offset == offsetof(struct pb_config, beta) && !(v > 0 && v < 0.5)) {
+		snprintf(why, whylen, "'%.100s' is not a number above 0 and below 0.5", value);
+		return false;
+	}
+	*real_field(cfg, k) = v;
+	return true;
+}
+
+/* K_TEXT and K_ADDRESSES: one line, and for addresses min to max of them. */
+static bool set_text(struct pb_config *cfg, const struct config_key *k, const char *value, char *why,
+		     size_t whylen)
+{
+	pb_err aerr;
+	int n = 0;
+
+	if (has_control_chars(value)) {
+		snprintf(why, whylen, "a control character in '%.100s'", value);
+		return false;
+	}
+	if (k->type == K_ADDRESSES && !mail_address_list(value, NULL, &n, &aerr)) {
+		snprintf(why, whylen, "%.200s", aerr.msg);
+		return false;
+	}
+	if (k->type == K_ADDRESSES && (n < k->min || n > k->max)) {
+		if (k->max == 1)
+			snprintf(why, whylen, "'%.100s' is not one mail address", value);
+		else
+			snprintf(why, whylen, "more than %d addresses", k->max);
+		return false;
+	}
+	free(*string_field(cfg, k));
+	*string_field(cfg, k) = xstrdup(value);
+	return true;
+}
+
+/* K_ACCEL and K_EXECUTOR: one of the names of its table. */
+static bool set_enum(struct pb_config *cfg, const struct config_key *k, const char *value, char *why,
+		     size_t whylen)
+{
+	const struct pb_names *names = key_names(k);
+	int i;
+	pb_str all;
+
+	if (pb_names_parse(names, value, &i)) {
+		*int_field(cfg, k) = i;
+		return true;
+	}
+	str_init(&all);
+	for (i = 0; i < names->count; i++)
+		str_addf(&all, "%s%s", i ? ", " : "", names->names[i]);
+	snprintf(why, whylen, "'%.100s' is not one of %s", value, all.buf);
+	str_free(&all);
+	return false;
+}
+
 static bool set_value(struct pb_config *cfg, const struct config_key *k, const char *value,
 		      const char *base_dir, char *why, size_t whylen)
 {
@@ -156,80 +241,16 @@ static bool set_value(struct pb_config *cfg, const struct config_key *k, const c
 		*f = abs_path_from(base_dir, value);
 		return true;
 	}
-	case K_INT: {
-		char *end;
-		long v;
-
-		errno = 0;
-		v = strtol(value, &end, 10);
-		if (!value[0] || *end || errno || v < k->min || v > k->max) {
-			snprintf(why, whylen, "'%.100s' is not a whole number from %d to %d",
-				 value, k->min, k->max);
-			return false;
-		}
-		*int_field(cfg, k) = (int)v;
-		return true;
-	}
-	case K_REAL: {
-		char *end;
-		double v;
-
-		errno = 0;
-		v = strtod(value, &end);
-		if (!value[0] || *end || errno || !(v >= k->min && v <= k->max)) {
-			snprintf(why, whylen, "'%.100s' is not a number from %d to %d", value, k->min,
-				 k->max);
-			return false;
-		}
-		/* beta: the interval at 1 - 2 beta must be an interval */
-		if (k->offset == offsetof(struct pb_config, beta) && !(v > 0 && v < 0.5)) {
-			snprintf(why, whylen, "'%.100s' is not a number above 0 and below 0.5", value);
-			return false;
-		}
-		*real_field(cfg, k) = v;
-		return true;
-	}
+	case K_INT:
+		return set_int(cfg, k, value, why, whylen);
+	case K_REAL:
+		return set_real(cfg, k, value, why, whylen);
 	case K_TEXT:
-	case K_ADDRESSES: {
-		pb_err aerr;
-		int n = 0;
-
-		if (has_control_chars(value)) {
-			snprintf(why, whylen, "a control character in '%.100s'", value);
-			return false;
-		}
-		if (k->type == K_ADDRESSES && !mail_address_list(value, NULL, &n, &aerr)) {
-			snprintf(why, whylen, "%.200s", aerr.msg);
-			return false;
-		}
-		if (k->type == K_ADDRESSES && (n < k->min || n > k->max)) {
-			if (k->max == 1)
-				snprintf(why, whylen, "'%.100s' is not one mail address", value);
-			else
-				snprintf(why, whylen, "more than %d addresses", k->max);
-			return false;
-		}
-		free(*string_field(cfg, k));
-		*string_field(cfg, k) = xstrdup(value);
-		return true;
-	}
+	case K_ADDRESSES:
+		return set_text(cfg, k, value, why, whylen);
 	case K_ACCEL:
-	case K_EXECUTOR: {
-		const struct pb_names *names = key_names(k);
-		int i;
-		pb_str all;
-
-		if (pb_names_parse(names, value, &i)) {
-			*int_field(cfg, k) = i;
-			return true;
-		}
-		str_init(&all);
-		for (i = 0; i < names->count; i++)
-			str_addf(&all, "%s%s", i ? ", " : "", names->names[i]);
-		snprintf(why, whylen, "'%.100s' is not one of %s", value, all.buf);
-		str_free(&all);
-		return false;
-	}
+	case K_EXECUTOR:
+		return set_enum(cfg, k, value, why, whylen);
 	}
 	return false;
 }
