@@ -158,6 +158,39 @@ static void unique_workloads(char **names, int *n)
 	*n = k;
 }
 
+/* What one patch's or the series' options may not say together, said in
+ * one line: PB_EXIT_USAGE, else PB_OPT_GO_ON. */
+static int patch_args_check(const char *cmd, const struct patch_args *a, bool series_ok)
+{
+	if (a->series && a->number >= 0) {
+		cli_error("%s: --series runs the whole queue: it takes no --patch", cmd);
+		return PB_EXIT_USAGE;
+	}
+	if (a->patch_file && (a->series || a->number >= 0)) {
+		cli_error("%s: --patch-file is one patch of your own: it takes no --%s", cmd,
+			  a->series ? "series" : "patch");
+		return PB_EXIT_USAGE;
+	}
+	if (a->patch_file && !a->patch_file[0]) {
+		cli_error("%s: --patch-file needs a file name ('-': standard input)", cmd);
+		return PB_EXIT_USAGE;
+	}
+	if ((a->mm_only || a->no_bisect) && !a->series) {
+		cli_error("%s: --%s goes with --series", cmd, a->mm_only ? "mm-only" : "no-bisect");
+		return PB_EXIT_USAGE;
+	}
+	if (a->series && a->force) {
+		cli_error("%s: --force is for one patch; --series measures the queue's mm patches", cmd);
+		return PB_EXIT_USAGE;
+	}
+	if (a->number < 0 && !a->series && !a->patch_file) {
+		cli_error("%s needs --patch N (perfbot list shows the numbers)%s", cmd,
+			  series_ok ? ", --patch-file FILE or --series" : "");
+		return PB_EXIT_USAGE;
+	}
+	return PB_OPT_GO_ON;
+}
+
 int cli_patch_args(int argc, char **argv, struct cli *c, struct patch_args *a,
 		   const struct pb_usage *u, bool series_ok)
 {
@@ -212,34 +245,7 @@ int cli_patch_args(int argc, char **argv, struct cli *c, struct patch_args *a,
 	if (rc != PB_OPT_GO_ON)
 		return rc;
 	unique_workloads(a->only, &a->nonly);
-	if (a->series && a->number >= 0) {
-		cli_error("%s: --series runs the whole queue: it takes no --patch", argv[0]);
-		return PB_EXIT_USAGE;
-	}
-	if (a->patch_file && (a->series || a->number >= 0)) {
-		cli_error("%s: --patch-file is one patch of your own: it takes no --%s", argv[0],
-			  a->series ? "series" : "patch");
-		return PB_EXIT_USAGE;
-	}
-	if (a->patch_file && !a->patch_file[0]) {
-		cli_error("%s: --patch-file needs a file name ('-': standard input)", argv[0]);
-		return PB_EXIT_USAGE;
-	}
-	if ((a->mm_only || a->no_bisect) && !a->series) {
-		cli_error("%s: --%s goes with --series", argv[0], a->mm_only ? "mm-only" : "no-bisect");
-		return PB_EXIT_USAGE;
-	}
-	if (a->series && a->force) {
-		cli_error("%s: --force is for one patch; --series measures the queue's mm patches",
-			  argv[0]);
-		return PB_EXIT_USAGE;
-	}
-	if (a->number < 0 && !a->series && !a->patch_file) {
-		cli_error("%s needs --patch N (perfbot list shows the numbers)%s", argv[0],
-			  series_ok ? ", --patch-file FILE or --series" : "");
-		return PB_EXIT_USAGE;
-	}
-	return PB_OPT_GO_ON;
+	return patch_args_check(argv[0], a, series_ok);
 }
 
 int cli_no_args(int argc, char **argv, struct cli *c, const struct pb_usage *u)
