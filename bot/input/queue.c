@@ -104,6 +104,46 @@ const char *patch_label(char buf[PATCH_LABEL_SIZE], int number, const char *sha2
  * [RFC PATCH v2 3/7], no tag, or no mail headers). */
 enum subject_rule { SUBJECT_NUMBERED, SUBJECT_UNNUMBERED, SUBJECT_ONE_PATCH };
 
+/* The words of a Subject's [PATCH ...] prefix (inner, cut up): PATCH or
+ * PATCHvN first, then its series number N/M and the stable series (5.13)
+ * into p. */
+static bool parse_prefix(char *inner, struct pb_patch *p, pb_err *err, const char *name)
+{
+	char *save = NULL, *tok = strtok_r(inner, " \t", &save);
+
+	if (!tok || strncasecmp(tok, "PATCH", 5) != 0 ||
+	    (tok[5] && !((tok[5] == 'v' || tok[5] == 'V') && tok[6] &&
+			 strspn(tok + 6, "0123456789") == strlen(tok + 6)))) {
+		pb_seterr(err, "%s: Subject prefix is not [PATCH ...]: '[%.20s' is not one patch", name,
+			  tok ? tok : "");
+		return false;
+	}
+	while ((tok = strtok_r(NULL, " \t", &save))) {
+		char *slash = strchr(tok, '/');
+
+		if (slash && isdigit((unsigned char)tok[0])) {
+			char *end1, *end2;
+			long n = strtol(tok, &end1, 10), m = strtol(slash + 1, &end2, 10);
+
+			if (end1 != slash || *end2 || n < 1 || m < n || m > PATCH_MAX_NUMBER) {
+				pb_seterr(err, "%s: bad series number '%.40s' in Subject", name, tok);
+				return false;
+			}
+			if (p->number) {
+				pb_seterr(err, "%s: two series numbers (%d/%d and %.20s) in Subject", name,
+					  p->number, p->total, tok);
+				return false;
+			}
+			p->number = (int)n;
+			p->total = (int)m;
+		} else if (isdigit((unsigned char)tok[0])) {
+			free(p->series);
+			p->series = xstrdup(tok);
+		}
+	}
+	return true;
+}
+
 /* "[PATCH 5.13 765/800] subject" -> series, number, total, subject. The
  * bracket may also read [PATCH], [PATCH v2 3/7], [PATCHv2 3/7], [PATCH 5.13] ...
  * What is refused, and why:
@@ -123,7 +163,7 @@ static bool parse_subject(const char *subj, struct pb_patch *p, enum subject_rul
 			  pb_err *err, const char *name)
 {
 	const char *open = strchr(subj, '['), *close;
-	char inner[256], *tok, *save = NULL;
+	char inner[256];
 	bool unnumbered = rule != SUBJECT_NUMBERED;
 
 	p->number = p->total = 0;
@@ -157,37 +197,8 @@ static bool parse_subject(const char *subj, struct pb_patch *p, enum subject_rul
 		return false;
 	}
 	snprintf(inner, sizeof(inner), "%.*s", (int)(close - open - 1), open + 1);
-	tok = strtok_r(inner, " \t", &save);
-	if (!tok || strncasecmp(tok, "PATCH", 5) != 0 ||
-	    (tok[5] && !((tok[5] == 'v' || tok[5] == 'V') && tok[6] &&
-			 strspn(tok + 6, "0123456789") == strlen(tok + 6)))) {
-		pb_seterr(err, "%s: Subject prefix is not [PATCH ...]: '[%.20s' is not one patch", name,
-			  tok ? tok : "");
+	if (!parse_prefix(inner, p, err, name))
 		return false;
-	}
-	while ((tok = strtok_r(NULL, " \t", &save))) {
-		char *slash = strchr(tok, '/');
-
-		if (slash && isdigit((unsigned char)tok[0])) {
-			char *end1, *end2;
-			long n = strtol(tok, &end1, 10), m = strtol(slash + 1, &end2, 10);
-
-			if (end1 != slash || *end2 || n < 1 || m < n || m > PATCH_MAX_NUMBER) {
-				pb_seterr(err, "%s: bad series number '%.40s' in Subject", name, tok);
-				return false;
-			}
-			if (p->number) {
-				pb_seterr(err, "%s: two series numbers (%d/%d and %.20s) in Subject", name,
-					  p->number, p->total, tok);
-				return false;
-			}
-			p->number = (int)n;
-			p->total = (int)m;
-		} else if (isdigit((unsigned char)tok[0])) {
-			free(p->series);
-			p->series = xstrdup(tok);
-		}
-	}
 	if (!p->number && !unnumbered) {
 		pb_seterr(err, "%s: Subject has no series number N/M", name);
 		return false;
