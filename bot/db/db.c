@@ -279,6 +279,7 @@ static bool upgrade_8_to_9(sqlite3 *db, pb_err *err)
 static char *rebuild_table(sqlite3 *db, const char *name)
 {
 	char *def = schema_table(name), *q = xasprintf("SELECT name FROM pragma_table_info('%s')", name);
+	char *on;
 	const char *at = perfbot_schema_sql;
 	sqlite3_stmt *st;
 	pb_str sql, cols;
@@ -298,15 +299,14 @@ static char *rebuild_table(sqlite3 *db, const char *name)
 		 name, def + strlen("CREATE TABLE ") + strlen(name), name, cols.buf, cols.buf, name, name,
 		 name, name);
 	/* its indexes: the schema's CREATE [UNIQUE] INDEX ... ON name (...); */
+	on = xasprintf(" ON %s (", name);
 	while ((at = strstr(at, "\nCREATE "))) {
-		const char *end = strchr(++at, ';');
-		char *on = xasprintf(" ON %s (", name);
+		const char *end = strchr(++at, ';'), *index = strstr(at, " INDEX "), *of = strstr(at, on);
 
-		if (end && !strncmp(at, "CREATE ", 7) && strstr(at, " INDEX ") &&
-		    strstr(at, " INDEX ") < end && strstr(at, on) && strstr(at, on) < end)
+		if (end && index && index < end && of && of < end)
 			str_addf(&sql, "%.*s;\n", (int)(end - at), at);
-		free(on);
 	}
+	free(on);
 	free(def);
 	free(q);
 	str_free(&cols);
