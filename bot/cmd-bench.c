@@ -21,6 +21,7 @@
 #include <unistd.h>
 
 #include "cli.h"
+#include "compare.h"
 #include "comparison.h"
 #include "host.h"
 #include "kernel.h"

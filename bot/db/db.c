@@ -18,6 +18,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "compare.h"
+#include "kernel.h"
 #include "layout.h"
 #include "vm.h"
 

@@ -9,6 +9,7 @@
 
 #include "comparison.h"
 #include "names.h"
+#include "util.h"
 
 #define DB_SCHEMA_VERSION 10
 

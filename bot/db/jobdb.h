@@ -6,7 +6,7 @@
 
 #include <sqlite3.h>
 
-#include "comparison.h"
+#include "config.h"
 #include "db.h"
 
 /* Where a job is: enum job_state, its names in names.h (the database

@@ -195,18 +195,3 @@ bool results_parse(const char *text, size_t len, struct boot_results *r, pb_err 
 	return ok;
 }
 
-void results_free(struct boot_results *r)
-{
-	for (int i = 0; i < r->nsamples; i++) {
-		free(r->samples[i].workload);
-		free(r->samples[i].metric);
-	}
-	free(r->samples);
-	for (int i = 0; i < r->nworkloads; i++) {
-		free(r->workloads[i].name);
-		free(r->workloads[i].reason);
-	}
-	free(r->workloads);
-	free(r->setup_failure);
-	memset(r, 0, sizeof(*r));
-}

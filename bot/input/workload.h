@@ -4,19 +4,9 @@
 #define PERFBOT_WORKLOAD_H
 
 #include "config.h"
+#include "findings.h"
 #include "queue.h"
 #include "util.h"
-
-/* A metric's role: time decides the timing verdict; behaviour is compared
- * exactly (counters, errnos); diagnostic is shown and plotted but never
- * decides (perf counters, context switches: they move with scheduling). */
-
-
-struct metric_def {
-	char *name, *unit, *description;
-	int better;             /* +1 higher is better, -1 lower is better */
-	enum metric_kind kind;  /* time: compared as performance; behaviour: any difference counts */
-};
 
 /* One step of a workload's guest set-up, run by init in declared order. */
 struct guest_step {

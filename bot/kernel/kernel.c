@@ -226,12 +226,3 @@ bool kernel_build(const struct pb_config *cfg, struct kernel_tree *t,
 	return ok;
 }
 
-void kernel_image_free(struct kernel_image *img)
-{
-	free(img->dir);
-	free(img->bzimage);
-	free(img->config);
-	free(img->log);
-	free(img->failure);
-	memset(img, 0, sizeof(*img));
-}

@@ -8,20 +8,12 @@
 #ifndef PERFBOT_KERNEL_H
 #define PERFBOT_KERNEL_H
 
+#include "comparison.h"
 #include "config.h"
 #include "kconfig.h"
 #include "patching.h"
 #include "queue.h"
 #include "tree.h"
-
-struct kernel_image {
-	char key[65];
-	char *dir, *bzimage, *config, *log;
-	bool built;       /* false: the build failed, see failure */
-	bool cached;      /* it was already built: nothing was compiled */
-	double build_seconds;
-	char *failure;    /* the compiler's last error lines */
-};
 
 /* Builds (or finds in the cache) one kernel. Returns false only when perfbot
  * itself could not go on; a kernel that fails to compile returns true with
@@ -29,6 +21,5 @@ struct kernel_image {
 bool kernel_build(const struct pb_config *cfg, struct kernel_tree *t,
 		  const struct kernel_config *kc, const struct kernel_change *change,
 		  struct kernel_image *img, pb_err *err);
-void kernel_image_free(struct kernel_image *img);
 
 #endif

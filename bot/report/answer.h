@@ -69,4 +69,9 @@ void answer_print(const struct answer *a, bool table, FILE *out);
  * headline, crash, verdicts, every metric, the command that repeats it. */
 void answer_json(const struct answer *a, struct json *j, const char *key);
 
+/* Prints a comparison's table (workload, metric, without, with, change,
+ * CI, p, noise, verdict), its verdict and how it was reached: perfbot run
+ * --all, from the comparison as it was measured. */
+void comparison_print(const struct comparison *cmp, FILE *out);
+
 #endif

@@ -7,6 +7,7 @@
 
 #include <signal.h>
 
+#include "compare.h"
 #include "comparison.h"
 
 /* run.seed, or a new one from /dev/urandom when it is 0. */

@@ -11,6 +11,7 @@
 #include <sqlite3.h>
 
 #include "cli.h"
+#include "compare.h"
 #include "comparison.h"
 #include "config.h"
 #include "kernel.h"

@@ -1008,17 +1008,30 @@ const char *compare_parallel_disagreement(const struct metric_result *m, const s
 	return NULL;
 }
 
-void noise_free(struct noise_floor *nf, int n)
+void comparison_compute(struct comparison *cmp)
 {
-	for (int i = 0; i < n; i++) {
-		free(nf[i].workload);
-		free(nf[i].metric);
-	}
-	free(nf);
+	compare_compute(&cmp->policy, &cmp->noise, &cmp->obs, &cmp->findings);
 }
 
-void findings_free(struct findings *f)
+void comparison_subset(const struct comparison *tmpl, const struct boot *const *a, int na,
+		    const struct boot *const *b, int nb, struct comparison *out)
 {
-	free(f->results);
-	memset(f, 0, sizeof(*f));
+	*out = *tmpl;
+	out->obs.rounds = false; /* boots drawn from pools: no rounds to pair */
+	memset(&out->findings, 0, sizeof(out->findings));
+	out->obs.boots = xcalloc((size_t)(na + nb + 1), sizeof(*out->obs.boots));
+	out->obs.nboots = na + nb;
+	for (int i = 0; i < na + nb; i++) {
+		out->obs.boots[i] = i < na ? *a[i] : *b[i - na]; /* shallow: the records stay tmpl's */
+		out->obs.boots[i].side = i < na ? SIDE_WITHOUT : SIDE_WITH;
+	}
+	out->boots_per_kernel = na > nb ? na : nb;
+	comparison_compute(out);
+}
+
+void comparison_subset_free(struct comparison *out)
+{
+	free(out->obs.boots);
+	findings_free(&out->findings);
+	memset(out, 0, sizeof(*out));
 }

@@ -2,13 +2,9 @@
 #ifndef PERFBOT_ACCEL_H
 #define PERFBOT_ACCEL_H
 
+#include "comparison.h"
 #include "config.h"
 #include "names.h"
-
-struct accel {
-	enum accel_kind kind; /* kvm, tcg or tcg-icount (names.h) */
-	char reason[400]; /* why this one: recorded with every run and shown in the report */
-};
 
 /* Decides the accelerator. For auto, KVM must pass a probe boot of kernel
  * (it prints on the serial console within cfg->kvm_probe_timeout). */

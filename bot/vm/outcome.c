@@ -163,12 +163,3 @@ void boot_classify(struct boot_record *br, const struct guest_plan *gp, const ch
 	}
 }
 
-void boot_record_free(struct boot_record *br)
-{
-	free(br->detail);
-	free(br->console_log);
-	free(br->results_log);
-	free(br->qemu_cmdline);
-	results_free(&br->results);
-	memset(br, 0, sizeof(*br));
-}

@@ -3,19 +3,10 @@
 #ifndef PERFBOT_OUTCOME_H
 #define PERFBOT_OUTCOME_H
 
+#include "boot.h"
 #include "guest.h"
 #include "names.h"
 #include "results.h"
-
-struct boot_record {
-	enum boot_outcome outcome;
-	char *detail;          /* panic text, timeout, the failed check, ... */
-	char *console_log, *results_log;
-	char *qemu_cmdline;    /* the argv as one line */
-	double wall_seconds;
-	struct boot_results results;
-};
-void boot_record_free(struct boot_record *br);
 
 /* The one line that names what a failed boot's detail (its panic text, an
  * oops, a timeout) is: the first "kernel BUG at", "BUG: ", "Oops: ",

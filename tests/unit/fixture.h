@@ -2,7 +2,9 @@
 #ifndef PERFBOT_FIXTURE_H
 #define PERFBOT_FIXTURE_H
 
+#include "compare.h"
 #include "comparison.h"
+#include "kernel.h"
 #include "queue.h"
 #include "workload.h"
 

@@ -1,16 +1,40 @@
 /* The record of one comparison, as it is stored: its inputs (the patch,
  * the kernels and how they were paired, the workloads, the accelerator),
  * the policy it was judged by, the observations (its boots), the findings
- * (compare.h's statistics over them), and what became of it. */
+ * (the statistics over them), and what became of it. The database stores
+ * and loads this struct (db.h); the statistics fill its findings
+ * (compare.h); the renderers show what the database loads of it. */
 #ifndef PERFBOT_COMPARISON_H
 #define PERFBOT_COMPARISON_H
 
-#include <stdio.h>
+#include <stdbool.h>
 
-#include "accel.h"
-#include "compare.h"
-#include "kernel.h"
-#include "queue.h"
+#include "boot.h"
+#include "findings.h"
+#include "names.h"
+#include "verdict.h"
+
+struct pb_patch;
+struct kernel_tree;
+struct pair_plan;
+struct kernel_config;
+
+/* One kernel of a comparison, built (or found in the cache). */
+struct kernel_image {
+	char key[65];
+	char *dir, *bzimage, *config, *log;
+	bool built;       /* false: the build failed, see failure */
+	bool cached;      /* it was already built: nothing was compiled */
+	double build_seconds;
+	char *failure;    /* the compiler's last error lines */
+};
+void kernel_image_free(struct kernel_image *img);
+
+/* The accelerator the boots ran under, and why it was chosen. */
+struct accel {
+	enum accel_kind kind; /* kvm, tcg or tcg-icount (names.h) */
+	char reason[400]; /* why this one: recorded with every run and shown in the report */
+};
 
 /* A series comparison's (perfbot run --series): the -rc as a whole. */
 struct series_info {
@@ -58,20 +82,6 @@ struct comparison {
 /* The result of workload's metric (by the workload's name or binary), or NULL. */
 const struct metric_result *comparison_result(const struct comparison *cmp, const char *workload,
 					      const char *metric);
-
-/* compare_compute over the comparison's policy, noise and boots. */
-void comparison_compute(struct comparison *cmp);
 void comparison_free(struct comparison *cmp);
-
-/* Prints the comparison table (workload, metric, without, with, change, CI,
- * p, noise, verdict) and the patch's verdict. */
-void comparison_print(const struct comparison *cmp, FILE *out);
-
-/* A comparison of the given boots only, a's as the side without and b's as
- * the side with (shallow copies: the records stay tmpl's), computed: for A/A
- * splits of a calibration and the benchmark's resampled comparisons. */
-void comparison_subset(const struct comparison *tmpl, const struct boot *const *a, int na,
-		       const struct boot *const *b, int nb, struct comparison *out);
-void comparison_subset_free(struct comparison *out);
 
 #endif
