@@ -1,15 +1,14 @@
 /* perfbot run --patch N: build the kernels without and with patch N, boot
  * both in QEMU, run the patch's workloads, store everything, compare.
  * perfbot run --series: the same for the queue as a whole (the -rc). */
-#include <errno.h>
 #include <stdlib.h>
 #include <string.h>
-#include <unistd.h>
 
 #include "answer.h"
 #include "bisect.h"
 #include "cli.h"
 #include "db.h"
+#include "event.h"
 #include "executor.h"
 #include "pipeline.h"
 #include "queue.h"
@@ -42,13 +41,13 @@ static int run_series(const struct pb_config *cfg, const struct pb_queue *q,
 	if (rc == PB_EXIT_ERROR || rc == PB_EXIT_STOPPED || !out.comparison || !what)
 		return rc;
 	if (!bisect) {
-		printf("perfbot: the series showed %s: perfbot bisect --comparison %lld finds the "
-		       "patch\n", what, out.comparison);
+		event_say("perfbot: the series showed %s: perfbot bisect --comparison %lld finds the "
+			  "patch\n", what, out.comparison);
 		return rc;
 	}
-	printf("perfbot: the series showed %s: bisecting comparison %lld (--no-bisect: not)\n",
-	       what, out.comparison);
-	fflush(stdout);
+	event_say("perfbot: the series showed %s: bisecting comparison %lld (--no-bisect: not)\n",
+		  what, out.comparison);
+	event_flush(EVENT_SAY);
 	brc = pipeline_bisect(cfg, q, &(struct bisect_request){ .series_cid = out.comparison });
 	return brc == PB_EXIT_ERROR ? brc : rc;
 }
@@ -127,11 +126,10 @@ static int bisect_status(int rc, const struct pipeline_outcome *o)
 	}
 }
 
-/* run --json: the answer's document on stdout, which was stderr's while
- * the run printed (saved_stdout), so that a script reads JSON alone. */
-static bool print_json(const struct pb_config *cfg, int saved_stdout, int rc, long long cid)
+/* run --json: the answer's document on stdout, alone: what the run said
+ * went to stderr (event_stderr), so that a script reads JSON alone. */
+static bool print_json(const struct pb_config *cfg, int rc, long long cid)
 {
-	/* saved_stdout < 0: stdout is stdout still (the run never began) */
 	struct answer a;
 	struct json j;
 	sqlite3 *db = NULL;
@@ -155,12 +153,7 @@ static bool print_json(const struct pb_config *cfg, int saved_stdout, int rc, lo
 	}
 	json_array_end(&j);
 	json_object_end(&j);
-	fflush(stdout);
-	if (saved_stdout >= 0) {
-		if (dup2(saved_stdout, STDOUT_FILENO) < 0)
-			ok = false;
-		close(saved_stdout);
-	}
+	event_sink_set(NULL);
 	fputs(s.buf, stdout);
 	fflush(stdout);
 	str_free(&s);
@@ -174,21 +167,12 @@ int cmd_run(int argc, char **argv)
 	struct pb_config cfg;
 	struct pb_queue q;
 	struct pipeline_outcome out = { 0 };
-	int rc = cli_patch_args(argc, argv, &c, &a, &usage, true), saved_stdout = -1;
+	int rc = cli_patch_args(argc, argv, &c, &a, &usage, true);
 	bool parsed = rc < 0, loaded = false;
 
-	/* --json: what the run prints goes to stderr, the document to stdout */
-	if (parsed && a.json) {
-		fflush(stdout);
-		saved_stdout = dup(STDOUT_FILENO);
-		if (saved_stdout < 0 || dup2(STDERR_FILENO, STDOUT_FILENO) < 0) {
-			cli_error("--json: %s", strerror(errno));
-			if (saved_stdout >= 0)
-				close(saved_stdout);
-			saved_stdout = -1;
-			rc = PB_EXIT_ERROR;
-		}
-	}
+	/* --json: what the run says goes to stderr, the document to stdout */
+	if (parsed && a.json)
+		event_sink_set(&event_stderr);
 	if (rc < 0 && !cli_load_config_patches(&c, &cfg, &q, &a))
 		rc = PB_EXIT_ERROR;
 	if (rc < 0) {
@@ -206,7 +190,7 @@ int cmd_run(int argc, char **argv)
 		rc = bisect_status(rc, &out);
 	/* the document says the status perfbot exits with, whatever happened */
 	if (parsed && a.json)
-		print_json(loaded ? &cfg : NULL, saved_stdout, rc, loaded ? out.comparison : 0);
+		print_json(loaded ? &cfg : NULL, rc, loaded ? out.comparison : 0);
 	if (loaded) {
 		queue_free(&q);
 		config_free(&cfg);

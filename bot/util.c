@@ -18,6 +18,8 @@
 
 #include <openssl/evp.h>
 
+#include "event.h"
+
 extern char **environ;
 
 /* Length of the UTF-8 character at s if it is one a terminal shows as
@@ -830,15 +832,15 @@ void progress_show(struct progress *p, bool force, const char *fmt, ...)
 	vsnprintf(line, sizeof(line), fmt, ap);
 	va_end(ap);
 	if (p->tty)
-		fprintf(stderr, "\r\033[K%s", line);
+		event_progress("\r\033[K%s", line);
 	else
-		fprintf(stderr, "%s\n", line);
+		event_progress("%s\n", line);
 }
 
 void progress_done(struct progress *p)
 {
 	if (p->tty)
-		fputc('\n', stderr);
+		event_progress("\n");
 }
 
 int fault_number(const char *name)

@@ -19,6 +19,7 @@
 #include <string.h>
 
 #include "compare.h"
+#include "event.h"
 #include "kernel.h"
 #include "layout.h"
 #include "vm.h"
@@ -1564,7 +1565,7 @@ bool db_lock_wait(const char *db_path, volatile sig_atomic_t *stop, pb_err *err)
 		if (!busy)
 			return false;
 		if (!said)
-			fprintf(stderr, "perfbot: %s; waiting\n", err->msg);
+			event_progress("perfbot: %s; waiting\n", err->msg);
 		said = true;
 		if (stop && *stop) {
 			pb_seterr(err, "stopped while waiting for the lock of %s", db_path);

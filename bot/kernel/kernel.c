@@ -2,6 +2,7 @@
  * built kernels under <cache>/kernels/, and kernel_build, which applies the
  * change, runs make and publishes the image with a rename. */
 #include "kernel.h"
+#include "event.h"
 #include "kmake.h"
 
 #include <errno.h>
@@ -123,7 +124,7 @@ static void build_failed(const struct build_paths *b, const struct kernel_change
 	rename(b->log, failed_log);
 	free(img->log);
 	img->log = failed_log;
-	fprintf(stderr, "perfbot: the %s kernel failed to build (make exit %d)\n", change->label, rc);
+	event_progress("perfbot: the %s kernel failed to build (make exit %d)\n", change->label, rc);
 }
 
 /* The image, its config and info into b->tmp, renamed into place. */
@@ -148,7 +149,7 @@ static bool image_publish(const struct build_paths *b, const char *built,
 		return false;
 	}
 	img->built = true;
-	fprintf(stderr, "perfbot: built %s kernel in %.0f s\n", change->label, img->build_seconds);
+	event_progress("perfbot: built %s kernel in %.0f s\n", change->label, img->build_seconds);
 	return true;
 }
 
@@ -164,8 +165,8 @@ static bool build_image(const struct pb_config *cfg, struct kernel_tree *t,
 	bool ok = false;
 	int rc;
 
-	fprintf(stderr, "perfbot: building %s kernel (%s) in %s\n", change->label, t->version,
-		b->objdir);
+	event_progress("perfbot: building %s kernel (%s) in %s\n", change->label, t->version,
+		       b->objdir);
 	rc = run_make(cfg, t, b->objdir, b->log, change->label);
 	img->build_seconds = now_seconds() - start;
 	if (rc < 0) {

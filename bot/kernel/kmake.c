@@ -11,6 +11,8 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include "event.h"
+
 /* "gcc (Debian 12.2.0-14) 12.2.0": part of every config and kernel key.
  * Asked once per process. */
 const char *compiler_version(void)
@@ -102,8 +104,8 @@ void kill_orphaned_build(const struct kernel_tree *t)
 	long pgid = text ? strtol(text, NULL, 10) : 0;
 
 	if (pgid > 1 && pgid != getpgrp() && kill((pid_t)-pgid, 0) == 0) {
-		fprintf(stderr, "perfbot: stopping the build (process group %ld) that a perfbot which "
-				"died left running in %s\n", pgid, t->dir);
+		event_progress("perfbot: stopping the build (process group %ld) that a perfbot which "
+				       "died left running in %s\n", pgid, t->dir);
 		kill((pid_t)-pgid, SIGKILL);
 		for (int i = 0; i < 100 && kill((pid_t)-pgid, 0) == 0; i++)
 			usleep(100 * 1000);

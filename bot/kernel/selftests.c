@@ -6,6 +6,8 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "event.h"
+
 /* What the built set depends on besides the tree: the compiler, and the
  * static libraries some tests need (a test that lacked one was left out, so
  * installing it later must rebuild the set). */
@@ -88,8 +90,8 @@ bool selftests_build(const struct kernel_tree *t, char **dir, pb_err *err)
 	rm_rf(tmp);
 	if (!mkdir_p(out, err) || !mkdir_p(obj, err))
 		goto out;
-	fprintf(stderr, "perfbot: building the vm selftests of %s (once per tree) in %s\n", t->version,
-		top);
+	event_progress("perfbot: building the vm selftests of %s (once per tree) in %s\n", t->version,
+		       top);
 	ok = headers_install(t, obj, hdr, log, err);
 	if (!ok)
 		goto out;

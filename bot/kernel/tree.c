@@ -13,6 +13,8 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "event.h"
+
 /* One perfbot at a time touches a tree's work copy and object directories. */
 int tree_lock(const struct kernel_tree *t)
 {
@@ -23,7 +25,7 @@ int tree_lock(const struct kernel_tree *t)
 	if (fd < 0)
 		return -1;
 	if (flock(fd, LOCK_EX | LOCK_NB) != 0) {
-		fprintf(stderr, "perfbot: waiting for another perfbot that is using %s\n", t->dir);
+		event_progress("perfbot: waiting for another perfbot that is using %s\n", t->dir);
 		flock(fd, LOCK_EX);
 	}
 	return fd;
@@ -76,8 +78,8 @@ void remove_stale_tmp(const char *dir)
 		{
 			char *path = xasprintf("%s/%s", dir, e->d_name);
 
-			fprintf(stderr, "perfbot: removing %s, left by perfbot pid %ld that died\n", path,
-				pid);
+			event_progress("perfbot: removing %s, left by perfbot pid %ld that died\n", path,
+				       pid);
 			rm_rf(path);
 			free(path);
 		}
@@ -185,16 +187,16 @@ static bool extract_tarball(const struct pb_config *cfg, struct kernel_tree *t, 
 	/* on a terminal, a line the result replaces; elsewhere (logs) the
 	 * result's line alone, so that a failure is one line */
 	if (tty)
-		fprintf(stderr, "perfbot: extracting %s into %s (once per tarball)", cfg->kernel_source,
-			t->pristine);
+		event_progress("perfbot: extracting %s into %s (once per tarball)", cfg->kernel_source,
+			       t->pristine);
 	ok = untar(cfg, tmp, err) && (top = tarball_top(tmp, cfg->kernel_source, err)) &&
 	     tree_place(t, top, err);
 out:
 	if (tty)
-		fprintf(stderr, "\r\033[K");
+		event_progress("\r\033[K");
 	if (ok)
-		fprintf(stderr, "perfbot: extracted %s into %s (once per tarball)\n", cfg->kernel_source,
-			t->pristine);
+		event_progress("perfbot: extracted %s into %s (once per tarball)\n", cfg->kernel_source,
+			       t->pristine);
 	rm_rf(tmp);
 	free(tmp);
 	free(top);

@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "db.h"
+#include "event.h"
 #include "pipeline.h"
 #include "report.h"
 
@@ -128,8 +129,8 @@ static enum judged judge(struct bisect *b, int pa, int pb, enum bisect_role role
 	prefix_change(b, pb, &b->pl.pair.with);
 	b->pl.pair.detail = xasprintf("bisect of series %s: its prefix %d against its prefix %d (%s)",
 				      b->t.name, pa, pb, bisect_role_name(role));
-	fprintf(stderr, "perfbot: bisect step %d (%s): prefix %d against prefix %d\n",
-		b->rec.nsteps + 1, bisect_role_name(role), pa, pb);
+	event_progress("perfbot: bisect step %d (%s): prefix %d against prefix %d\n",
+		       b->rec.nsteps + 1, bisect_role_name(role), pa, pb);
 	name = xasprintf("bisect-%s-%d-%d-%d", b->t.name, pa, pb, b->rec.nsteps + 1);
 	b->pl.start = now_seconds(); /* the step's own wall time */
 	ok = pipeline_compare(&b->pl, b->q, &b->rq, &cmp, KIND_BISECT, xstrdup(b->choice), name);
@@ -152,11 +153,11 @@ static enum judged judge(struct bisect *b, int pa, int pb, enum bisect_role role
 		const struct metric_result *m = b->by_status ? NULL
 			: comparison_result(&cmp, b->t.workload, b->t.metric);
 
-		printf("bisect: step %d %-13s prefix %d -> %d  %s%s", b->rec.nsteps, bisect_role_name(role), pa, pb,
-		       verdict, m && m->n[0] && m->n[1] ? "" : "\n");
+		event_say("bisect: step %d %-13s prefix %d -> %d  %s%s", b->rec.nsteps, bisect_role_name(role), pa, pb,
+			  verdict, m && m->n[0] && m->n[1] ? "" : "\n");
 		if (m && m->n[0] && m->n[1])
-			printf(" (%+.2f%%, %d boots a side)  %s\n", m->change_pct, cmp.boots_per_kernel,
-			       j == JUDGED_BAD ? "bad" : j == JUDGED_GOOD ? "good" : "undecided");
+			event_say(" (%+.2f%%, %d boots a side)  %s\n", m->change_pct, cmp.boots_per_kernel,
+				  j == JUDGED_BAD ? "bad" : j == JUDGED_GOOD ? "good" : "undecided");
 	}
 	comparison_free(&cmp);
 	return j;
@@ -380,11 +381,11 @@ static int bisect_finish(struct bisect *b, int k, enum confirmation confirmed)
 		cli_error("%s", b->pl.err.msg);
 		rc = PB_EXIT_ERROR;
 	} else {
-		printf("perfbot: bisect %lld of series %s (%s%s%s): %s: %s; %d steps, %.0f s; report %s\n",
-		       id, b->t.name, b->by_status ? "" : b->t.workload, b->by_status ? "" : ".",
-		       b->by_status ? status_name(b->t.status) : b->t.metric,
-		       bisect_status_name(b->rec.status), detail.buf,
-		       b->rec.nsteps, b->rec.wall_seconds, page);
+		event_say("perfbot: bisect %lld of series %s (%s%s%s): %s: %s; %d steps, %.0f s; report %s\n",
+			  id, b->t.name, b->by_status ? "" : b->t.workload, b->by_status ? "" : ".",
+			  b->by_status ? status_name(b->t.status) : b->t.metric,
+			  bisect_status_name(b->rec.status), detail.buf,
+			  b->rec.nsteps, b->rec.wall_seconds, page);
 		rc = b->rec.status == BISECT_CONFIRMED ? PB_EXIT_OK : PB_EXIT_KERNEL;
 	}
 	free((char *)b->rec.finished_at);
@@ -416,11 +417,11 @@ int pipeline_bisect(const struct pb_config *cfg, const struct pb_queue *q,
 	b.rec.change = bisect_change_of(&b);
 	b.rec.npatches = b.n;
 	b.rec.started_at = iso_time_now();
-	printf("perfbot: bisect of series %s (comparison %lld): %s in %s%s%s over %d prefixes (%s); "
-	       "about %d steps\n", b.t.name, b.t.id, bisect_change_name(b.rec.change), b.rec.workload,
-	       b.by_status ? "" : ".", b.rec.metric, b.n + 1,
-	       b.reverse ? "the queue taken out of the base" : "the -rc on its base",
-	       b.n > 1 ? 32 - __builtin_clz((unsigned)b.n - 1) : 1);
+	event_say("perfbot: bisect of series %s (comparison %lld): %s in %s%s%s over %d prefixes (%s); "
+		  "about %d steps\n", b.t.name, b.t.id, bisect_change_name(b.rec.change), b.rec.workload,
+		  b.by_status ? "" : ".", b.rec.metric, b.n + 1,
+		  b.reverse ? "the queue taken out of the base" : "the -rc on its base",
+		  b.n > 1 ? 32 - __builtin_clz((unsigned)b.n - 1) : 1);
 	k = search(&b);
 	if (k < 0)
 		goto fail;

@@ -10,6 +10,7 @@
 
 #include "bundle.h"
 #include "cli.h"
+#include "event.h"
 #include "slurm.h"
 #include "util.h"
 
@@ -111,8 +112,8 @@ static bool submit(const struct pb_config *cfg, const char *spool, const char *s
 		k->attempts++;
 		k->refusals = 0;
 		k->state = TASK_ACTIVE;
-		printf("perfbot: %s: Slurm job %ld submitted (attempt %d)%s%s\n", k->name, k->job,
-		       k->attempts, seed[0] ? ", starting from " : "", seed[0] ? seed_name : "");
+		event_say("perfbot: %s: Slurm job %ld submitted (attempt %d)%s%s\n", k->name, k->job,
+			  k->attempts, seed[0] ? ", starting from " : "", seed[0] ? seed_name : "");
 	}
 	str_free(&out);
 	slurm_argv_free(argv);
@@ -205,8 +206,8 @@ static bool settle(const struct pb_config *cfg, struct cluster_task *k, const st
 	if (next == SLURM_DONE) {
 		k->state = TASK_DONE;
 		k->exit_code = job->exit_code;
-		printf("perfbot: %s: Slurm job %ld on %s ended, %s, exit %d\n", k->name, k->job,
-		       job->node[0] ? job->node : "?", job->state, job->exit_code);
+		event_say("perfbot: %s: Slurm job %ld on %s ended, %s, exit %d\n", k->name, k->job,
+			  job->node[0] ? job->node : "?", job->state, job->exit_code);
 		return true;
 	}
 	at = strlen(k->why);
@@ -215,13 +216,13 @@ static bool settle(const struct pb_config *cfg, struct cluster_task *k, const st
 	/* a held job stays in the queue until cancelled */
 	cancel_one(k->job);
 	if (next == SLURM_RESUBMIT) {
-		printf("perfbot: %s: Slurm job %ld %s (%s), outside perfbot: submitted again\n", k->name,
-		       k->job, job->state, job->reason);
+		event_say("perfbot: %s: Slurm job %ld %s (%s), outside perfbot: submitted again\n", k->name,
+			  k->job, job->state, job->reason);
 		k->state = TASK_WAITING;
 		return false;
 	}
-	printf("perfbot: %s: Slurm job %ld %s (%s), %d submission(s): given up\n", k->name, k->job,
-	       job->state, job->reason, k->attempts);
+	event_say("perfbot: %s: Slurm job %ld %s (%s), %d submission(s): given up\n", k->name, k->job,
+		  job->state, job->reason, k->attempts);
 	k->state = TASK_GAVE_UP;
 	return true;
 }
@@ -254,7 +255,7 @@ bool cluster_run(const struct pb_config *cfg, const char *spool, const char *per
 				ok = false;
 				break;
 			}
-			printf("perfbot: %s: %s\n", t[i].name, err->msg);
+			event_say("perfbot: %s: %s\n", t[i].name, err->msg);
 			if (++t[i].refusals < REFUSALS_MAX) {
 				t[i].not_before = now_seconds() + REFUSAL_WAIT * t[i].refusals;
 			} else {
@@ -288,7 +289,7 @@ bool cluster_run(const struct pb_config *cfg, const char *spool, const char *per
 			t[i].unseen = 0;
 			open -= settle(cfg, &t[i], &job);
 		}
-		fflush(stdout);
+		event_flush(EVENT_SAY);
 	}
 	/* a stop once every job had ended has nothing to cancel */
 	if (stop && *stop && open > 0) {
@@ -299,8 +300,8 @@ bool cluster_run(const struct pb_config *cfg, const char *spool, const char *per
 			if (t[i].state == TASK_ACTIVE) {
 				ids[nids++] = t[i].job;
 				t[i].state = TASK_CANCELLED;
-				printf("perfbot: %s: Slurm job %ld cancelled (perfbot stopped)\n", t[i].name,
-				       t[i].job);
+				event_say("perfbot: %s: Slurm job %ld cancelled (perfbot stopped)\n", t[i].name,
+					  t[i].job);
 			}
 		cancel(ids, nids);
 		free(ids);

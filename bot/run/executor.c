@@ -12,6 +12,7 @@
 
 #include "bundle.h"
 #include "db.h"
+#include "event.h"
 #include "report.h"
 
 char *executor_perfbot(void)
@@ -115,8 +116,8 @@ bool executor_import(sqlite3 *db, const struct pb_config *cfg, const struct clus
 		ok = true;
 	if (ok) {
 		bundle_newest_uid(k->db, kind, uid);
-		printf("%s: %s: imported %d comparison(s)%s of its bundle, %d log(s)\n", who, k->name,
-		       o.imported, o.bisects ? " and its bisect" : "", o.logs);
+		event_say("%s: %s: imported %d comparison(s)%s of its bundle, %d log(s)\n", who, k->name,
+			  o.imported, o.bisects ? " and its bisect" : "", o.logs);
 		if (!uid[0]) {
 			pb_seterr(err, "its bundle %s holds no %s comparison", k->db, comparison_kind_name(kind));
 			ok = false;
@@ -140,14 +141,14 @@ static void show_output(const struct cluster_task *k)
 	size_t len = 0;
 	char *text = k->out ? read_file(k->out, &len, NULL) : NULL;
 
-	printf("perfbot: --- the output of Slurm job %ld (%s, on %s) ---\n", k->job, k->out ? k->out : "?",
-	       k->node[0] ? k->node : "?");
+	event_say("perfbot: --- the output of Slurm job %ld (%s, on %s) ---\n", k->job, k->out ? k->out : "?",
+		  k->node[0] ? k->node : "?");
 	if (text && len) {
-		fwrite(text, 1, len, stdout);
+		event_write(EVENT_SAY, text, len);
 		if (text[len - 1] != '\n')
-			putchar('\n');
+			event_say("\n");
 	}
-	printf("perfbot: --- end of its output ---\n");
+	event_say("perfbot: --- end of its output ---\n");
 	free(text);
 }
 
@@ -171,10 +172,10 @@ int executor_run_one(const struct pb_config *cfg, const struct cli *c, const str
 	{
 		char *v = visible(spool);
 
-		printf("perfbot: %s as a Slurm job ([executor] kind = slurm), spool %s\n", one->name, v);
+		event_say("perfbot: %s as a Slurm job ([executor] kind = slurm), spool %s\n", one->name, v);
 		free(v);
 	}
-	fflush(stdout);
+	event_flush(EVENT_SAY);
 	if (!one->stop) {
 		stop_requested = 0;
 		sigaction(SIGTERM, &sa, &old_term);
@@ -208,14 +209,14 @@ int executor_run_one(const struct pb_config *cfg, const struct cli *c, const str
 	 * output said why, and there is nothing to bring */
 	if (!pb_exit_answered(k.exit_code) &&
 	    (!k.db || !path_exists(k.db) || !bundle_check(k.db, perfbot_version, &err))) {
-		printf("perfbot: %s: Slurm job %ld on %s: exit %d, nothing stored (its output says why)\n",
-		       one->name, k.job, k.node[0] ? k.node : "?", k.exit_code);
+		event_say("perfbot: %s: Slurm job %ld on %s: exit %d, nothing stored (its output says why)\n",
+			  one->name, k.job, k.node[0] ? k.node : "?", k.exit_code);
 		rc = k.exit_code;
 		goto out;
 	}
 	if (k.exit_code == PB_EXIT_OK && (!k.db || !path_exists(k.db))) {
-		printf("perfbot: %s: Slurm job %ld on %s: exit 0, nothing to measure\n", one->name, k.job,
-		       k.node[0] ? k.node : "?");
+		event_say("perfbot: %s: Slurm job %ld on %s: exit 0, nothing to measure\n", one->name, k.job,
+			  k.node[0] ? k.node : "?");
 		rc = PB_EXIT_OK;
 		goto out;
 	}
@@ -243,9 +244,9 @@ int executor_run_one(const struct pb_config *cfg, const struct cli *c, const str
 		cli_error("%s", err.msg);
 		goto out;
 	}
-	printf("perfbot: %s: Slurm job %ld on %s: exit %d; comparison %lld here; report %s\n", one->name,
-	       k.job, k.node[0] ? k.node : "?", k.exit_code, one->comparison,
-	       page ? page : cfg->report_dir);
+	event_say("perfbot: %s: Slurm job %ld on %s: exit %d; comparison %lld here; report %s\n", one->name,
+		  k.job, k.node[0] ? k.node : "?", k.exit_code, one->comparison,
+		  page ? page : cfg->report_dir);
 	rc = k.exit_code;
 out:
 	free(page);

@@ -10,6 +10,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "event.h"
 #include "vm.h"
 
 unsigned long measure_seed(const struct pb_config *cfg)
@@ -81,7 +82,7 @@ static bool boot_job_take(struct comparison *cmp, const struct measure_plan *mp,
 
 	if (!j->ok) {
 		if (said_start)
-			fputc('\n', stderr);
+			event_progress("\n");
 		*err = j->err;
 		return false;
 	}
@@ -92,19 +93,19 @@ static bool boot_job_take(struct comparison *cmp, const struct measure_plan *mp,
 	bt->rec = j->rec;
 	memset(&j->rec, 0, sizeof(j->rec));
 	if (!said_start)
-		fprintf(stderr, "perfbot: boot %d/%d  %s:", j->index + 1, shown_total,
-			side_label(mp, j->side));
+		event_progress("perfbot: boot %d/%d  %s:", j->index + 1, shown_total,
+			       side_label(mp, j->side));
 	if (bt->rec.outcome != BOOT_OK && bt->rec.detail) {
 		/* its line, not the oops: the answer and the console log have the rest */
 		char *line = crash_headline(bt->rec.detail), *v = visible(line);
 
-		fprintf(stderr, " %s in %.1f s: %s\n", boot_outcome_name(bt->rec.outcome),
-			bt->rec.wall_seconds, v);
+		event_progress(" %s in %.1f s: %s\n", boot_outcome_name(bt->rec.outcome),
+			       bt->rec.wall_seconds, v);
 		free(v);
 		free(line);
 	} else
-		fprintf(stderr, " %s in %.1f s\n", boot_outcome_name(bt->rec.outcome),
-			bt->rec.wall_seconds);
+		event_progress(" %s in %.1f s\n", boot_outcome_name(bt->rec.outcome),
+			       bt->rec.wall_seconds);
 	return !mp->boot_done || mp->boot_done(mp->ctx, cmp, cmp->obs.nboots - 1, err);
 }
 
@@ -118,11 +119,11 @@ static bool boot_jobs(struct comparison *cmp, const struct measure_plan *mp, str
 	for (int k = 0; k < n; k++) {
 		struct boot_job *j = &jobs[k];
 
-		fprintf(stderr, "perfbot: boot %d/%d  %s (%s, %s%s%s) %s", j->index + 1, shown_total,
-			side_label(mp, j->side), mp->label[j->side], accel_kind_name(cmp->accel.kind),
-			j->left_out ? "; once per kernel, left out: " : "", j->left_out ? j->left_out : "",
-			together ? "started\n" : "...");
-		fflush(stderr);
+		event_progress("perfbot: boot %d/%d  %s (%s, %s%s%s) %s", j->index + 1, shown_total,
+			       side_label(mp, j->side), mp->label[j->side], accel_kind_name(cmp->accel.kind),
+			       j->left_out ? "; once per kernel, left out: " : "", j->left_out ? j->left_out : "",
+			       together ? "started\n" : "...");
+		event_flush(EVENT_PROGRESS);
 		if (!together) {
 			boot_job_run(j);
 			ok = ok && boot_job_take(cmp, mp, j, true, shown_total, err);
@@ -247,9 +248,9 @@ static bool rounds_of_boots(const struct pb_config *cfg, struct comparison *cmp,
 					ok = false;
 					goto out;
 				}
-				fprintf(stderr, "perfbot: boot %d/%d  %s: %s in %.1f s, from the journal (not "
-						"booted again)\n", index + 1, shown_total, side_name(s),
-					boot_outcome_name(bt->rec.outcome), bt->rec.wall_seconds);
+				event_progress("perfbot: boot %d/%d  %s: %s in %.1f s, from the journal (not "
+						       "booted again)\n", index + 1, shown_total, side_name(s),
+					       boot_outcome_name(bt->rec.outcome), bt->rec.wall_seconds);
 				continue;
 			}
 			jobs[n++] = (struct boot_job){ .cfg = cfg, .cmp = cmp, .mp = mp, .side = s, .index = index,
@@ -358,8 +359,8 @@ bool measure_boots(const struct pb_config *cfg, struct comparison *cmp,
 		ok = rounds_of_boots(cfg, cmp, mp, order, rounds, n, 2 * mp->first_rounds, err);
 		rounds += n;
 		if (ok && !cmp->interrupted && rounds < mp->first_rounds && kernel_failed_for_good(cmp)) {
-			fprintf(stderr, "perfbot: a kernel failed under tcg-icount, where every boot of it "
-					"would fail alike: not booted again\n");
+			event_progress("perfbot: a kernel failed under tcg-icount, where every boot of it "
+					       "would fail alike: not booted again\n");
 			break;
 		}
 	}
@@ -377,13 +378,13 @@ bool measure_boots(const struct pb_config *cfg, struct comparison *cmp,
 			break;
 		/* a round takes about what the last two boots took */
 		if (!replay && mp->budget_seconds > 0 && spent + spent / rounds > mp->budget_seconds) {
-			fprintf(stderr, "perfbot: %d metric(s) inconclusive; the boot budget (%.0f s) is "
-					"spent\n", open, mp->budget_seconds);
+			event_progress("perfbot: %d metric(s) inconclusive; the boot budget (%.0f s) is "
+					       "spent\n", open, mp->budget_seconds);
 			break;
 		}
 		if (!replay)
-			fprintf(stderr, "perfbot: %d metric(s) inconclusive after %d boots per kernel: one "
-					"more of each (at most %d)\n", open, rounds, mp->max_rounds);
+			event_progress("perfbot: %d metric(s) inconclusive after %d boots per kernel: one "
+					       "more of each (at most %d)\n", open, rounds, mp->max_rounds);
 		ok = rounds_of_boots(cfg, cmp, mp, order, rounds, 1, 2 * (rounds + 1), err);
 		rounds++;
 		if (ok && !cmp->interrupted) {

@@ -9,6 +9,7 @@
 
 #include "answer.h"
 #include "db.h"
+#include "event.h"
 #include "host.h"
 #include "jobdb.h"
 #include "pipeline.h"
@@ -138,11 +139,11 @@ bool stage_build(struct pipeline *pl, const struct kernel_change *const change[2
 		if (!announce)
 			continue;
 		if (img[s].built)
-			fprintf(stderr, "perfbot: %-7s the fix: %-10s %s (%s)\n", side_name((enum side)s),
-				change[s]->label, img[s].bzimage, img[s].cached ? "cached" : "built now");
+			event_progress("perfbot: %-7s the fix: %-10s %s (%s)\n", side_name((enum side)s),
+				       change[s]->label, img[s].bzimage, img[s].cached ? "cached" : "built now");
 		else
-			fprintf(stderr, "perfbot: %-7s the fix: %-10s BUILD FAILED, log %s\n",
-				side_name((enum side)s), change[s]->label, img[s].log);
+			event_progress("perfbot: %-7s the fix: %-10s BUILD FAILED, log %s\n",
+				       side_name((enum side)s), change[s]->label, img[s].log);
 	}
 	return true;
 }
@@ -194,11 +195,11 @@ bool stage_noise(struct pipeline *pl)
 			   &pl->err))
 		return false;
 	if (elsewhere)
-		printf("perfbot: calibration %lld ran under another QEMU build%s: not its noise floor "
-		       "(this machine: %s%s%s)\n", elsewhere,
-		       pl->accel.kind != ACCEL_TCG_ICOUNT ? " or host CPU" : "", qemu_version(),
-		       pl->accel.kind != ACCEL_TCG_ICOUNT ? ", " : "",
-		       pl->accel.kind != ACCEL_TCG_ICOUNT ? host_cpu_model() : "");
+		event_say("perfbot: calibration %lld ran under another QEMU build%s: not its noise floor "
+			  "(this machine: %s%s%s)\n", elsewhere,
+			  pl->accel.kind != ACCEL_TCG_ICOUNT ? " or host CPU" : "", qemu_version(),
+			  pl->accel.kind != ACCEL_TCG_ICOUNT ? ", " : "",
+			  pl->accel.kind != ACCEL_TCG_ICOUNT ? host_cpu_model() : "");
 	chosen_fingerprints(pl, fp);
 	str_init(&stale);
 	for (int i = 0; i < pl->nnoise; i++) {
@@ -216,8 +217,8 @@ bool stage_noise(struct pipeline *pl)
 	}
 	pl->nnoise = kept;
 	if (stale.len)
-		printf("perfbot: calibration %lld measured another version of %s (its ini, binary or the "
-		       "guest's init): not its noise floor\n", pl->noise_calibration, stale.buf);
+		event_say("perfbot: calibration %lld measured another version of %s (its ini, binary or the "
+			  "guest's init): not its noise floor\n", pl->noise_calibration, stale.buf);
 	if (!kept)
 		pl->noise_calibration = 0;
 	str_free(&stale);
@@ -228,12 +229,12 @@ bool stage_noise(struct pipeline *pl)
 static void print_noise_source(const struct pipeline *pl)
 {
 	if (pl->noise_calibration)
-		printf("perfbot: noise floor from calibration %lld (%s)\n", pl->noise_calibration,
-		       accel_kind_name(pl->accel.kind));
+		event_say("perfbot: noise floor from calibration %lld (%s)\n", pl->noise_calibration,
+			  accel_kind_name(pl->accel.kind));
 	else
-		printf("perfbot: no calibration for %s with %d iteration(s), %d warm-up, yet (perfbot "
-		       "calibrate): the noise floor comes from this run's own boots\n", accel_kind_name(pl->accel.kind),
-		       pl->cfg->iterations, pl->cfg->warmup);
+		event_say("perfbot: no calibration for %s with %d iteration(s), %d warm-up, yet (perfbot "
+			  "calibrate): the noise floor comes from this run's own boots\n", accel_kind_name(pl->accel.kind),
+			  pl->cfg->iterations, pl->cfg->warmup);
 }
 
 bool stage_boots(struct pipeline *pl, struct comparison *cmp, struct measure_plan *mp)
@@ -248,8 +249,8 @@ bool stage_boots(struct pipeline *pl, struct comparison *cmp, struct measure_pla
 	else
 		mp->parallel = host_guests_at_once(pl->cfg, &pl->accel, &pl->gp, why, sizeof(why));
 	cmp->guests_at_once = mp->parallel;
-	printf("perfbot: %d guest%s at once (%s)\n", mp->parallel, mp->parallel == 1 ? "" : "s", why);
-	fflush(stdout);
+	event_say("perfbot: %d guest%s at once (%s)\n", mp->parallel, mp->parallel == 1 ? "" : "s", why);
+	event_flush(EVENT_SAY);
 	return measure_boots(pl->cfg, cmp, mp, &pl->err);
 }
 
@@ -290,7 +291,7 @@ static void comparison_booted(struct comparison *cmp, const struct pipeline *pl)
 {
 	cmp->accel = pl->accel;
 	cmp->booted = true;
-	printf("perfbot: accelerator %s: %s\n", accel_kind_name(cmp->accel.kind), cmp->accel.reason);
+	event_say("perfbot: accelerator %s: %s\n", accel_kind_name(cmp->accel.kind), cmp->accel.reason);
 }
 
 /* The gate goes with the accelerator and the bootstrap with the seed: set
@@ -322,18 +323,18 @@ static void print_failures(const struct comparison *cmp, bool aa)
 			continue;
 		detail = visible_lines(bt->rec.detail);
 		if (aa)
-			printf("boot %d: %s: %s\n", b + 1, boot_outcome_name(bt->rec.outcome), detail);
+			event_say("boot %d: %s: %s\n", b + 1, boot_outcome_name(bt->rec.outcome), detail);
 		else
-			printf("boot %d (%s the fix): %s: %s\n", b + 1, side_name(bt->side),
-			       boot_outcome_name(bt->rec.outcome), detail);
+			event_say("boot %d (%s the fix): %s: %s\n", b + 1, side_name(bt->side),
+				  boot_outcome_name(bt->rec.outcome), detail);
 		free(detail);
 	}
 	for (int s = 0; !aa && s < 2; s++)
 		if (cmp->image[s].failure) {
 			char *failure = visible_lines(cmp->image[s].failure);
 
-			printf("the kernel %s the fix failed to build:\n%s\n", side_name((enum side)s),
-			       failure);
+			event_say("the kernel %s the fix failed to build:\n%s\n", side_name((enum side)s),
+				  failure);
 			free(failure);
 		}
 }
@@ -343,14 +344,18 @@ static void print_failures(const struct comparison *cmp, bool aa)
  * read it back is said, not the run's. */
 static void print_answer(struct pipeline *pl, bool table)
 {
+	struct event_buffer eb;
 	struct answer a;
 	pb_err err;
 
 	if (!answer_load(&a, pl->db, pl->cid, &err)) {
-		fprintf(stderr, "perfbot: the answer cannot be read back: %s\n", err.msg);
+		event_progress("perfbot: the answer cannot be read back: %s\n", err.msg);
 		return;
 	}
-	answer_print(&a, table, stdout);
+	if (event_buffer_open(&eb, EVENT_SAY)) {
+		answer_print(&a, table, eb.f);
+		event_buffer_close(&eb);
+	}
 	answer_free(&a);
 }
 
@@ -389,8 +394,8 @@ static bool journal_resume(struct pipeline *pl, struct comparison *cmp, long lon
 
 	free(inputs);
 	if (ok && cmp->obs.nboots)
-		printf("perfbot: job %lld resumes after its last completed boot: %d boot(s) "
-		       "journaled (seed %lu)\n", job, cmp->obs.nboots, cmp->seed);
+		event_say("perfbot: job %lld resumes after its last completed boot: %d boot(s) "
+			  "journaled (seed %lu)\n", job, cmp->obs.nboots, cmp->seed);
 	return ok;
 }
 
@@ -414,7 +419,7 @@ static void print_line(const char *fmt, const char *text)
 {
 	char *v = visible(text);
 
-	printf(fmt, v);
+	event_say(fmt, v);
 	free(v);
 }
 
@@ -425,9 +430,9 @@ static void print_patch(const struct pb_patch *p)
 
 	patch_label(label, p->number, p->sha256);
 	if (p->number)
-		printf("perfbot: patch %s/%d %s\n", label, p->total, v);
+		event_say("perfbot: patch %s/%d %s\n", label, p->total, v);
 	else
-		printf("perfbot: patch %s %s\n", label, v);
+		event_say("perfbot: patch %s %s\n", label, v);
 	free(v);
 }
 
@@ -443,9 +448,9 @@ static bool run_skips(const struct pb_patch *p, const struct run_request *rq,
 	reason = visible(p->mm_reason);
 	if (out)
 		out->skipped = true;
-	printf("perfbot: patch %s (%s) is not an mm patch (%s): nothing to measure "
-	       "(--force measures it anyway)\n", patch_label(label, p->number, p->sha256), subject,
-	       reason);
+	event_say("perfbot: patch %s (%s) is not an mm patch (%s): nothing to measure "
+		  "(--force measures it anyway)\n", patch_label(label, p->number, p->sha256), subject,
+		  reason);
 	free(subject);
 	free(reason);
 	return true;
@@ -461,7 +466,7 @@ static bool run_prepare(struct pipeline *pl, const struct pb_patch *p, const str
 	print_patch(p);
 	if (!stage_tree(pl) || !stage_pair(pl, p) || !stage_selftests(pl))
 		return false;
-	printf("perfbot: pair formed by %s: ", pair_method_name(pl->pair.method));
+	event_say("perfbot: pair formed by %s: ", pair_method_name(pl->pair.method));
 	print_line("%s\n", pl->pair.detail);
 	return stage_configure(pl);
 }
@@ -496,7 +501,7 @@ bool pipeline_build_patch(const struct pb_config *cfg, const struct pb_patch *p)
 		ok = stage_build(&pl, change, img, true);
 	}
 	if (!ok)
-		fprintf(stderr, "perfbot: %s\n", pl.err.msg);
+		event_progress("perfbot: %s\n", pl.err.msg);
 	for (int s = 0; s < 2; s++)
 		kernel_image_free(&img[s]);
 	free(why);
@@ -559,10 +564,10 @@ bool pipeline_compare(struct pipeline *pl, const struct pb_queue *q, const struc
 	cmp->series = si;
 	cmp->job_id = rq->job_id;
 	cmp->boots_per_kernel = pl->cfg->boots;
-	printf("perfbot: workloads: ");
+	event_say("perfbot: workloads: ");
 	for (int i = 0; i < pl->nchosen; i++)
-		printf("%s%s", i ? ", " : "", pl->chosen[i]->name);
-	printf(" (%s)\n", cmp->workload_choice);
+		event_say("%s%s", i ? ", " : "", pl->chosen[i]->name);
+	event_say(" (%s)\n", cmp->workload_choice);
 	if (!run_measure(pl, cmp, rq, name))
 		return false;
 	return cmp->interrupted || stage_store(pl, cmp);
@@ -584,7 +589,7 @@ static int run_compare(struct pipeline *pl, const struct pb_queue *q, const stru
 	if (!stage_open_db(pl, rq->job_id != 0, rq->stop)) {
 		free(why);
 		if (rq->stop && *rq->stop) {
-			printf("perfbot: %s; job %lld stays queued\n", pl->err.msg, rq->job_id);
+			event_say("perfbot: %s; job %lld stays queued\n", pl->err.msg, rq->job_id);
 			return PB_EXIT_STOPPED;
 		}
 		goto fail;
@@ -592,21 +597,25 @@ static int run_compare(struct pipeline *pl, const struct pb_queue *q, const stru
 	if (!pipeline_compare(pl, q, rq, &cmp, si ? KIND_SERIES : KIND_PATCH, why, name))
 		goto fail;
 	if (cmp.interrupted) {
-		printf("perfbot: stopped after boot %d; job %lld resumes from there\n", cmp.obs.nboots,
-		       rq->job_id);
+		event_say("perfbot: stopped after boot %d; job %lld resumes from there\n", cmp.obs.nboots,
+			  rq->job_id);
 		rc = PB_EXIT_STOPPED;
 		goto out;
 	}
 	if (rq->all) {
-		if (cmp.findings.nresults)
-			comparison_print(&cmp, stdout);
+		struct event_buffer eb;
+
+		if (cmp.findings.nresults && event_buffer_open(&eb, EVENT_SAY)) {
+			comparison_print(&cmp, eb.f);
+			event_buffer_close(&eb);
+		}
 		print_failures(&cmp, false);
 	}
 	if (!stage_report(pl, q))
 		goto fail;
 	print_answer(pl, !rq->all);
-	printf("perfbot: %s; comparison %lld stored in %s (seed %lu); report %s (%.0f s)\n",
-	       status_name(cmp.status), pl->cid, cfg->db_path, cmp.seed, pl->report, cmp.wall_seconds);
+	event_say("perfbot: %s; comparison %lld stored in %s (seed %lu); report %s (%.0f s)\n",
+		  status_name(cmp.status), pl->cid, cfg->db_path, cmp.seed, pl->report, cmp.wall_seconds);
 	outcome_set(out, pl->cid, &cmp);
 	rc = cmp.status != STATUS_MEASURED ? PB_EXIT_KERNEL : PB_EXIT_OK;
 	goto out;
@@ -672,14 +681,14 @@ static bool series_prepare(struct pipeline *pl, const struct pb_queue *q,
 	}
 	if (!stage_workloads(pl, mm, nmm, rq->only, rq->nonly, why))
 		goto out;
-	printf("perfbot: series %s%s%s: %d patch%s, %d mm; %s\n", si->name,
-	       si->description[0] ? ", " : "", si->description, q->npatches,
-	       q->npatches == 1 ? "" : "es", nmm,
-	       rq->mm_only ? "only the mm patches applied (--mm-only)"
-			   : "every patch applied, as in the -rc (--mm-only: the mm ones alone)");
+	event_say("perfbot: series %s%s%s: %d patch%s, %d mm; %s\n", si->name,
+		  si->description[0] ? ", " : "", si->description, q->npatches,
+		  q->npatches == 1 ? "" : "es", nmm,
+		  rq->mm_only ? "only the mm patches applied (--mm-only)"
+			      : "every patch applied, as in the -rc (--mm-only: the mm ones alone)");
 	if (!stage_tree(pl) || !stage_pair_series(pl, all, nall) || !stage_selftests(pl))
 		goto out;
-	printf("perfbot: pair formed by %s: ", pair_method_name(pl->pair.method));
+	event_say("perfbot: pair formed by %s: ", pair_method_name(pl->pair.method));
 	print_line("%s\n", pl->pair.detail);
 	ok = stage_configure(pl);
 out:
@@ -747,11 +756,10 @@ static const char *role_mismatch(const struct metric_def *def, const struct nois
 	return NULL;
 }
 
-static void print_noise(const struct comparison *cmp, const int *flags_by_metric, int split,
-			FILE *out)
+static void print_noise(const struct comparison *cmp, const int *flags_by_metric, int split)
 {
-	fprintf(out, "\n%-15s %-35s %5s %12s %12s %13s %s\n", "workload", "metric", "boots",
-		"between CV", "within CV", "deterministic", "A/A flags");
+	event_say("\n%-15s %-35s %5s %12s %12s %13s %s\n", "workload", "metric", "boots",
+		  "between CV", "within CV", "deterministic", "A/A flags");
 	for (int i = 0; i < cmp->nmeasured_noise; i++) {
 		const struct noise_floor *nf = &cmp->measured_noise[i];
 		int flags = 0;
@@ -760,10 +768,10 @@ static void print_noise(const struct comparison *cmp, const int *flags_by_metric
 			if (!strcmp(cmp->findings.results[r].workload, nf->workload) &&
 			    !strcmp(cmp->findings.results[r].def->name, nf->metric))
 				flags = flags_by_metric[r];
-		fprintf(out, "%-15s %-35s %5d %11.4f%% %11.4f%% %13s %d/%d\n", nf->workload, nf->metric,
-			nf->boots, isnan(nf->between_cv_pct) ? 0 : nf->between_cv_pct,
-			isnan(nf->within_cv_pct) ? 0 : nf->within_cv_pct, nf->deterministic ? "yes" : "no",
-			flags, cmp->fa_splits);
+		event_say("%-15s %-35s %5d %11.4f%% %11.4f%% %13s %d/%d\n", nf->workload, nf->metric,
+			  nf->boots, isnan(nf->between_cv_pct) ? 0 : nf->between_cv_pct,
+			  isnan(nf->within_cv_pct) ? 0 : nf->within_cv_pct, nf->deterministic ? "yes" : "no",
+			  flags, cmp->fa_splits);
 	}
 	for (int i = 0; i < cmp->nmeasured_noise; i++) {
 		const struct noise_floor *nf = &cmp->measured_noise[i];
@@ -774,14 +782,14 @@ static void print_noise(const struct comparison *cmp, const int *flags_by_metric
 
 			if (!strcmp(m->workload, nf->workload) && !strcmp(m->def->name, nf->metric) &&
 			    (why = role_mismatch(m->def, nf)))
-				fprintf(out, "role: %s %s: %s\n", nf->workload, nf->metric, why);
+				event_say("role: %s %s: %s\n", nf->workload, nf->metric, why);
 		}
 	}
-	fprintf(out, "\nfalse alarms: %d of %d A/A comparisons (%d+%d boots each, drawn from these %d, "
-		     "judged against the noise of the boots each left out) flagged something; %d of %d "
-		     "metric verdicts\n",
-		cmp->fa_flagged, cmp->fa_splits, split, split, cmp->obs.nboots,
-		cmp->fa_metric_flags, cmp->fa_metric_tests);
+	event_say("\nfalse alarms: %d of %d A/A comparisons (%d+%d boots each, drawn from these %d, "
+		       "judged against the noise of the boots each left out) flagged something; %d of %d "
+		       "metric verdicts\n",
+		  cmp->fa_flagged, cmp->fa_splits, split, split, cmp->obs.nboots,
+		  cmp->fa_metric_flags, cmp->fa_metric_tests);
 }
 
 /* The calibration's own findings: each metric's noise, and how often the
@@ -853,7 +861,7 @@ static bool calibrate_measure(struct pipeline *pl, struct comparison *cmp, const
 		char *failure = visible_lines(cmp->image[0].failure);
 
 		cmp->status = STATUS_BUILD_FAILED;
-		printf("the base kernel failed to build:\n%s\n", failure);
+		event_say("the base kernel failed to build:\n%s\n", failure);
 		free(failure);
 		comparison_policy(cmp, pl->cfg);
 		return true;
@@ -904,18 +912,18 @@ int pipeline_calibrate(const struct pb_config *cfg, const struct pb_queue *q, ch
 	comparison_from(&cmp, &pl, KIND_CALIBRATION, q,
 			names_of(pl.chosen, pl.nchosen, "calibration (A/A) of:"));
 	why = NULL;
-	printf("perfbot: A/A calibration of the base kernel %s, %d boots per side, workloads:",
-	       pl.tree.version, per_side);
+	event_say("perfbot: A/A calibration of the base kernel %s, %d boots per side, workloads:",
+		  pl.tree.version, per_side);
 	for (int i = 0; i < pl.nchosen; i++)
-		printf(" %s", pl.chosen[i]->name);
-	printf("\n");
+		event_say(" %s", pl.chosen[i]->name);
+	event_say("\n");
 	if (!calibrate_measure(&pl, &cmp, "calibrate", per_side, 0, &flags, NULL,
 			       reuse ? &reused : NULL))
 		goto fail;
 	if (reused) {
-		printf("perfbot: calibration %lld still holds (the same base kernel, accelerator %s, "
-		       "config, iterations and version of every workload, %d boots a side or more): "
-		       "not calibrating again\n", reused, accel_kind_name(cmp.accel.kind), per_side);
+		event_say("perfbot: calibration %lld still holds (the same base kernel, accelerator %s, "
+			  "config, iterations and version of every workload, %d boots a side or more): "
+			  "not calibrating again\n", reused, accel_kind_name(cmp.accel.kind), per_side);
 		if (out) {
 			out->comparison = reused;
 			out->status = STATUS_MEASURED;
@@ -926,12 +934,12 @@ int pipeline_calibrate(const struct pb_config *cfg, const struct pb_queue *q, ch
 	if (!stage_store(&pl, &cmp))
 		goto fail;
 	if (cmp.nmeasured_noise)
-		print_noise(&cmp, flags, cfg->boots, stdout);
+		print_noise(&cmp, flags, cfg->boots);
 	print_failures(&cmp, true);
-	printf("perfbot: calibration %s; stored as comparison %lld in %s (accel %s, seed %lu, %.0f s); "
-	       "runs under %s now use its noise floor\n",
-	       status_name(cmp.status), pl.cid, cfg->db_path, cmp.booted ? accel_kind_name(cmp.accel.kind) : "-", cmp.seed,
-	       cmp.wall_seconds, cmp.booted ? accel_kind_name(cmp.accel.kind) : "-");
+	event_say("perfbot: calibration %s; stored as comparison %lld in %s (accel %s, seed %lu, %.0f s); "
+		  "runs under %s now use its noise floor\n",
+		  status_name(cmp.status), pl.cid, cfg->db_path, cmp.booted ? accel_kind_name(cmp.accel.kind) : "-", cmp.seed,
+		  cmp.wall_seconds, cmp.booted ? accel_kind_name(cmp.accel.kind) : "-");
 	outcome_set(out, pl.cid, &cmp);
 	rc = cmp.status != STATUS_MEASURED ? PB_EXIT_KERNEL : PB_EXIT_OK;
 	goto out;
@@ -985,11 +993,11 @@ int pipeline_parallel_check(const struct pb_config *cfg, const struct pb_queue *
 
 		guests = cpus > 1 ? (int)cpus : 2;
 	}
-	printf("perfbot: A/A check of guests side by side: the base kernel %s, %d boots one at a time, "
-	       "then %d with %d at once; workloads:", pl.tree.version, 2 * per_side, 2 * per_side, guests);
+	event_say("perfbot: A/A check of guests side by side: the base kernel %s, %d boots one at a time, "
+		  "then %d with %d at once; workloads:", pl.tree.version, 2 * per_side, 2 * per_side, guests);
 	for (int i = 0; i < pl.nchosen; i++)
-		printf(" %s", pl.chosen[i]->name);
-	printf("\n");
+		event_say(" %s", pl.chosen[i]->name);
+	event_say("\n");
 	for (int h = 0; h < 2; h++) {
 		comparison_from(&half[h], &pl, KIND_CALIBRATION, q,
 				names_of(pl.chosen, pl.nchosen, "A/A check of guests side by side:"));
@@ -1011,16 +1019,16 @@ int pipeline_parallel_check(const struct pb_config *cfg, const struct pb_queue *
 		goto fail;
 	calibrated = (struct noise_set){ pl.noise, pl.nnoise };
 	if (pl.noise_calibration)
-		printf("perfbot: a metric calibration %lld saw move is not held to one value\n",
-		       pl.noise_calibration);
+		event_say("perfbot: a metric calibration %lld saw move is not held to one value\n",
+			  pl.noise_calibration);
 	else
-		printf("perfbot: no calibration under %s: a metric the same in the %d boots one at a "
-		       "time is held to that value (perfbot calibrate knows better)\n", accel_kind_name(pl.accel.kind), ok[0]);
+		event_say("perfbot: no calibration under %s: a metric the same in the %d boots one at a "
+			  "time is held to that value (perfbot calibrate knows better)\n", accel_kind_name(pl.accel.kind), ok[0]);
 	vp = half[0].policy;
 	vp.first_look = vp.last_look = ok[0] < ok[1] ? ok[0] : ok[1];
 	compare_compute(&vp, &serial, &obs, &f);
-	printf("\n%-15s %-35s %13s %13s %9s  %s\n", "workload", "metric", "one at a time", "at once",
-	       "change", "verdict");
+	event_say("\n%-15s %-35s %13s %13s %9s  %s\n", "workload", "metric", "one at a time", "at once",
+		  "change", "verdict");
 	for (int i = 0; i < f.nresults; i++) {
 		const struct metric_result *m = &f.results[i];
 		const char *wrong = compare_parallel_disagreement(m, &serial, &calibrated);
@@ -1040,22 +1048,22 @@ int pipeline_parallel_check(const struct pb_config *cfg, const struct pb_queue *
 		/* a noisy time's "no change" is only as fine as what it resolves */
 		if (m->verdict == VERDICT_NO_CHANGE && m->threshold_pct > vp.gate_pct)
 			snprintf(resolves, sizeof(resolves), " > %.1f%%", m->threshold_pct);
-		printf("%-15s %-35s %13.6g %13.6g %8.3f%%  %s%s%s%s%s\n", m->workload, m->def->name, m->median[0],
-		       m->median[1], isnan(m->change_pct) ? 0 : m->change_pct, verdict_name(m->verdict),
-		       resolves, wrong ? ": " : "", wrong ? wrong : "",
-		       wrong && !decides ? " (decides nothing)" : "");
+		event_say("%-15s %-35s %13.6g %13.6g %8.3f%%  %s%s%s%s%s\n", m->workload, m->def->name, m->median[0],
+			  m->median[1], isnan(m->change_pct) ? 0 : m->change_pct, verdict_name(m->verdict),
+			  resolves, wrong ? ": " : "", wrong ? wrong : "",
+			  wrong && !decides ? " (decides nothing)" : "");
 	}
-	printf("\nboots: %d one at a time in %.0f s (%.1f s a boot), %d with %d at once in %.0f s "
-	       "(%.1f s a boot): %.2fx the boots per hour\n", ok[0], wall[0], wall[0] / ok[0], ok[1],
-	       guests, wall[1], wall[1] / ok[1], wall[1] > 0 ? (wall[0] / ok[0]) / (wall[1] / ok[1]) : 0);
+	event_say("\nboots: %d one at a time in %.0f s (%.1f s a boot), %d with %d at once in %.0f s "
+		  "(%.1f s a boot): %.2fx the boots per hour\n", ok[0], wall[0], wall[0] / ok[0], ok[1],
+		  guests, wall[1], wall[1] / ok[1], wall[1] > 0 ? (wall[0] / ok[0]) / (wall[1] / ok[1]) : 0);
 	if (bad) {
 		cli_error("the A/A check of %d guests at once failed: %d metric(s) differ from one at a "
 			  "time (above)", guests, bad);
 		rc = PB_EXIT_KERNEL;
 	} else {
-		printf("perfbot: the A/A check of %d guests at once passed: %d metric(s) the same in "
-		       "every boot, %d within their noise, %d diagnostic(s) apart, which decide no "
-		       "verdict (accel %s)\n", guests, same, quiet, shown, accel_kind_name(half[1].accel.kind));
+		event_say("perfbot: the A/A check of %d guests at once passed: %d metric(s) the same in "
+			  "every boot, %d within their noise, %d diagnostic(s) apart, which decide no "
+			  "verdict (accel %s)\n", guests, same, quiet, shown, accel_kind_name(half[1].accel.kind));
 		rc = PB_EXIT_OK;
 	}
 	goto out;

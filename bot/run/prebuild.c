@@ -14,6 +14,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include "event.h"
 #include "pipeline.h"
 #include "util.h"
 
@@ -103,8 +104,8 @@ void prebuild_finish(struct prebuild *pb, volatile sig_atomic_t *stop)
 			usleep(100 * 1000);
 		}
 		if (w == pb->pid && !pb->cancelled && !(WIFEXITED(st) && WEXITSTATUS(st) == 0))
-			fprintf(stderr, "perfbot: building %03d's kernels in the background failed "
-					"(log %s): its run builds them\n", pb->number, pb->log);
+			event_progress("perfbot: building %03d's kernels in the background failed "
+					       "(log %s): its run builds them\n", pb->number, pb->log);
 	}
 	free(pb->log);
 	memset(pb, 0, sizeof(*pb));
