@@ -1467,6 +1467,58 @@ bool queue_load_patch_file(const char *path, const char *spool, struct pb_queue 
 	return true;
 }
 
+/* The 000/N cover letter of an mbox (its Subject subj): what follows its
+ * [PATCH ...] prefix describes the queue; its Message-ID and From are
+ * where a reply to the -rc as a whole goes. */
+static void mbox_cover(struct pb_queue *q, char *subj, const char *msg, size_t mlen)
+{
+	char *close = strchr(subj, ']');
+
+	free(q->description);
+	q->description = xstrdup(trim(close + 1));
+	no_control_chars(q->description);
+	free(q->cover_message_id);
+	q->cover_message_id = mail_field_value(msg, mlen, "Message-ID");
+	no_control_chars(q->cover_message_id);
+	/* who a reply to the -rc as a whole is addressed to */
+	free(q->cover_from);
+	q->cover_from = mail_field_value(msg, mlen, "From");
+	no_control_chars(q->cover_from);
+}
+
+/* Mail i of the mbox at path, one with a diff, as the next patch of q.
+ * index_of[N] is 1 + the place in q->patches of patch number N so far:
+ * two mails of one number are refused. */
+static bool mbox_patch(struct pb_queue *q, const char *path, const char *spool, int i,
+		       const char *msg, size_t mlen, int *index_of, pb_err *err)
+{
+	const char *base = strrchr(path, '/') ? strrchr(path, '/') + 1 : path;
+	struct pb_patch *p = &q->patches[q->npatches];
+	char *name = xasprintf("%s, mail %d", base, i + 1);
+	bool parsed = parse_buffer(name, msg, mlen, p, SUBJECT_UNNUMBERED, err);
+	int j;
+
+	free(name);
+	if (!parsed)
+		return false;
+	q->npatches++;
+	/* patch(1) applies files: the mail is written there, named
+	 * by its bytes, when it is first applied (patch_spool) */
+	p->file = xasprintf("%s/%s.patch", spool, p->sha256);
+	p->mail = xmalloc(mlen);
+	memcpy(p->mail, msg, mlen);
+	p->mail_len = mlen;
+	j = index_of[p->number] - 1;
+	if (p->number > 0 && j >= 0) {
+		pb_seterr(err, "queue %s: mails %s and %s both carry patch number %d", path,
+			  q->patches[j].message_id[0] ? q->patches[j].message_id : "(no id)",
+			  p->message_id[0] ? p->message_id : "(no id)", p->number);
+		return false;
+	}
+	index_of[p->number] = q->npatches;
+	return true;
+}
+
 /* One mbox file as the queue: a review thread as saved from the list, or
  * git format-patch --stdout. Each mail with a diff is one patch; the
  * 000/N cover letter is the queue's description; replies and mails
@@ -1477,7 +1529,6 @@ static bool queue_load_mbox(const char *path, const char *spool, struct pb_queue
 	size_t len;
 	char *text = read_regular(path, 64 * (size_t)PATCH_MAX_BYTES, "mbox file", &len, err);
 	const char **starts = NULL;
-	const char *base = strrchr(path, '/') ? strrchr(path, '/') + 1 : path;
 	int n, *index_of = NULL;
 	bool ok = false;
 
@@ -1504,58 +1555,20 @@ static bool queue_load_mbox(const char *path, const char *spool, struct pb_queue
 	for (int i = 0; i < n; i++) {
 		const char *msg = starts[i];
 		size_t mlen = (size_t)((i + 1 < n ? starts[i + 1] : text + len) - msg);
-		char *subj = mail_field_value(msg, mlen, "Subject"), *name;
-		struct pb_patch *p = &q->patches[q->npatches];
-		int j;
-		bool parsed;
+		char *subj = mail_field_value(msg, mlen, "Subject");
+		bool kept = true;
 
-		if (subject_is_reply(subj)) {
+		if (subject_is_reply(subj))
 			q->replies++;
-			free(subj);
-			continue;
-		}
-		if (subject_is_cover(subj) && !q->description[0]) {
-			char *close = strchr(subj, ']');
-
-			free(q->description);
-			q->description = xstrdup(trim(close + 1));
-			no_control_chars(q->description);
-			free(subj);
-			free(q->cover_message_id);
-			q->cover_message_id = mail_field_value(msg, mlen, "Message-ID");
-			no_control_chars(q->cover_message_id);
-			/* who a reply to the -rc as a whole is addressed to */
-			free(q->cover_from);
-			q->cover_from = mail_field_value(msg, mlen, "From");
-			no_control_chars(q->cover_from);
-			continue;
-		}
-		if (!mail_has_diff(msg, mlen)) {
+		else if (subject_is_cover(subj) && !q->description[0])
+			mbox_cover(q, subj, msg, mlen);
+		else if (!mail_has_diff(msg, mlen))
 			q->no_diff++;
-			free(subj);
-			continue;
-		}
+		else
+			kept = mbox_patch(q, path, spool, i, msg, mlen, index_of, err);
 		free(subj);
-		name = xasprintf("%s, mail %d", base, i + 1);
-		parsed = parse_buffer(name, msg, mlen, p, SUBJECT_UNNUMBERED, err);
-		free(name);
-		if (!parsed)
+		if (!kept)
 			goto out;
-		q->npatches++;
-		/* patch(1) applies files: the mail is written there, named
-		 * by its bytes, when it is first applied (patch_spool) */
-		p->file = xasprintf("%s/%s.patch", spool, p->sha256);
-		p->mail = xmalloc(mlen);
-		memcpy(p->mail, msg, mlen);
-		p->mail_len = mlen;
-		j = index_of[p->number] - 1;
-		if (p->number > 0 && j >= 0) {
-			pb_seterr(err, "queue %s: mails %s and %s both carry patch number %d", path,
-				  q->patches[j].message_id[0] ? q->patches[j].message_id : "(no id)",
-				  p->message_id[0] ? p->message_id : "(no id)", p->number);
-			goto out;
-		}
-		index_of[p->number] = q->npatches;
 	}
 	if (!q->npatches) {
 		pb_seterr(err, "queue %s: no patch in its %d mail%s (%d repl%s, %d without a diff)",
