@@ -396,24 +396,50 @@ static void remove_log_copies(sqlite3 *db, const char *log_dir)
 	sqlite3_finalize(st);
 }
 
-bool bundle_import(sqlite3 *db, const char *path, const char *perfbot_version, const char *log_dir,
-		   struct bundle_outcome *out, pb_err *err)
+/* The bundle's directory, where its job left its reports: its real path,
+ * "/nonexistent" if it has none. */
+static char *bundle_root(const char *path)
 {
-	bool ok, has_files, seeded;
 	char *root, *dir = xstrdup(path), *slash = strrchr(dir, '/');
 
-	memset(out, 0, sizeof(*out));
-	if (!bundle_check(path, perfbot_version, err)) {
-		free(dir);
-		return false;
-	}
-	/* the bundle's directory, where its job left its reports */
 	if (slash)
 		*(slash == dir ? slash + 1 : slash) = '\0';
 	root = realpath(slash ? dir : ".", NULL);
 	free(dir);
-	if (!root)
-		root = xstrdup("/nonexistent");
+	return root ? root : xstrdup("/nonexistent");
+}
+
+/* The ids the comparisons just imported took here, first to last, and
+ * the hosts that measured them; in the import's transaction. */
+static void imported_range(sqlite3 *db, struct bundle_outcome *out)
+{
+	sqlite3_stmt *st;
+
+	out->first = db_count(db, "SELECT min(id) FROM main.comparisons WHERE uid IN (SELECT uid FROM "
+				  "temp.import_new)", 0);
+	out->last = db_count(db, "SELECT max(id) FROM main.comparisons WHERE uid IN (SELECT uid FROM "
+				 "temp.import_new)", 0);
+	if (sqlite3_prepare_v2(db, "SELECT DISTINCT coalesce(host, '?') FROM main.comparisons WHERE uid IN "
+				   "(SELECT uid FROM temp.import_new) ORDER BY 1", -1, &st, NULL) == SQLITE_OK) {
+		size_t at = 0;
+
+		while (sqlite3_step(st) == SQLITE_ROW && at < sizeof(out->hosts) - 1)
+			at += (size_t)snprintf(out->hosts + at, sizeof(out->hosts) - at, "%s%s",
+					       at ? " " : "", sqlite3_column_text(st, 0));
+		sqlite3_finalize(st);
+	}
+}
+
+bool bundle_import(sqlite3 *db, const char *path, const char *perfbot_version, const char *log_dir,
+		   struct bundle_outcome *out, pb_err *err)
+{
+	bool ok, has_files, seeded;
+	char *root;
+
+	memset(out, 0, sizeof(*out));
+	if (!bundle_check(path, perfbot_version, err))
+		return false;
+	root = bundle_root(path);
 	if (!db_run(db, NULL, err, "ATTACH DATABASE ? AS bundle", "s", path)) {
 		free(root);
 		return false;
@@ -445,23 +471,8 @@ bool bundle_import(sqlite3 *db, const char *path, const char *perfbot_version, c
 	}
 	ok = ok && (!out->imported || (copy_new(db, err) && copy_bisects(db, out, err) &&
 				       bring_logs(db, log_dir, has_files, root, out, err)));
-	if (ok && out->imported) {
-		sqlite3_stmt *st;
-
-		out->first = db_count(db, "SELECT min(id) FROM main.comparisons WHERE uid IN (SELECT uid FROM "
-					  "temp.import_new)", 0);
-		out->last = db_count(db, "SELECT max(id) FROM main.comparisons WHERE uid IN (SELECT uid FROM "
-					 "temp.import_new)", 0);
-		if (sqlite3_prepare_v2(db, "SELECT DISTINCT coalesce(host, '?') FROM main.comparisons WHERE uid IN "
-					   "(SELECT uid FROM temp.import_new) ORDER BY 1", -1, &st, NULL) == SQLITE_OK) {
-			size_t at = 0;
-
-			while (sqlite3_step(st) == SQLITE_ROW && at < sizeof(out->hosts) - 1)
-				at += (size_t)snprintf(out->hosts + at, sizeof(out->hosts) - at, "%s%s",
-						       at ? " " : "", sqlite3_column_text(st, 0));
-			sqlite3_finalize(st);
-		}
-	}
+	if (ok && out->imported)
+		imported_range(db, out);
 	if (ok)
 		ok = db_exec(db, "COMMIT", err);
 	if (!ok) {
