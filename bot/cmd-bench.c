@@ -239,102 +239,141 @@ static double mean_boot_wall(const struct bench *b)
 	return n ? w / n : NAN;
 }
 
+/* The noise floor a calibration of the base kernel would store, in the
+ * template every drawn comparison is made from. */
+static void base_noise(struct bench *b)
+{
+	const struct pool *base = &b->pools[0];
+	struct comparison all;
+	const struct boot **v = xcalloc((size_t)base->n + 1, sizeof(*v));
+	int nf;
+
+	for (int i = 0; i < base->n; i++)
+		v[i] = &base->boots[i];
+	comparison_subset(&b->tmpl, v, base->n, v, 0, &all);
+	b->tmpl.noise.floor = noise_measure(&all.policy, &all.obs, &nf);
+	b->tmpl.noise.n = nf;
+	comparison_subset_free(&all);
+	free(v);
+}
+
+/* The change of the target's metric from the base pool to p, from every
+ * boot of both: the effect the draws should find. */
+static double pool_effect(struct bench *b, const struct pool *p, const struct target *tg)
+{
+	const struct pool *base = &b->pools[0];
+	struct comparison full;
+	const struct boot **va = xcalloc((size_t)(base->n + p->n + 1), sizeof(*va));
+	const struct metric_result *m;
+	double effect;
+
+	for (int i = 0; i < base->n; i++)
+		va[i] = &base->boots[i];
+	for (int i = 0; i < p->n; i++)
+		va[base->n + i] = &p->boots[i];
+	comparison_subset(&b->tmpl, va, base->n, va + base->n, p->n, &full);
+	m = find_result(&full, tg->workload, tg->metric);
+	effect = m ? m->change_pct : NAN;
+	comparison_subset_free(&full);
+	free(va);
+	return effect;
+}
+
+/* The base's noise floor of the target's metric (its last entry), or NULL. */
+static const struct noise_floor *target_noise(const struct bench *b, const struct target *tg)
+{
+	const struct noise_floor *nfl = NULL;
+
+	for (int i = 0; i < b->tmpl.noise.n; i++)
+		if (!strcmp(b->tmpl.noise.floor[i].workload, tg->workload) &&
+		    !strcmp(b->tmpl.noise.floor[i].metric, tg->metric))
+			nfl = &b->tmpl.noise.floor[i];
+	return nfl;
+}
+
+/* The line of one target at p's strength: how many of the draws against
+ * the base flag its metric a regression, and what they cost in boots. */
+static void detection_line(struct bench *b, const struct pool *p, const struct target *tg,
+			   double boot_s, FILE *out)
+{
+	const struct pool *base = &b->pools[0];
+	const struct metric_result *m;
+	const struct noise_floor *nfl;
+	double effect = pool_effect(b, p, tg);
+	int detected = 0, boots = 0, used, inconclusive = 0, incomparable = 0;
+	char misses[64];
+
+	for (int d = 0; d < b->draws; d++) {
+		struct comparison c;
+
+		draw(b, base, p, &c, &used);
+		m = find_result(&c, tg->workload, tg->metric);
+		detected += m && m->verdict == VERDICT_REGRESSION;
+		inconclusive += m && m->verdict == VERDICT_INCONCLUSIVE;
+		incomparable += m && m->verdict == VERDICT_NOT_COMPARABLE;
+		boots += used;
+		comparison_subset_free(&c);
+	}
+	nfl = target_noise(b, tg);
+	/* why the others were not flagged */
+	snprintf(misses, sizeof(misses), "%d inconcl., %d n.c., %d other", inconclusive,
+		 incomparable, b->draws - detected - inconclusive - incomparable);
+	fprintf(out, "%-10s  %-20s  N=%-4d %+8.3f%% %7.3f%%  %5.1f  %5.1f%% (%d/%d)  %-30s  %6.0f s\n",
+		b->mode, tg->name, p->strength, effect, nfl ? nfl->between_cv_pct : NAN,
+		(double)boots / b->draws, 100.0 * detected / b->draws, detected, b->draws,
+		misses, 2.0 * boots / b->draws * boot_s);
+}
+
+/* An A/A line: how many draws of the base against p (the base itself,
+ * drawn disjoint, or the slowed kernel at N=0) flag anything at all. */
+static void false_alarm_line(struct bench *b, const struct pool *p, const char *what,
+			     double boot_s, FILE *out)
+{
+	int flagged = 0, boots = 0, used, metric_flags = 0, tested_all = 0;
+	char fa[80];
+
+	for (int d = 0; d < b->draws; d++) {
+		struct comparison c;
+		int tested, f;
+
+		draw(b, &b->pools[0], p, &c, &used);
+		f = compare_flagged(&c.findings, &tested);
+		flagged += f > 0;
+		metric_flags += f;
+		tested_all += tested;
+		boots += used;
+		comparison_subset_free(&c);
+	}
+	snprintf(fa, sizeof(fa), "%.2f%% (%d/%d; %d/%d m.)", 100.0 * flagged / b->draws,
+		 flagged, b->draws, metric_flags, tested_all);
+	fprintf(out, "%-10s  %-20s  %-6s %9s %8s  %5.1f  %-16s  %-30s  %6.0f s\n", b->mode,
+		what, "-", "-", "-", (double)boots / b->draws, "-", fa,
+		2.0 * boots / b->draws * boot_s);
+}
+
 /* The figures of one mode: a line per target and strength, then A/A. */
 static void evaluate(struct bench *b, FILE *out)
 {
 	const struct pool *base = &b->pools[0];
 	double boot_s = mean_boot_wall(b);
-	int nf;
 
-	/* the noise floor a calibration of the base kernel would store */
-	{
-		struct comparison all;
-		const struct boot **v = xcalloc((size_t)base->n + 1, sizeof(*v));
-
-		for (int i = 0; i < base->n; i++)
-			v[i] = &base->boots[i];
-		comparison_subset(&b->tmpl, v, base->n, v, 0, &all);
-		b->tmpl.noise.floor = noise_measure(&all.policy, &all.obs, &nf);
-		b->tmpl.noise.n = nf;
-		comparison_subset_free(&all);
-		free(v);
-	}
+	base_noise(b);
 	for (int t = 0; t < NTARGETS; t++) {
 		for (int s = 1; s < b->npools; s++) {
 			const struct pool *p = &b->pools[s];
-			struct comparison full;
-			const struct boot **va = xcalloc((size_t)(base->n + p->n + 1), sizeof(*va));
-			const struct metric_result *m;
-			const struct noise_floor *nfl = NULL;
-			double effect;
-			int detected = 0, boots = 0, used, inconclusive = 0, incomparable = 0;
-			char misses[64];
 
-			if (p->strength == 0 || !p->n || !base->n) {
-				free(va);
-				continue;
-			}
-			/* the effect itself, from every boot of both pools */
-			for (int i = 0; i < base->n; i++)
-				va[i] = &base->boots[i];
-			for (int i = 0; i < p->n; i++)
-				va[base->n + i] = &p->boots[i];
-			comparison_subset(&b->tmpl, va, base->n, va + base->n, p->n, &full);
-			m = find_result(&full, targets[t].workload, targets[t].metric);
-			effect = m ? m->change_pct : NAN;
-			comparison_subset_free(&full);
-			free(va);
-			for (int d = 0; d < b->draws; d++) {
-				struct comparison c;
-
-				draw(b, base, p, &c, &used);
-				m = find_result(&c, targets[t].workload, targets[t].metric);
-				detected += m && m->verdict == VERDICT_REGRESSION;
-				inconclusive += m && m->verdict == VERDICT_INCONCLUSIVE;
-				incomparable += m && m->verdict == VERDICT_NOT_COMPARABLE;
-				boots += used;
-				comparison_subset_free(&c);
-			}
-			for (int i = 0; i < b->tmpl.noise.n; i++)
-				if (!strcmp(b->tmpl.noise.floor[i].workload, targets[t].workload) &&
-				    !strcmp(b->tmpl.noise.floor[i].metric, targets[t].metric))
-					nfl = &b->tmpl.noise.floor[i];
-			/* why the others were not flagged */
-			snprintf(misses, sizeof(misses), "%d inconcl., %d n.c., %d other", inconclusive,
-				 incomparable, b->draws - detected - inconclusive - incomparable);
-			fprintf(out, "%-10s  %-20s  N=%-4d %+8.3f%% %7.3f%%  %5.1f  %5.1f%% (%d/%d)  %-30s  %6.0f s\n",
-				b->mode, targets[t].name, p->strength, effect, nfl ? nfl->between_cv_pct : NAN,
-				(double)boots / b->draws, 100.0 * detected / b->draws, detected, b->draws,
-				misses, 2.0 * boots / b->draws * boot_s);
+			if (p->strength != 0 && p->n && base->n)
+				detection_line(b, p, &targets[t], boot_s, out);
 		}
 	}
 	/* A/A: base against base (disjoint draws), base against slowed at N=0 */
 	for (int s = 0; s < b->npools; s++) {
-		const struct pool *p = &b->pools[s];
-		int flagged = 0, boots = 0, used, metric_flags = 0, tested_all = 0;
-		char fa[80];
-
-		if (s > 0 && p->strength != 0)
+		if (s > 0 && b->pools[s].strength != 0)
 			continue;
 		if (s == 0 && base->n < 2 * b->per_side)
 			continue;
-		for (int d = 0; d < b->draws; d++) {
-			struct comparison c;
-			int tested, f;
-
-			draw(b, base, p, &c, &used);
-			f = compare_flagged(&c.findings, &tested);
-			flagged += f > 0;
-			metric_flags += f;
-			tested_all += tested;
-			boots += used;
-			comparison_subset_free(&c);
-		}
-		snprintf(fa, sizeof(fa), "%.2f%% (%d/%d; %d/%d m.)", 100.0 * flagged / b->draws,
-			 flagged, b->draws, metric_flags, tested_all);
-		fprintf(out, "%-10s  %-20s  %-6s %9s %8s  %5.1f  %-16s  %-30s  %6.0f s\n", b->mode,
-			s == 0 ? "A/A base vs base" : "A/A base vs N=0", "-", "-", "-",
-			(double)boots / b->draws, "-", fa, 2.0 * boots / b->draws * boot_s);
+		false_alarm_line(b, &b->pools[s], s == 0 ? "A/A base vs base" : "A/A base vs N=0",
+				 boot_s, out);
 	}
 	noise_free((struct noise_floor *)b->tmpl.noise.floor, b->tmpl.noise.n);
 	b->tmpl.noise.floor = NULL;
