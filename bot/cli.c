@@ -1,5 +1,6 @@
 #include "cli.h"
 #include "layout.h"
+#include "pipeline.h"
 #include "queue.h"
 
 #include <errno.h>
@@ -300,19 +301,36 @@ bool cli_load_config_patches(struct cli *c, struct pb_config *cfg, struct pb_que
 	return true;
 }
 
+int cli_run_status(enum run_end end, const struct pipeline_outcome *o, const pb_err *err)
+{
+	if (err->msg[0])
+		cli_error("%s", err->msg);
+	switch (end) {
+	case RUN_DONE:
+		break;
+	case RUN_KERNEL_FAILED:
+		return PB_EXIT_KERNEL;
+	case RUN_STOPPED:
+		return PB_EXIT_STOPPED;
+	case RUN_FAILED:
+	default:
+		return PB_EXIT_ERROR;
+	}
+	if (!o || !o->comparison)
+		return PB_EXIT_OK;
+	if (o->decided && o->verdict == VERDICT_REGRESSION)
+		return PB_EXIT_REGRESSION;
+	return o->behaviour_change ? PB_EXIT_BEHAVIOUR : PB_EXIT_OK;
+}
+
 const struct pb_patch *cli_queue_patch(const struct pb_queue *q, int number)
 {
-	const struct pb_patch *p = queue_find(q, number);
-	pb_str nums;
+	pb_err err;
+	const struct pb_patch *p = queue_patch(q, number, &err);
 
-	if (p)
-		return p;
-	str_init(&nums);
-	for (int i = 0; i < q->npatches; i++)
-		str_addf(&nums, "%s%03d", i ? " " : "", q->patches[i].number);
-	cli_error("patch %d is not in the queue %s (it has %s)", number, q->dir, nums.buf);
-	str_free(&nums);
-	return NULL;
+	if (!p)
+		cli_error("%s", err.msg);
+	return p;
 }
 
 bool cli_patch_option(const struct pb_option *opt, const char *arg, void *value, pb_err *err)

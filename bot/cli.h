@@ -4,11 +4,10 @@
 #define PERFBOT_CLI_H
 
 #include "config.h"
+#include "end.h"
 #include "parse-options.h"
-
-/* git describe of the tree that was built (build/version.c, rewritten
- * only when it changes, so a new commit relinks with the right string). */
-extern const char perfbot_version[];
+#include "version.h"
+#include "workload.h"
 
 struct command {
 	const char *name;
@@ -69,8 +68,16 @@ bool cli_load_config_patches(struct cli *c, struct pb_config *cfg, struct pb_que
 /* Patch number of q, or NULL after printing what the queue has. */
 const struct pb_patch *cli_queue_patch(const struct pb_queue *q, int number);
 
+/* The exit status of a library run that ended so (end.h), its error said
+ * first when it has one. With an outcome (a patch's or a series' run), a
+ * stored regression is PB_EXIT_REGRESSION and a behaviour change without
+ * one PB_EXIT_BEHAVIOUR; o NULL: only how it ended counts (a calibration,
+ * a bisect, a check). */
+struct pipeline_outcome;
+int cli_run_status(enum run_end end, const struct pipeline_outcome *o, const pb_err *err);
+
 /* --workload NAME is repeatable, CLI_MAX_WORKLOADS times. */
-#define CLI_MAX_WORKLOADS 32
+#define CLI_MAX_WORKLOADS WORKLOADS_MAX
 
 /* -p, --patch N into an int: a series number such as 765. */
 bool cli_patch_option(const struct pb_option *opt, const char *arg, void *value, pb_err *err);

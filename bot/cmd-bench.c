@@ -638,10 +638,12 @@ int cmd_bench(int argc, char **argv)
 	} else if (o.parallel >= 0) {
 		static char *timed[] = { "thp-anon", "thp-file-ro", "hugetlb-migrate" };
 		int pool = o.pool ? o.pool : 8;
+		pb_err err;
 
-		rc = pipeline_parallel_check(&cfg, &q, o.nonly ? o.only : timed,
-					     o.nonly ? o.nonly : (int)PB_ARRAY_SIZE(timed),
-					     pool > 3 ? pool / 2 : 2, o.parallel);
+		rc = cli_run_status(pipeline_parallel_check(&cfg, &q, o.nonly ? o.only : timed,
+							    o.nonly ? o.nonly : (int)PB_ARRAY_SIZE(timed),
+							    pool > 3 ? pool / 2 : 2, o.parallel, &err),
+				    NULL, &err);
 	} else {
 		rc = bench(&cfg, &o);
 	}

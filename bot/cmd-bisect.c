@@ -8,6 +8,7 @@
 #include "bundle.h"
 #include "cli.h"
 #include "db.h"
+#include "event.h"
 #include "executor.h"
 #include "queue.h"
 
@@ -25,6 +26,7 @@ static int bisect_on_slurm(const struct cli *c, const struct pb_config *cfg, con
 	sqlite3 *db = NULL, *s = NULL;
 	long long id = 0, seed_id = 0;
 	int rc = PB_EXIT_ERROR, n = 0;
+	enum run_end end;
 	pb_err err = { "" };
 
 	if (!path_exists(cfg->db_path)) {
@@ -81,10 +83,13 @@ static int bisect_on_slurm(const struct cli *c, const struct pb_config *cfg, con
 		goto fail;
 	}
 	snprintf(id_arg, sizeof(id_arg), "%lld", seed_id);
-	printf("perfbot: bisect of series comparison %lld (%s there)\n", id, id_arg);
+	event_say("perfbot: bisect of series comparison %lld (%s there)\n", id, id_arg);
 	one.seed = xstrdup(seed);
 	one.page_of = id;
-	rc = executor_run_one(cfg, c, q, &one);
+	one.overrides = c->overrides;
+	one.noverrides = c->noverrides;
+	end = executor_run_one(cfg, q, &one, &err);
+	rc = end == RUN_DONE ? one.exit_code : cli_run_status(end, NULL, &err);
 	unlink(seed);
 	goto out;
 fail:
@@ -133,8 +138,11 @@ int cmd_bisect(int argc, char **argv)
 	{
 		struct bisect_request rq = { .series_cid = cid, .metric = metric };
 
-		rc = cfg.executor == EXECUTOR_SLURM ? bisect_on_slurm(&c, &cfg, &q, &rq)
-						    : pipeline_bisect(&cfg, &q, &rq);
+		pb_err err;
+
+		rc = cfg.executor == EXECUTOR_SLURM
+			     ? bisect_on_slurm(&c, &cfg, &q, &rq)
+			     : cli_run_status(pipeline_bisect(&cfg, &q, &rq, &err), NULL, &err);
 	}
 	queue_free(&q);
 	config_free(&cfg);

@@ -38,8 +38,14 @@ int cmd_calibrate(int argc, char **argv)
 		rc = PB_EXIT_ERROR;
 		goto out;
 	}
-	rc = pipeline_calibrate(&cfg, &q, only, nonly, per_side ? per_side : cfg.calibrate_boots, false,
-				NULL);
+	{
+		pb_err err;
+
+		rc = cli_run_status(pipeline_calibrate(&cfg, &q, only, nonly,
+						       per_side ? per_side : cfg.calibrate_boots, false,
+						       NULL, &err),
+				    NULL, &err);
+	}
 	queue_free(&q);
 	config_free(&cfg);
 out:

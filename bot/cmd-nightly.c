@@ -153,11 +153,12 @@ static void nightly_patch(const struct pb_config *cfg, const struct pb_queue *q,
 {
 	struct pipeline_outcome out;
 	struct run_request rq = { .number = p->number, .boots_begin = overlap_boots_begin, .ctx = o };
+	pb_err err;
 	int prc;
 
 	if (skipped_tonight(pl, q, p, all, t))
 		return;
-	prc = pipeline_run_patch(cfg, q, &rq, &out);
+	prc = cli_run_status(pipeline_run_patch(cfg, q, &rq, &out, &err), &out, &err);
 	t->run++;
 	if (prc == PB_EXIT_ERROR || !out.comparison) {
 		note(t, p, "perfbot could not measure it (see the log above)");
@@ -263,7 +264,7 @@ static bool nightly_slurm(const struct pb_config *cfg, const struct pb_queue *q,
 		snprintf(num, sizeof(num), "%d", p->number);
 		of[n] = p;
 		k[n].name = xasprintf("%03d", p->number);
-		executor_job_args(&k[n++], cfg, c, q, spool, cmd, 3);
+		executor_job_args(&k[n++], cfg, c->overrides, c->noverrides, q, spool, cmd, 3);
 	}
 	if (ok && n > 1 && calibrate && nnames) {
 		char *cmd[2 + 2 * CLI_MAX_WORKLOADS + 2];
@@ -280,7 +281,7 @@ static bool nightly_slurm(const struct pb_config *cfg, const struct pb_queue *q,
 		cmd[m++] = boots;
 		cal = 0;
 		k[0].name = xstrdup(comparison_kind_name(KIND_CALIBRATION));
-		executor_job_args(&k[0], cfg, c, q, spool, cmd, m);
+		executor_job_args(&k[0], cfg, c->overrides, c->noverrides, q, spool, cmd, m);
 	}
 	/* without a calibration, the tasks are 1..n-1 */
 	first = cal < 0 ? 1 : 0;
@@ -424,9 +425,11 @@ static int nightly(const struct pb_config *cfg, const struct pb_queue *q, const 
 			goto fail;
 	} else if (calibrate && nnames) {
 		struct pipeline_outcome out;
+		pb_err err;
 
-		if (pipeline_calibrate(cfg, q, names, nnames, cfg->calibrate_boots, !recalibrate,
-				       &out) != PB_EXIT_OK)
+		if (cli_run_status(pipeline_calibrate(cfg, q, names, nnames, cfg->calibrate_boots,
+						      !recalibrate, &out, &err),
+				   NULL, &err) != PB_EXIT_OK)
 			t.failures++;
 		calibration = out.comparison;
 	}

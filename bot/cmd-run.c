@@ -30,7 +30,9 @@ static int run_series(const struct pb_config *cfg, const struct pb_queue *q,
 		      const struct run_request *rq, bool bisect, struct pipeline_outcome *outp)
 {
 	struct pipeline_outcome out;
-	int rc = pipeline_run_series(cfg, q, rq, &out), brc;
+	pb_err err;
+	int rc = cli_run_status(pipeline_run_series(cfg, q, rq, &out, &err), &out, &err);
+	enum run_end bend;
 
 	*outp = out;
 	const char *what = out.status == STATUS_BUILD_FAILED  ? "a kernel that failed to build"
@@ -48,8 +50,10 @@ static int run_series(const struct pb_config *cfg, const struct pb_queue *q,
 	event_say("perfbot: the series showed %s: bisecting comparison %lld (--no-bisect: not)\n",
 		  what, out.comparison);
 	event_flush(EVENT_SAY);
-	brc = pipeline_bisect(cfg, q, &(struct bisect_request){ .series_cid = out.comparison });
-	return brc == PB_EXIT_ERROR ? brc : rc;
+	bend = pipeline_bisect(cfg, q, &(struct bisect_request){ .series_cid = out.comparison }, &err);
+	if (bend == RUN_FAILED)
+		return cli_run_status(bend, NULL, &err);
+	return rc;
 }
 
 /* [executor] kind = slurm: the same command as one Slurm job, which runs
@@ -61,7 +65,9 @@ static int run_on_slurm(const struct cli *c, const struct pb_config *cfg, const 
 {
 	char *cmd[6 + 2 * CLI_MAX_WORKLOADS], num[16], name[16];
 	struct executor_one one = { .cmd = cmd, .name = "series", .kind = KIND_SERIES };
-	int n = 0, rc;
+	enum run_end end;
+	pb_err err;
+	int n = 0;
 
 	/* the node would need the file, and a queue to find it in */
 	if (a->patch_file) {
@@ -81,7 +87,7 @@ static int run_on_slurm(const struct cli *c, const struct pb_config *cfg, const 
 		if (!p)
 			return PB_EXIT_ERROR;
 		if (!p->is_mm && !a->force)
-			return pipeline_run_patch(cfg, q, rq, out);
+			return cli_run_status(pipeline_run_patch(cfg, q, rq, out, &err), out, &err);
 		snprintf(num, sizeof(num), "%d", a->number);
 		snprintf(name, sizeof(name), "%03d", a->number);
 		cmd[n++] = "--patch";
@@ -99,10 +105,12 @@ static int run_on_slurm(const struct cli *c, const struct pb_config *cfg, const 
 	if (a->all)
 		cmd[n++] = "--all";
 	one.ncmd = n;
-	rc = executor_run_one(cfg, c, q, &one);
+	one.overrides = c->overrides;
+	one.noverrides = c->noverrides;
+	end = executor_run_one(cfg, q, &one, &err);
 	if (one.comparison)
 		*out = one.outcome;
-	return rc;
+	return end == RUN_DONE ? one.exit_code : cli_run_status(end, NULL, &err);
 }
 
 /* git bisect run's: 0 good, 1 bad, 125 skip (this commit cannot be
@@ -180,11 +188,16 @@ int cmd_run(int argc, char **argv)
 					  .force = a.force, .series = a.series,
 					  .mm_only = a.mm_only, .all = a.all };
 
+		pb_err err;
+
 		loaded = true;
-		rc = cfg.executor == EXECUTOR_SLURM ? run_on_slurm(&c, &cfg, &q, &a, &rq, &out)
-		     : a.series			    ? run_series(&cfg, &q, &rq, !a.no_bisect, &out)
-						    : pipeline_run_patch(&cfg, &q, &rq, &out);
-		rc = pipeline_exit_status(rc, &out);
+		/* on Slurm, the status is the one perfbot exited with on its node */
+		if (cfg.executor == EXECUTOR_SLURM)
+			rc = run_on_slurm(&c, &cfg, &q, &a, &rq, &out);
+		else if (a.series)
+			rc = run_series(&cfg, &q, &rq, !a.no_bisect, &out);
+		else
+			rc = cli_run_status(pipeline_run_patch(&cfg, &q, &rq, &out, &err), &out, &err);
 	}
 	if (a.bisect_exit && (parsed || rc == PB_EXIT_USAGE))
 		rc = bisect_status(rc, &out);

@@ -205,7 +205,14 @@ static int job_on_slurm(const struct cli *c, const struct pb_config *cfg, const 
 		cli_error("no patch %03d in queue %s any more", j->patch, q->dir);
 		rc = PB_EXIT_ERROR;
 	} else {
-		rc = executor_run_one(cfg, &jc, q, &one);
+		pb_err why;
+		enum run_end end;
+
+		one.overrides = jc.overrides;
+		one.noverrides = jc.noverrides;
+		end = executor_run_one(cfg, q, &one, &why);
+
+		rc = end == RUN_DONE ? one.exit_code : cli_run_status(end, NULL, &why);
 	}
 	/* the job is done with the comparison its Slurm job brought */
 	if (one.comparison && pb_exit_answered(rc) &&
@@ -283,7 +290,7 @@ static void __attribute__((noreturn)) job_child(const struct cli *c, struct pb_c
 		/* the job's status is perfbot run's, as a Slurm node's is */
 		rc = cfg->executor == EXECUTOR_SLURM
 			     ? job_on_slurm(c, cfg, &q, j, only, nonly)
-			     : pipeline_exit_status(pipeline_run_patch(cfg, &q, &rq, &out), &out);
+			     : cli_run_status(pipeline_run_patch(cfg, &q, &rq, &out, &err), &out, &err);
 		queue_free(&q);
 		/* the build dies with this process: let it end, unless stopping */
 		prebuild_finish(&nj.build, &stop_requested);

@@ -27,6 +27,14 @@ static inline bool pb_exit_answered(int rc)
 	       rc == PB_EXIT_BEHAVIOUR;
 }
 
+/* perfbot could not go on where it ran (bad input or environment, which may
+ * be that machine's: a full disk) or was stopped from outside: another
+ * machine may answer. */
+static inline bool pb_exit_not_answered_there(int rc)
+{
+	return rc == PB_EXIT_ERROR || rc == PB_EXIT_STOPPED;
+}
+
 /* An error message filled in by a failing call; callers print it once. */
 typedef struct {
 	char msg[1024];

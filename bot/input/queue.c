@@ -1710,6 +1710,21 @@ const struct pb_patch *queue_find(const struct pb_queue *q, int number)
 	return NULL;
 }
 
+const struct pb_patch *queue_patch(const struct pb_queue *q, int number, pb_err *err)
+{
+	const struct pb_patch *p = queue_find(q, number);
+	pb_str nums;
+
+	if (p)
+		return p;
+	str_init(&nums);
+	for (int i = 0; i < q->npatches; i++)
+		str_addf(&nums, "%s%03d", i ? " " : "", q->patches[i].number);
+	pb_seterr(err, "patch %d is not in the queue %s (it has %s)", number, q->dir, nums.buf);
+	str_free(&nums);
+	return NULL;
+}
+
 void queue_free(struct pb_queue *q)
 {
 	for (int i = 0; i < q->npatches; i++)

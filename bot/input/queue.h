@@ -95,6 +95,8 @@ bool queue_load(const char *path, const char *spool, struct pb_queue *q, pb_err 
  * given is (standard input needs one). */
 bool queue_load_patch_file(const char *path, const char *spool, struct pb_queue *q, pb_err *err);
 const struct pb_patch *queue_find(const struct pb_queue *q, int number);
+/* queue_find, or NULL with an error that says which patches q has. */
+const struct pb_patch *queue_patch(const struct pb_queue *q, int number, pb_err *err);
 /* The patches a series run applies, in series order (a quilt series' own,
  * else by number): every one, or (mm_only) the mm ones; out has room for
  * q->npatches. Returns how many. */

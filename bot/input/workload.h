@@ -43,6 +43,9 @@ struct workload {
 	int nmetrics;
 };
 
+/* The most workloads one run chooses (--workload NAME, CLI_MAX_WORKLOADS times). */
+#define WORKLOADS_MAX 32
+
 struct workload_set {
 	struct workload *w;
 	int n;

@@ -340,13 +340,13 @@ out:
 }
 
 /* The culprit found and confirmed (or not): said, stored, reported. */
-static int bisect_finish(struct bisect *b, int k, enum confirmation confirmed)
+static enum run_end bisect_finish(struct bisect *b, int k, enum confirmation confirmed)
 {
 	const struct pb_patch *p = NULL;
 	char *page = NULL;
 	long long id = 0;
 	pb_str detail;
-	int rc;
+	enum run_end rc;
 
 	str_init(&detail);
 	if (k > 0) {
@@ -378,15 +378,14 @@ static int bisect_finish(struct bisect *b, int k, enum confirmation confirmed)
 	if (!db_store_bisect(b->pl.db, &b->rec, &id, &b->pl.err) ||
 	    !report_write_patch(b->pl.db, b->t.id, b->cfg->report_dir, &page, &b->pl.err) ||
 	    !report_write_index(b->pl.db, b->q, b->cfg->report_dir, &b->pl.err)) {
-		cli_error("%s", b->pl.err.msg);
-		rc = PB_EXIT_ERROR;
+		rc = RUN_FAILED;
 	} else {
 		event_say("perfbot: bisect %lld of series %s (%s%s%s): %s: %s; %d steps, %.0f s; report %s\n",
 			  id, b->t.name, b->by_status ? "" : b->t.workload, b->by_status ? "" : ".",
 			  b->by_status ? status_name(b->t.status) : b->t.metric,
 			  bisect_status_name(b->rec.status), detail.buf,
 			  b->rec.nsteps, b->rec.wall_seconds, page);
-		rc = b->rec.status == BISECT_CONFIRMED ? PB_EXIT_OK : PB_EXIT_KERNEL;
+		rc = b->rec.status == BISECT_CONFIRMED ? RUN_DONE : RUN_KERNEL_FAILED;
 	}
 	free((char *)b->rec.finished_at);
 	free(page);
@@ -394,16 +393,18 @@ static int bisect_finish(struct bisect *b, int k, enum confirmation confirmed)
 	return rc;
 }
 
-int pipeline_bisect(const struct pb_config *cfg, const struct pb_queue *q,
-		    const struct bisect_request *rq)
+enum run_end pipeline_bisect(const struct pb_config *cfg, const struct pb_queue *q,
+			     const struct bisect_request *rq, pb_err *err)
 {
 	struct bisect b = { .cfg = cfg, .q = q, .start = now_seconds() };
-	int rc = PB_EXIT_ERROR, k;
+	enum run_end rc = RUN_FAILED;
 	enum confirmation confirmed = NOT_REPRODUCED;
+	int k;
 
+	err->msg[0] = '\0';
 	pipeline_init(&b.pl, cfg);
 	if (!path_exists(cfg->db_path)) {
-		cli_error("no database %s yet: perfbot run --series measures a series first",
+		pb_seterr(err, "no database %s yet: perfbot run --series measures a series first",
 			  cfg->db_path);
 		goto out;
 	}
@@ -431,10 +432,12 @@ int pipeline_bisect(const struct pb_config *cfg, const struct pb_queue *q,
 			goto fail;
 	}
 	rc = bisect_finish(&b, k, confirmed);
+	if (rc == RUN_FAILED)
+		*err = b.pl.err;
 	goto out;
 fail:
-	cli_error("%s", b.pl.err.msg);
-	rc = PB_EXIT_ERROR;
+	*err = b.pl.err;
+	rc = RUN_FAILED;
 out:
 	free((char *)b.rec.started_at);
 	free(b.rec.steps);

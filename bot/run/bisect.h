@@ -11,6 +11,7 @@
 #include <sqlite3.h>
 
 #include "config.h"
+#include "end.h"
 #include "queue.h"
 
 struct bisect_request {
@@ -18,10 +19,10 @@ struct bisect_request {
 	const char *metric;     /* "workload.metric"; NULL: what the series showed */
 };
 
-/* Returns the exit status: 0 a culprit confirmed, 1 an error (or the
- * series showed nothing to bisect), 3 no culprit confirmed (stored). */
-int pipeline_bisect(const struct pb_config *cfg, const struct pb_queue *q,
-		    const struct bisect_request *rq);
+/* RUN_DONE: a culprit confirmed; RUN_KERNEL_FAILED: none confirmed (stored);
+ * RUN_FAILED: an error, or the series showed nothing to bisect (err). */
+enum run_end pipeline_bisect(const struct pb_config *cfg, const struct pb_queue *q,
+			     const struct bisect_request *rq, pb_err *err);
 
 /* The series comparison rq names in db (as pipeline_bisect finds it, and
  * refuses it: a metric not "workload.metric", nothing to bisect): its id

@@ -9,10 +9,10 @@
 #include <unistd.h>
 
 #include "bundle.h"
-#include "cli.h"
 #include "event.h"
 #include "slurm.h"
 #include "util.h"
+#include "version.h"
 
 const char cluster_job_script[] =
 	"#!/bin/sh\n"

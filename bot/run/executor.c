@@ -14,6 +14,7 @@
 #include "db.h"
 #include "event.h"
 #include "report.h"
+#include "version.h"
 
 char *executor_perfbot(void)
 {
@@ -64,19 +65,20 @@ char *executor_spool(const struct pb_config *cfg, const char *what)
 	return spool;
 }
 
-void executor_job_args(struct cluster_task *k, const struct pb_config *cfg, const struct cli *c,
-		       const struct pb_queue *q, const char *spool, char *const *cmd, int ncmd)
+void executor_job_args(struct cluster_task *k, const struct pb_config *cfg,
+		       char *const *overrides, int noverrides, const struct pb_queue *q,
+		       const char *spool, char *const *cmd, int ncmd)
 {
-	int n = 0, cap = ncmd + 2 * c->noverrides + 10;
+	int n = 0, cap = ncmd + 2 * noverrides + 10;
 
 	k->args = xcalloc((size_t)cap + 1, sizeof(char *));
 	for (int i = 0; i < ncmd; i++)
 		k->args[n++] = xstrdup(cmd[i]);
 	k->args[n++] = xstrdup("-C");
 	k->args[n++] = xstrdup(cfg->path);
-	for (int i = 0; i < c->noverrides; i++) {
+	for (int i = 0; i < noverrides; i++) {
 		k->args[n++] = xstrdup("-c");
-		k->args[n++] = xstrdup(c->overrides[i]);
+		k->args[n++] = xstrdup(overrides[i]);
 	}
 	k->args[n++] = xstrdup("-c");
 	k->args[n++] = xstrdup("executor.kind=local");
@@ -152,23 +154,25 @@ static void show_output(const struct cluster_task *k)
 	free(text);
 }
 
-int executor_run_one(const struct pb_config *cfg, const struct cli *c, const struct pb_queue *q,
-		     struct executor_one *one)
+enum run_end executor_run_one(const struct pb_config *cfg, const struct pb_queue *q,
+			      struct executor_one *one, pb_err *err)
 {
 	char *spool = executor_spool(cfg, one->name), *perfbot = executor_perfbot();
 	struct cluster_task k = { .name = xstrdup(one->name), .seed_from = -1, .seed = one->seed };
 	struct sigaction sa = { .sa_handler = on_stop }, old_term, old_int;
 	volatile sig_atomic_t *stop = one->stop ? one->stop : &stop_requested;
 	sqlite3 *db = NULL;
-	pb_err err = { "" };
 	char uid[33], *page = NULL;
-	int rc = PB_EXIT_ERROR, pages;
+	enum run_end rc = RUN_FAILED;
+	int pages;
 	bool ok;
 
+	err->msg[0] = '\0';
+	one->exit_code = -1;
 	one->seed = NULL;
 	one->comparison = 0;
 	one->node[0] = '\0';
-	executor_job_args(&k, cfg, c, q, spool, one->cmd, one->ncmd);
+	executor_job_args(&k, cfg, one->overrides, one->noverrides, q, spool, one->cmd, one->ncmd);
 	{
 		char *v = visible(spool);
 
@@ -181,7 +185,7 @@ int executor_run_one(const struct pb_config *cfg, const struct cli *c, const str
 		sigaction(SIGTERM, &sa, &old_term);
 		sigaction(SIGINT, &sa, &old_int);
 	}
-	ok = cluster_run(cfg, spool, perfbot, &k, 1, 2, stop, &err);
+	ok = cluster_run(cfg, spool, perfbot, &k, 1, 2, stop, err);
 	if (!one->stop) {
 		sigaction(SIGTERM, &old_term, NULL);
 		sigaction(SIGINT, &old_int, NULL);
@@ -190,41 +194,48 @@ int executor_run_one(const struct pb_config *cfg, const struct cli *c, const str
 	if (!k.attempts) {
 		/* nothing submitted (Slurm or [executor] wrong): no spool left */
 		rm_rf(spool);
-		cli_error("%s", err.msg);
 		goto out;
 	}
 	if (k.out && path_exists(k.out))
 		show_output(&k);
 	if (!ok || k.state == TASK_CANCELLED) {
-		cli_error("%s: stopped; its Slurm job %ld cancelled, nothing of it stored", one->name, k.job);
+		pb_seterr(err, "%s: stopped; its Slurm job %ld cancelled, nothing of it stored", one->name,
+			  k.job);
 		/* perfbotd's job stays queued; a command stopped by hand failed */
-		rc = one->stop ? PB_EXIT_STOPPED : PB_EXIT_ERROR;
+		rc = one->stop ? RUN_STOPPED : RUN_FAILED;
 		goto out;
 	}
 	if (k.state != TASK_DONE) {
-		cli_error("%s: its Slurm job was given up: %s", one->name, k.why);
+		pb_seterr(err, "%s: its Slurm job was given up: %s", one->name, k.why);
 		goto out;
 	}
 	/* perfbot refused it on the node (bad input, nothing to measure): its
 	 * output said why, and there is nothing to bring */
 	if (!pb_exit_answered(k.exit_code) &&
-	    (!k.db || !path_exists(k.db) || !bundle_check(k.db, perfbot_version, &err))) {
+	    (!k.db || !path_exists(k.db) || !bundle_check(k.db, perfbot_version, err))) {
 		event_say("perfbot: %s: Slurm job %ld on %s: exit %d, nothing stored (its output says why)\n",
 			  one->name, k.job, k.node[0] ? k.node : "?", k.exit_code);
-		rc = k.exit_code;
+		err->msg[0] = '\0';
+		one->exit_code = k.exit_code;
+		rc = RUN_DONE;
 		goto out;
 	}
-	if (k.exit_code == PB_EXIT_OK && (!k.db || !path_exists(k.db))) {
+	/* it ran, and found nothing to measure (not an mm patch) */
+	if (k.exit_code == 0 && (!k.db || !path_exists(k.db))) {
 		event_say("perfbot: %s: Slurm job %ld on %s: exit 0, nothing to measure\n", one->name, k.job,
 			  k.node[0] ? k.node : "?");
-		rc = PB_EXIT_OK;
+		one->exit_code = 0;
+		rc = RUN_DONE;
 		goto out;
 	}
 	/* the job is done: its answer is brought home even if a stop comes now */
-	if (!db_lock_wait(cfg->db_path, NULL, &err) || !db_open(cfg->db_path, &db, &err) ||
-	    (one->patch && !db_store_patch(db, one->patch, q->dir, NULL, &err)) ||
-	    !executor_import(db, cfg, &k, one->kind, "perfbot", uid, &err)) {
-		cli_error("%s: its bundle %s did not come home: %s", one->name, k.db ? k.db : "?", err.msg);
+	if (!db_lock_wait(cfg->db_path, NULL, err) || !db_open(cfg->db_path, &db, err) ||
+	    (one->patch && !db_store_patch(db, one->patch, q->dir, NULL, err)) ||
+	    !executor_import(db, cfg, &k, one->kind, "perfbot", uid, err)) {
+		pb_err why = *err;
+
+		pb_seterr(err, "%s: its bundle %s did not come home: %s", one->name, k.db ? k.db : "?",
+			  why.msg);
 		goto out;
 	}
 	{
@@ -237,17 +248,16 @@ int executor_run_one(const struct pb_config *cfg, const struct cli *c, const str
 	}
 	/* the patches' pages and the index, and the answer's page (a series',
 	 * which shows its bisect) */
-	if (!report_write_all(db, q, cfg->report_dir, &pages, &err) ||
+	if (!report_write_all(db, q, cfg->report_dir, &pages, err) ||
 	    ((one->page_of || one->comparison) &&
 	     !report_write_patch(db, one->page_of ? one->page_of : one->comparison, cfg->report_dir,
-				 &page, &err))) {
-		cli_error("%s", err.msg);
+				 &page, err)))
 		goto out;
-	}
 	event_say("perfbot: %s: Slurm job %ld on %s: exit %d; comparison %lld here; report %s\n", one->name,
 		  k.job, k.node[0] ? k.node : "?", k.exit_code, one->comparison,
 		  page ? page : cfg->report_dir);
-	rc = k.exit_code;
+	one->exit_code = k.exit_code;
+	rc = RUN_DONE;
 out:
 	free(page);
 	db_close(db);

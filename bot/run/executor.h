@@ -10,7 +10,6 @@
 #include <sqlite3.h>
 #include <stdbool.h>
 
-#include "cli.h"
 #include "cluster.h"
 #include "config.h"
 #include "pipeline.h"
@@ -29,8 +28,9 @@ char *executor_spool(const struct pb_config *cfg, const char *what);
  * starts in this directory), then what is the job's own, last so that it
  * wins: run locally, the queue q as this command read it (the nodes see
  * it), reports of its own in the spool. */
-void executor_job_args(struct cluster_task *k, const struct pb_config *cfg, const struct cli *c,
-		       const struct pb_queue *q, const char *spool, char *const *cmd, int ncmd);
+void executor_job_args(struct cluster_task *k, const struct pb_config *cfg,
+		       char *const *overrides, int noverrides, const struct pb_queue *q,
+		       const char *spool, char *const *cmd, int ncmd);
 
 /* A done task's bundle into db (this process holds its lock); uid: the
  * newest comparison of kind it brought (or held). Says what it imported
@@ -47,6 +47,8 @@ struct executor_one {
 	const char *name;              /* a word: its job's and files' name ("765", "series") */
 	char *const *cmd;              /* perfbot's command: "run", "--patch", "765", ... */
 	int ncmd;
+	char *const *overrides;        /* this command's -c overrides, the job's too */
+	int noverrides;
 	char *seed;                    /* a database it starts from, NULL none (freed here) */
 	enum comparison_kind kind;     /* the kind of comparison that answers it */
 	const struct pb_patch *patch;  /* run --patch: its row stored here first, so that the
@@ -58,14 +60,16 @@ struct executor_one {
 	long long comparison;          /* the answer, here (0: none came home) */
 	struct pipeline_outcome outcome; /* what it found, when it came home */
 	char node[64];                 /* where it ran */
+	int exit_code;                 /* perfbot's exit status there, RUN_DONE's (-1: none) */
 };
 
 /* Submits one's command, watches it (resubmitted as cluster_run does),
- * prints its output, imports its bundle into results.db (waiting for the
- * lock), writes the report. Returns perfbot's exit status on the node, or
- * PB_EXIT_ERROR (said) when the job could not run or its bundle not come
- * home, PB_EXIT_STOPPED when stopped (its job cancelled). */
-int executor_run_one(const struct pb_config *cfg, const struct cli *c, const struct pb_queue *q,
-		     struct executor_one *one);
+ * says its output, imports its bundle into results.db (waiting for the
+ * lock), writes the report. RUN_DONE: the job ran to its end (one's
+ * exit_code is perfbot's exit status on the node, the command's own);
+ * RUN_FAILED (err) when the job could not run or its bundle not come
+ * home; RUN_STOPPED when stopped (its job cancelled). */
+enum run_end executor_run_one(const struct pb_config *cfg, const struct pb_queue *q,
+			      struct executor_one *one, pb_err *err);
 
 #endif

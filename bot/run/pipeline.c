@@ -14,6 +14,7 @@
 #include "jobdb.h"
 #include "pipeline.h"
 #include "report.h"
+#include "version.h"
 
 #define FA_SPLITS 200
 
@@ -68,7 +69,7 @@ bool stage_workloads(struct pipeline *pl, const struct pb_patch *const *ps, int 
 		pl->nchosen = nonly;
 		*why = xstrdup("named on the command line (--workload)");
 	} else if (np) {
-		pl->nchosen = workloads_for_patches(&pl->wset, ps, np, pl->chosen, CLI_MAX_WORKLOADS,
+		pl->nchosen = workloads_for_patches(&pl->wset, ps, np, pl->chosen, WORKLOADS_MAX,
 						    &fallback);
 		if (np == 1)
 			*why = names_of(pl->chosen, pl->nchosen,
@@ -81,7 +82,7 @@ bool stage_workloads(struct pipeline *pl, const struct pb_patch *const *ps, int 
 						   "touch; ran the fallback set:"
 						 : "chosen by the paths the series' mm patches touch:");
 	} else {
-		pl->nchosen = pl->wset.n < CLI_MAX_WORKLOADS ? pl->wset.n : CLI_MAX_WORKLOADS;
+		pl->nchosen = pl->wset.n < WORKLOADS_MAX ? pl->wset.n : WORKLOADS_MAX;
 		for (int i = 0; i < pl->nchosen; i++)
 			pl->chosen[i] = &pl->wset.w[i];
 		*why = xstrdup("every workload");
@@ -185,7 +186,7 @@ static void chosen_fingerprints(const struct pipeline *pl, char (*fp)[65])
  * guest init) is no prior for this one, and would be a wrong floor. */
 bool stage_noise(struct pipeline *pl)
 {
-	char fp[CLI_MAX_WORKLOADS][65];
+	char fp[WORKLOADS_MAX][65];
 	long long elsewhere;
 	int kept = 0;
 	pb_str stale;
@@ -576,13 +577,14 @@ bool pipeline_compare(struct pipeline *pl, const struct pb_queue *q, const struc
 /* What a patch's and a series' run share once their inputs are ready
  * (the stages before the database): open it, build, boot, decide, store,
  * print and report. p or si says what is compared; why is taken. */
-static int run_compare(struct pipeline *pl, const struct pb_queue *q, const struct run_request *rq,
-		       const struct pb_patch *p, const struct series_info *si, char *why,
-		       const char *name, struct pipeline_outcome *out)
+static enum run_end run_compare(struct pipeline *pl, const struct pb_queue *q,
+				const struct run_request *rq, const struct pb_patch *p,
+				const struct series_info *si, char *why, const char *name,
+				struct pipeline_outcome *out, pb_err *err)
 {
 	const struct pb_config *cfg = pl->cfg;
 	struct comparison cmp = { .patch = p, .series = si };
-	int rc = PB_EXIT_ERROR;
+	enum run_end rc = RUN_FAILED;
 
 	/* Opened only now: bad input above never creates or touches the database.
 	 * perfbotd's job waits for a manual run to finish; a manual run refuses. */
@@ -590,7 +592,7 @@ static int run_compare(struct pipeline *pl, const struct pb_queue *q, const stru
 		free(why);
 		if (rq->stop && *rq->stop) {
 			event_say("perfbot: %s; job %lld stays queued\n", pl->err.msg, rq->job_id);
-			return PB_EXIT_STOPPED;
+			return RUN_STOPPED;
 		}
 		goto fail;
 	}
@@ -599,7 +601,7 @@ static int run_compare(struct pipeline *pl, const struct pb_queue *q, const stru
 	if (cmp.interrupted) {
 		event_say("perfbot: stopped after boot %d; job %lld resumes from there\n", cmp.obs.nboots,
 			  rq->job_id);
-		rc = PB_EXIT_STOPPED;
+		rc = RUN_STOPPED;
 		goto out;
 	}
 	if (rq->all) {
@@ -617,47 +619,39 @@ static int run_compare(struct pipeline *pl, const struct pb_queue *q, const stru
 	event_say("perfbot: %s; comparison %lld stored in %s (seed %lu); report %s (%.0f s)\n",
 		  status_name(cmp.status), pl->cid, cfg->db_path, cmp.seed, pl->report, cmp.wall_seconds);
 	outcome_set(out, pl->cid, &cmp);
-	rc = cmp.status != STATUS_MEASURED ? PB_EXIT_KERNEL : PB_EXIT_OK;
+	rc = cmp.status != STATUS_MEASURED ? RUN_KERNEL_FAILED : RUN_DONE;
 	goto out;
 fail:
-	cli_error("%s", pl->err.msg);
-	rc = PB_EXIT_ERROR;
+	*err = pl->err;
+	rc = RUN_FAILED;
 out:
 	comparison_free(&cmp);
 	return rc;
 }
 
-int pipeline_exit_status(int rc, const struct pipeline_outcome *o)
+enum run_end pipeline_run_patch(const struct pb_config *cfg, const struct pb_queue *q,
+				const struct run_request *rq, struct pipeline_outcome *out, pb_err *err)
 {
-	if (rc != PB_EXIT_OK || !o->comparison)
-		return rc;
-	if (o->decided && o->verdict == VERDICT_REGRESSION)
-		return PB_EXIT_REGRESSION;
-	return o->behaviour_change ? PB_EXIT_BEHAVIOUR : rc;
-}
-
-int pipeline_run_patch(const struct pb_config *cfg, const struct pb_queue *q,
-		       const struct run_request *rq, struct pipeline_outcome *out)
-{
-	const struct pb_patch *p = cli_queue_patch(q, rq->number);
+	const struct pb_patch *p = queue_patch(q, rq->number, err);
 	struct pipeline pl;
 	char *why = NULL, name[PATCH_LABEL_SIZE];
-	int rc;
+	enum run_end rc;
 
 	if (!p)
-		return PB_EXIT_ERROR;
+		return RUN_FAILED;
+	err->msg[0] = '\0';
 	if (out)
 		memset(out, 0, sizeof(*out));
 	if (run_skips(p, rq, out))
-		return PB_EXIT_OK;
+		return RUN_DONE;
 	pipeline_init(&pl, cfg);
 	if (run_prepare(&pl, p, rq, &why)) {
 		patch_label(name, p->number, p->sha256);
-		rc = run_compare(&pl, q, rq, p, NULL, why, name, out);
+		rc = run_compare(&pl, q, rq, p, NULL, why, name, out, err);
 	} else {
 		free(why);
-		cli_error("%s", pl.err.msg);
-		rc = PB_EXIT_ERROR;
+		*err = pl.err;
+		rc = RUN_FAILED;
 	}
 	pipeline_free(&pl);
 	return rc;
@@ -697,8 +691,8 @@ out:
 	return ok;
 }
 
-int pipeline_run_series(const struct pb_config *cfg, const struct pb_queue *q,
-			const struct run_request *rq, struct pipeline_outcome *out)
+enum run_end pipeline_run_series(const struct pb_config *cfg, const struct pb_queue *q,
+				 const struct run_request *rq, struct pipeline_outcome *out, pb_err *err)
 {
 	struct series_info si = {
 		.name = queue_series_name(q),
@@ -708,17 +702,18 @@ int pipeline_run_series(const struct pb_config *cfg, const struct pb_queue *q,
 	};
 	struct pipeline pl;
 	char *why = NULL, *name = xasprintf("series-%s", si.name);
-	int rc;
+	enum run_end rc;
 
+	err->msg[0] = '\0';
 	if (out)
 		memset(out, 0, sizeof(*out));
 	pipeline_init(&pl, cfg);
 	if (series_prepare(&pl, q, rq, &si, &why)) {
-		rc = run_compare(&pl, q, rq, NULL, &si, why, name, out);
+		rc = run_compare(&pl, q, rq, NULL, &si, why, name, out, err);
 	} else {
 		free(why);
-		cli_error("%s", pl.err.msg);
-		rc = PB_EXIT_ERROR;
+		*err = pl.err;
+		rc = RUN_FAILED;
 	}
 	pipeline_free(&pl);
 	free(name);
@@ -811,7 +806,7 @@ static long long calibration_current(struct pipeline *pl, const struct compariso
 				     int per_side)
 {
 	struct noise_floor *noise = NULL;
-	char fp[CLI_MAX_WORKLOADS][65];
+	char fp[WORKLOADS_MAX][65];
 	long long cid = 0;
 	int n = 0;
 	bool ok;
@@ -852,7 +847,7 @@ static bool calibrate_measure(struct pipeline *pl, struct comparison *cmp, const
 		.label = { "base", "base" },
 		.first_rounds = per_side, .max_rounds = per_side, .aa = true, .parallel = parallel,
 	};
-	char fp[CLI_MAX_WORKLOADS][65];
+	char fp[WORKLOADS_MAX][65];
 	double t0;
 
 	if (!stage_build(pl, change, cmp->image, false))
@@ -893,15 +888,18 @@ static bool calibrate_measure(struct pipeline *pl, struct comparison *cmp, const
 	return true;
 }
 
-int pipeline_calibrate(const struct pb_config *cfg, const struct pb_queue *q, char **only,
-		       int nonly, int per_side, bool reuse, struct pipeline_outcome *out)
+enum run_end pipeline_calibrate(const struct pb_config *cfg, const struct pb_queue *q, char **only,
+				int nonly, int per_side, bool reuse, struct pipeline_outcome *out,
+				pb_err *err)
 {
 	struct comparison cmp = { 0 };
 	struct pipeline pl;
 	long long reused = 0;
-	int *flags = NULL, rc = PB_EXIT_ERROR;
+	int *flags = NULL;
+	enum run_end rc = RUN_FAILED;
 	char *why = NULL;
 
+	err->msg[0] = '\0';
 	if (out)
 		memset(out, 0, sizeof(*out));
 	pipeline_init(&pl, cfg);
@@ -928,7 +926,7 @@ int pipeline_calibrate(const struct pb_config *cfg, const struct pb_queue *q, ch
 			out->comparison = reused;
 			out->status = STATUS_MEASURED;
 		}
-		rc = PB_EXIT_OK;
+		rc = RUN_DONE;
 		goto out;
 	}
 	if (!stage_store(&pl, &cmp))
@@ -941,10 +939,10 @@ int pipeline_calibrate(const struct pb_config *cfg, const struct pb_queue *q, ch
 		  status_name(cmp.status), pl.cid, cfg->db_path, cmp.booted ? accel_kind_name(cmp.accel.kind) : "-", cmp.seed,
 		  cmp.wall_seconds, cmp.booted ? accel_kind_name(cmp.accel.kind) : "-");
 	outcome_set(out, pl.cid, &cmp);
-	rc = cmp.status != STATUS_MEASURED ? PB_EXIT_KERNEL : PB_EXIT_OK;
+	rc = cmp.status != STATUS_MEASURED ? RUN_KERNEL_FAILED : RUN_DONE;
 	goto out;
 fail:
-	cli_error("%s", pl.err.msg);
+	*err = pl.err;
 out:
 	free(why);
 	free(flags);
@@ -969,8 +967,8 @@ static void parallel_check_obs(const struct comparison half[2], struct observati
 		}
 }
 
-int pipeline_parallel_check(const struct pb_config *cfg, const struct pb_queue *q, char **only,
-			    int nonly, int per_side, int guests)
+enum run_end pipeline_parallel_check(const struct pb_config *cfg, const struct pb_queue *q, char **only,
+				     int nonly, int per_side, int guests, pb_err *err)
 {
 	struct comparison half[2];
 	struct observations obs = { 0 };
@@ -979,9 +977,11 @@ int pipeline_parallel_check(const struct pb_config *cfg, const struct pb_queue *
 	struct noise_set serial = { 0 }, calibrated = { 0 };
 	struct pipeline pl;
 	double wall[2] = { 0, 0 };
-	int *flags[2] = { NULL, NULL }, rc = PB_EXIT_ERROR, bad = 0, same = 0, quiet = 0, shown = 0, ok[2];
+	int *flags[2] = { NULL, NULL }, bad = 0, same = 0, quiet = 0, shown = 0, ok[2];
+	enum run_end rc = RUN_FAILED;
 	char *why = NULL;
 
+	err->msg[0] = '\0';
 	memset(half, 0, sizeof(half));
 	pipeline_init(&pl, cfg);
 	if (!stage_workloads(&pl, NULL, 0, only, nonly, &why) || !stage_tree(&pl) ||
@@ -1007,9 +1007,9 @@ int pipeline_parallel_check(const struct pb_config *cfg, const struct pb_queue *
 		ok[h] = measure_ok_boots(&half[h], SIDE_WITHOUT) + measure_ok_boots(&half[h], SIDE_WITH);
 		if (half[h].status != STATUS_MEASURED || ok[h] < half[h].obs.nboots) {
 			print_failures(&half[h], true);
-			cli_error("the A/A check needs every boot ok: %d of %d were (%s)", ok[h],
+			pb_seterr(err, "the A/A check needs every boot ok: %d of %d were (%s)", ok[h],
 				  half[h].obs.nboots, h ? "side by side" : "one at a time");
-			rc = PB_EXIT_KERNEL;
+			rc = RUN_KERNEL_FAILED;
 			goto out;
 		}
 	}
@@ -1057,18 +1057,18 @@ int pipeline_parallel_check(const struct pb_config *cfg, const struct pb_queue *
 		  "(%.1f s a boot): %.2fx the boots per hour\n", ok[0], wall[0], wall[0] / ok[0], ok[1],
 		  guests, wall[1], wall[1] / ok[1], wall[1] > 0 ? (wall[0] / ok[0]) / (wall[1] / ok[1]) : 0);
 	if (bad) {
-		cli_error("the A/A check of %d guests at once failed: %d metric(s) differ from one at a "
+		pb_seterr(err, "the A/A check of %d guests at once failed: %d metric(s) differ from one at a "
 			  "time (above)", guests, bad);
-		rc = PB_EXIT_KERNEL;
+		rc = RUN_KERNEL_FAILED;
 	} else {
 		event_say("perfbot: the A/A check of %d guests at once passed: %d metric(s) the same in "
 			  "every boot, %d within their noise, %d diagnostic(s) apart, which decide no "
 			  "verdict (accel %s)\n", guests, same, quiet, shown, accel_kind_name(half[1].accel.kind));
-		rc = PB_EXIT_OK;
+		rc = RUN_DONE;
 	}
 	goto out;
 fail:
-	cli_error("%s", pl.err.msg);
+	*err = pl.err;
 out:
 	free(why);
 	free(obs.boots);

@@ -10,10 +10,10 @@
 #include <signal.h>
 #include <sqlite3.h>
 
-#include "cli.h"
 #include "compare.h"
 #include "comparison.h"
 #include "config.h"
+#include "end.h"
 #include "kernel.h"
 #include "measure.h"
 #include "queue.h"
@@ -54,20 +54,15 @@ struct run_request {
 	void *ctx;
 };
 
-/* The exit status of a run that returned rc with outcome o: a stored
- * regression is PB_EXIT_REGRESSION, a behaviour change without one
- * PB_EXIT_BEHAVIOUR; anything else is rc. */
-int pipeline_exit_status(int rc, const struct pipeline_outcome *o);
-
-/* perfbot run --patch N; returns the exit status (PB_EXIT_*), what it
- * found not included (pipeline_exit_status). out may be NULL. */
-int pipeline_run_patch(const struct pb_config *cfg, const struct pb_queue *q,
-		       const struct run_request *rq, struct pipeline_outcome *out);
+/* perfbot run --patch N: how it ended (end.h), what it found in out (may
+ * be NULL), why it could not go on in err. */
+enum run_end pipeline_run_patch(const struct pb_config *cfg, const struct pb_queue *q,
+				const struct run_request *rq, struct pipeline_outcome *out, pb_err *err);
 
 /* perfbot run --series: the base against the base with the whole queue
  * (pair_decide_series), measured, stored and reported like a patch. */
-int pipeline_run_series(const struct pb_config *cfg, const struct pb_queue *q,
-			const struct run_request *rq, struct pipeline_outcome *out);
+enum run_end pipeline_run_series(const struct pb_config *cfg, const struct pb_queue *q,
+				 const struct run_request *rq, struct pipeline_outcome *out, pb_err *err);
 
 /* What run --patch checks of p before it builds (its workloads, their
  * packages and parameters, the kernel source), for perfbot submit. */
@@ -79,22 +74,23 @@ bool pipeline_check_run(const struct pb_config *cfg, const struct pb_patch *p, c
  * (prebuild.h); false, with the error printed, when it could not. */
 bool pipeline_build_patch(const struct pb_config *cfg, const struct pb_patch *p);
 
-/* perfbot calibrate; returns the exit status. out may be NULL. With
+/* perfbot calibrate; out may be NULL. With
  * reuse, a stored calibration of the same base kernel, accelerator, config,
  * iterations and workload versions, of per_side boots or more, is taken
  * (out names it) instead of booting again. */
-int pipeline_calibrate(const struct pb_config *cfg, const struct pb_queue *q, char **only,
-		       int nonly, int per_side, bool reuse, struct pipeline_outcome *out);
+enum run_end pipeline_calibrate(const struct pb_config *cfg, const struct pb_queue *q, char **only,
+				int nonly, int per_side, bool reuse, struct pipeline_outcome *out,
+				pb_err *err);
 
 /* perfbot bench --parallel: the A/A check that guests side by side measure
  * what one guest at a time does. The base kernel boots per_side times a
  * side one at a time, then as often guests at once (under 2: one per host
  * CPU); the two halves are compared as without and with. Every metric the
  * same in every boot one at a time must be the same side by side, every
- * time metric "no change". Prints the table and the boots per hour of
- * each; returns the exit status (3 when the check fails or a boot did). */
-int pipeline_parallel_check(const struct pb_config *cfg, const struct pb_queue *q, char **only,
-			    int nonly, int per_side, int guests);
+ * time metric "no change". Says the table and the boots per hour of
+ * each; RUN_KERNEL_FAILED (err says why) when the check fails or a boot did. */
+enum run_end pipeline_parallel_check(const struct pb_config *cfg, const struct pb_queue *q, char **only,
+				     int nonly, int per_side, int guests, pb_err *err);
 
 /* Everything one pass of the stages holds. Zeroed by pipeline_init, freed
  * (whatever stage it got to) by pipeline_free. */
@@ -103,7 +99,7 @@ struct pipeline {
 	double start;
 	/* stage_workloads */
 	struct workload_set wset;
-	const struct workload *chosen[CLI_MAX_WORKLOADS];
+	const struct workload *chosen[WORKLOADS_MAX];
 	int nchosen;
 	struct guest_plan gp;
 	/* stage_tree, stage_pair, stage_configure */

@@ -78,7 +78,7 @@ enum slurm_next slurm_next(const struct slurm_job *job, int attempts, int resubm
 		 * is a signal from outside; a launch failure or the script
 		 * killed is Slurm's. */
 		outside = !strcmp(job->reason, "JobLaunchFailure") || job->signal ||
-			  job->exit_code == PB_EXIT_ERROR || job->exit_code == PB_EXIT_STOPPED;
+			  pb_exit_not_answered_there(job->exit_code);
 		if (!outside)
 			return SLURM_DONE;
 	}
