@@ -1,7 +1,7 @@
 #!/bin/bash
 # tests/layers.sh [--graph] [TOP]: perfbot's layers, each calling only down.
 # tests/layers.sh --self-test: the check fails on a tree with an include
-# that points up and SQL in run/.
+# that points up, SQL in run/ and a print in kernel/.
 #
 #   0 base      bot/util, bot/parse-options, bot/base/: strings, files,
 #               processes, options, mail headers, number formats, JSON
@@ -14,7 +14,10 @@
 #
 # Reads every #include "..." of bot/ and resolves it to the file it names;
 # and SQL (a statement's text, a call of sqlite3's that runs one) outside
-# bot/db/ fails, a line each.
+# bot/db/ fails, a line each; so does, in model/, stats/, kernel/, vm/,
+# db/ and run/, a print to the terminal (printf, puts, stdout, stderr),
+# an exit(), an exit status (PB_EXIT_*) or cli_error: those layers say
+# what they do through event.h and return how it ended.
 # Prints, with --graph, which layer includes which and how often; always
 # each include that points up (a lower layer's file naming a higher
 # layer's header), one line each. Known ones still being taken apart are
@@ -36,18 +39,20 @@ if [ "${1:-}" = --self-test ]; then
 	cp "$here/tests/layers.allow" "$t/tests/"
 	echo '#include "report.h"' >> "$t/bot/stats/stats.c"
 	echo 'static const char *q = "SELECT id FROM runs";' >> "$t/bot/run/host.c"
+	printf 'static void say(void)\n{\n\tfprintf(stderr, "built\\n");\n}\n' >> "$t/bot/kernel/kernel.c"
 	if "$0" "$t" > "$t/out" 2>&1; then
 		echo "layers: the check passed a tree whose bot/stats/stats.c includes report.h"
 		echo "layers: 0 passed, 1 failed"
 		exit 1
 	elif ! grep -q '^layers: bot/stats/stats.c:[0-9]*: core includes report (report.h)' "$t/out" ||
-		! grep -q '^layers: bot/run/host.c:[0-9]*: SQL outside bot/db/' "$t/out"; then
-		echo "layers: the check failed, but did not name stats.c including report.h and host.c's SQL:"
+		! grep -q '^layers: bot/run/host.c:[0-9]*: SQL outside bot/db/' "$t/out" ||
+		! grep -q '^layers: bot/kernel/kernel.c:[0-9]*: prints' "$t/out"; then
+		echo "layers: the check failed, but did not name stats.c including report.h, host.c's SQL and kernel.c's fprintf:"
 		cat "$t/out"
 		echo "layers: 0 passed, 1 failed"
 		exit 1
 	fi
-	echo "layers: an include pointing up and SQL in run/ are caught: $(grep -c '^layers: bot/' "$t/out") line(s)"
+	echo "layers: an include pointing up, SQL in run/ and a print in kernel/ are caught: $(grep -c '^layers: bot/' "$t/out") line(s)"
 	echo "layers: 1 passed, 0 failed"
 	exit 0
 fi
@@ -131,6 +136,28 @@ while IFS=: read -r f line _; do
 	failed=$((failed + 1))
 done < <(grep -rnE 'sqlite3_(prepare|exec|step|bind|column|mprintf)|"(SELECT|INSERT|UPDATE|DELETE|CREATE|ALTER|DROP|BEGIN|COMMIT|ROLLBACK|PRAGMA)[ ";]' \
 	--include='*.[ch]' bot | grep -v '^bot/db/')
+passed=$((passed + 1))
+# The library layers say what they do through event.h and return how it
+# ended: no printing to the terminal, no exit status, no cli_error (code
+# only: comments and string literals left out; a file such as a build
+# log is theirs to write)
+while IFS= read -r hit; do
+	echo "layers: $hit: prints or picks an exit status: a library layer says it through event.h and returns how it ended"
+	failed=$((failed + 1))
+done < <(for f in $(find bot/model bot/stats bot/kernel bot/vm bot/db bot/run -name '*.[ch]' | sort); do
+	perl -0777 -ne '
+		# blank out comments and literals, keeping the lines
+		s{/\*.*?\*/}{ $& =~ s/[^\n]//gr }gse;
+		s{//[^\n]*}{}g;
+		s{"(?:\\.|[^"\\\n])*"}{""}g;
+		s{\x27(?:\\.|[^\x27\\\n])*\x27}{0}g;
+		my $n = 0;
+		for my $l (split /\n/, $_, -1) {
+			$n++;
+			print "$ARGV:$n\n" if $l =~ /(?<![\w.>])(printf|vprintf|puts|putchar|perror|exit|cli_error)\s*\(/ ||
+				$l =~ /\b(stdout|stderr)\b/ || $l =~ /\bPB_EXIT_/;
+		}' "$f"
+done)
 passed=$((passed + 1))
 
 echo "layers: $(wc -l < /tmp/layers.$$.edges) includes of $(find bot -name '*.[ch]' | wc -l) files;" \
