@@ -1,7 +1,10 @@
 #include "cli.h"
+#include "answer.h"
+#include "event.h"
 #include "layout.h"
 #include "pipeline.h"
 #include "queue.h"
+#include "report.h"
 
 #include <errno.h>
 #include <stdarg.h>
@@ -300,6 +303,66 @@ bool cli_load_config_patches(struct cli *c, struct pb_config *cfg, struct pb_que
 	a->number = q->patches[0].number;
 	return true;
 }
+
+static void show_measured(const struct comparison *cmp)
+{
+	struct event_buffer eb;
+
+	if (event_buffer_open(&eb, EVENT_SAY)) {
+		comparison_print(cmp, eb.f);
+		event_buffer_close(&eb);
+	}
+}
+
+static bool show_pages(sqlite3 *db, const struct pb_queue *q, const char *dir, long long cid,
+		       char **page, pb_err *err)
+{
+	return report_write_patch(db, cid, dir, page, err) && report_write_index(db, q, dir, err) &&
+	       report_write_trend(db, dir, err);
+}
+
+/* The answer as the database has it now (answer.h): the headline, the
+ * crash, what changed, how to repeat it. Stored already: a failure to
+ * read it back is said, not the run's. */
+static void show_answer(sqlite3 *db, long long cid, bool table)
+{
+	struct event_buffer eb;
+	struct answer a;
+	pb_err err;
+
+	if (!answer_load(&a, db, cid, &err)) {
+		event_progress("perfbot: the answer cannot be read back: %s\n", err.msg);
+		return;
+	}
+	if (event_buffer_open(&eb, EVENT_SAY)) {
+		answer_print(&a, table, eb.f);
+		event_buffer_close(&eb);
+	}
+	answer_free(&a);
+}
+
+static bool show_bisect_pages(sqlite3 *db, const struct pb_queue *q, const char *dir, long long cid,
+			      char **page, pb_err *err)
+{
+	return report_write_patch(db, cid, dir, page, err) && report_write_index(db, q, dir, err);
+}
+
+static bool show_imported_pages(sqlite3 *db, const struct pb_queue *q, const char *dir,
+				long long cid, char **page, pb_err *err)
+{
+	int pages;
+
+	return report_write_all(db, q, dir, &pages, err) &&
+	       (!cid || report_write_patch(db, cid, dir, page, err));
+}
+
+const struct presenter cli_presenter = {
+	.measured = show_measured,
+	.pages = show_pages,
+	.answer = show_answer,
+	.bisect_pages = show_bisect_pages,
+	.imported_pages = show_imported_pages,
+};
 
 int cli_run_status(enum run_end end, const struct pipeline_outcome *o, const pb_err *err)
 {

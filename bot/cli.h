@@ -76,6 +76,11 @@ const struct pb_patch *cli_queue_patch(const struct pb_queue *q, int number);
 struct pipeline_outcome;
 int cli_run_status(enum run_end end, const struct pipeline_outcome *o, const pb_err *err);
 
+/* The report and the answer of what the library measured and stored
+ * (present.h): the pages written, the answer and run --all's table said
+ * through event.h, so that they follow the command's sink. */
+extern const struct presenter cli_presenter;
+
 /* --workload NAME is repeatable, CLI_MAX_WORKLOADS times. */
 #define CLI_MAX_WORKLOADS WORKLOADS_MAX
 

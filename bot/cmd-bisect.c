@@ -22,7 +22,7 @@ static int bisect_on_slurm(const struct cli *c, const struct pb_config *cfg, con
 	char *seed = NULL, *uids[2] = { NULL, NULL }, id_arg[24];
 	char *cmd[] = { "bisect", "--comparison", id_arg, "--metric", (char *)rq->metric };
 	struct executor_one one = { .name = "bisect", .cmd = cmd, .ncmd = rq->metric ? 5 : 3,
-				    .kind = KIND_BISECT };
+				    .kind = KIND_BISECT, .show = &cli_presenter };
 	sqlite3 *db = NULL, *s = NULL;
 	long long id = 0, seed_id = 0;
 	int rc = PB_EXIT_ERROR, n = 0;
@@ -136,7 +136,7 @@ int cmd_bisect(int argc, char **argv)
 	if (!cli_load_config_queue(&c, &cfg, &q))
 		goto out;
 	{
-		struct bisect_request rq = { .series_cid = cid, .metric = metric };
+		struct bisect_request rq = { .series_cid = cid, .metric = metric, .show = &cli_presenter };
 
 		pb_err err;
 

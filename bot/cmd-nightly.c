@@ -152,7 +152,8 @@ static void nightly_patch(const struct pb_config *cfg, const struct pb_queue *q,
 			  struct overlap *o)
 {
 	struct pipeline_outcome out;
-	struct run_request rq = { .number = p->number, .boots_begin = overlap_boots_begin, .ctx = o };
+	struct run_request rq = { .number = p->number, .boots_begin = overlap_boots_begin, .ctx = o,
+				  .show = &cli_presenter };
 	pb_err err;
 	int prc;
 

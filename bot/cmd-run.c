@@ -50,7 +50,9 @@ static int run_series(const struct pb_config *cfg, const struct pb_queue *q,
 	event_say("perfbot: the series showed %s: bisecting comparison %lld (--no-bisect: not)\n",
 		  what, out.comparison);
 	event_flush(EVENT_SAY);
-	bend = pipeline_bisect(cfg, q, &(struct bisect_request){ .series_cid = out.comparison }, &err);
+	bend = pipeline_bisect(cfg, q,
+			       &(struct bisect_request){ .series_cid = out.comparison, .show = &cli_presenter },
+			       &err);
 	if (bend == RUN_FAILED)
 		return cli_run_status(bend, NULL, &err);
 	return rc;
@@ -64,7 +66,8 @@ static int run_on_slurm(const struct cli *c, const struct pb_config *cfg, const 
 			struct pipeline_outcome *out)
 {
 	char *cmd[6 + 2 * CLI_MAX_WORKLOADS], num[16], name[16];
-	struct executor_one one = { .cmd = cmd, .name = "series", .kind = KIND_SERIES };
+	struct executor_one one = { .cmd = cmd, .name = "series", .kind = KIND_SERIES,
+				    .show = &cli_presenter };
 	enum run_end end;
 	pb_err err;
 	int n = 0;
@@ -186,7 +189,7 @@ int cmd_run(int argc, char **argv)
 	if (rc < 0) {
 		struct run_request rq = { .number = a.number, .only = a.only, .nonly = a.nonly,
 					  .force = a.force, .series = a.series,
-					  .mm_only = a.mm_only, .all = a.all };
+					  .mm_only = a.mm_only, .all = a.all, .show = &cli_presenter };
 
 		pb_err err;
 

@@ -179,7 +179,8 @@ static int job_on_slurm(const struct cli *c, const struct pb_config *cfg, const 
 	char *cmd[5 + 2 * CLI_MAX_WORKLOADS], num[16], *name = xasprintf("job%lld", j->id);
 	char *lines = xstrdup(j->overrides ? j->overrides : ""), *save = NULL;
 	struct cli jc = { .config_path = c->config_path };
-	struct executor_one one = { .name = name, .cmd = cmd, .kind = KIND_PATCH, .stop = &stop_requested };
+	struct executor_one one = { .name = name, .cmd = cmd, .kind = KIND_PATCH, .stop = &stop_requested,
+				    .show = &cli_presenter };
 	sqlite3 *db = NULL;
 	pb_err err;
 	int n = 0, rc;
@@ -283,8 +284,8 @@ static void __attribute__((noreturn)) job_child(const struct cli *c, struct pb_c
 				       .overrides = j->overrides ? j->overrides : "" };
 		struct run_request rq = { .number = j->patch, .only = only, .nonly = nonly,
 					  .force = j->force, .job_id = j->id, .stop = &stop_requested,
-					  .boots_begin = next_job_build, .ctx = &nj };
-
+					  .boots_begin = next_job_build, .ctx = &nj,
+					  .show = &cli_presenter };
 		struct pipeline_outcome out = { 0 };
 
 		/* the job's status is perfbot run's, as a Slurm node's is */

@@ -10,7 +10,6 @@
 #include "db.h"
 #include "event.h"
 #include "pipeline.h"
-#include "report.h"
 
 int bisect_prefix_steps(int k, int n, bool reverse)
 {
@@ -30,6 +29,7 @@ enum confirmation { CONFIRM_ERROR, CONFIRMED, NOT_REPRODUCED, NOT_ABSENT_BEFORE 
 struct bisect {
 	const struct pb_config *cfg;
 	const struct pb_queue *q;
+	const struct presenter *show;
 	struct pipeline pl;
 	struct run_request rq;
 	struct series_target t;
@@ -376,8 +376,8 @@ static enum run_end bisect_finish(struct bisect *b, int k, enum confirmation con
 	b->rec.finished_at = iso_time_now();
 	b->rec.wall_seconds = now_seconds() - b->start;
 	if (!db_store_bisect(b->pl.db, &b->rec, &id, &b->pl.err) ||
-	    !report_write_patch(b->pl.db, b->t.id, b->cfg->report_dir, &page, &b->pl.err) ||
-	    !report_write_index(b->pl.db, b->q, b->cfg->report_dir, &b->pl.err)) {
+	    (b->show && b->show->bisect_pages &&
+	     !b->show->bisect_pages(b->pl.db, b->q, b->cfg->report_dir, b->t.id, &page, &b->pl.err))) {
 		rc = RUN_FAILED;
 	} else {
 		event_say("perfbot: bisect %lld of series %s (%s%s%s): %s: %s; %d steps, %.0f s; report %s\n",
@@ -396,7 +396,7 @@ static enum run_end bisect_finish(struct bisect *b, int k, enum confirmation con
 enum run_end pipeline_bisect(const struct pb_config *cfg, const struct pb_queue *q,
 			     const struct bisect_request *rq, pb_err *err)
 {
-	struct bisect b = { .cfg = cfg, .q = q, .start = now_seconds() };
+	struct bisect b = { .cfg = cfg, .q = q, .show = rq->show, .start = now_seconds() };
 	enum run_end rc = RUN_FAILED;
 	enum confirmation confirmed = NOT_REPRODUCED;
 	int k;

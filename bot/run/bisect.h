@@ -12,11 +12,13 @@
 
 #include "config.h"
 #include "end.h"
+#include "present.h"
 #include "queue.h"
 
 struct bisect_request {
 	long long series_cid;   /* the series comparison; 0: the queue's newest */
 	const char *metric;     /* "workload.metric"; NULL: what the series showed */
+	const struct presenter *show; /* the commands': the series' page (NULL: none) */
 };
 
 /* RUN_DONE: a culprit confirmed; RUN_KERNEL_FAILED: none confirmed (stored);

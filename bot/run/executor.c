@@ -13,7 +13,6 @@
 #include "bundle.h"
 #include "db.h"
 #include "event.h"
-#include "report.h"
 #include "version.h"
 
 char *executor_perfbot(void)
@@ -164,7 +163,6 @@ enum run_end executor_run_one(const struct pb_config *cfg, const struct pb_queue
 	sqlite3 *db = NULL;
 	char uid[33], *page = NULL;
 	enum run_end rc = RUN_FAILED;
-	int pages;
 	bool ok;
 
 	err->msg[0] = '\0';
@@ -248,10 +246,9 @@ enum run_end executor_run_one(const struct pb_config *cfg, const struct pb_queue
 	}
 	/* the patches' pages and the index, and the answer's page (a series',
 	 * which shows its bisect) */
-	if (!report_write_all(db, q, cfg->report_dir, &pages, err) ||
-	    ((one->page_of || one->comparison) &&
-	     !report_write_patch(db, one->page_of ? one->page_of : one->comparison, cfg->report_dir,
-				 &page, err)))
+	if (one->show && one->show->imported_pages &&
+	    !one->show->imported_pages(db, q, cfg->report_dir,
+				       one->page_of ? one->page_of : one->comparison, &page, err))
 		goto out;
 	event_say("perfbot: %s: Slurm job %ld on %s: exit %d; comparison %lld here; report %s\n", one->name,
 		  k.job, k.node[0] ? k.node : "?", k.exit_code, one->comparison,

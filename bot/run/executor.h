@@ -13,6 +13,7 @@
 #include "cluster.h"
 #include "config.h"
 #include "pipeline.h"
+#include "present.h"
 #include "queue.h"
 
 /* The perfbot binary the nodes run: this one's (the nodes see its path). */
@@ -56,6 +57,7 @@ struct executor_one {
 	volatile sig_atomic_t *stop;   /* set: cancel the job; NULL: SIGTERM and SIGINT do */
 	long long page_of;             /* the comparison here whose page shows the answer
 					* (a bisect's series); 0: the answer's own */
+	const struct presenter *show;  /* the commands': the pages (NULL: none written) */
 	/* out */
 	long long comparison;          /* the answer, here (0: none came home) */
 	struct pipeline_outcome outcome; /* what it found, when it came home */

@@ -7,13 +7,11 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "answer.h"
 #include "db.h"
 #include "event.h"
 #include "host.h"
 #include "jobdb.h"
 #include "pipeline.h"
-#include "report.h"
 #include "version.h"
 
 #define FA_SPLITS 200
@@ -262,14 +260,6 @@ bool stage_store(struct pipeline *pl, struct comparison *cmp)
 	return db_store_comparison(pl->db, cmp, perfbot_version, jobdb_complete, &pl->cid, &pl->err);
 }
 
-bool stage_report(struct pipeline *pl, const struct pb_queue *q)
-{
-	const char *dir = pl->cfg->report_dir;
-
-	return report_write_patch(pl->db, pl->cid, dir, &pl->report, &pl->err) &&
-	       report_write_index(pl->db, q, dir, &pl->err) && report_write_trend(pl->db, dir, &pl->err);
-}
-
 /* The comparison's inputs, as the stages so far left them. */
 static void comparison_from(struct comparison *cmp, struct pipeline *pl, enum comparison_kind kind,
 			    const struct pb_queue *q, char *why)
@@ -338,26 +328,6 @@ static void print_failures(const struct comparison *cmp, bool aa)
 				  failure);
 			free(failure);
 		}
-}
-
-/* The answer as the database has it now (answer.h): the headline, the
- * crash, what changed, how to repeat it. Stored already: a failure to
- * read it back is said, not the run's. */
-static void print_answer(struct pipeline *pl, bool table)
-{
-	struct event_buffer eb;
-	struct answer a;
-	pb_err err;
-
-	if (!answer_load(&a, pl->db, pl->cid, &err)) {
-		event_progress("perfbot: the answer cannot be read back: %s\n", err.msg);
-		return;
-	}
-	if (event_buffer_open(&eb, EVENT_SAY)) {
-		answer_print(&a, table, eb.f);
-		event_buffer_close(&eb);
-	}
-	answer_free(&a);
 }
 
 /* What the journaled boots of a job depend on: were any of these different,
@@ -583,6 +553,7 @@ static enum run_end run_compare(struct pipeline *pl, const struct pb_queue *q,
 				struct pipeline_outcome *out, pb_err *err)
 {
 	const struct pb_config *cfg = pl->cfg;
+	const struct presenter *show = rq->show;
 	struct comparison cmp = { .patch = p, .series = si };
 	enum run_end rc = RUN_FAILED;
 
@@ -605,19 +576,17 @@ static enum run_end run_compare(struct pipeline *pl, const struct pb_queue *q,
 		goto out;
 	}
 	if (rq->all) {
-		struct event_buffer eb;
-
-		if (cmp.findings.nresults && event_buffer_open(&eb, EVENT_SAY)) {
-			comparison_print(&cmp, eb.f);
-			event_buffer_close(&eb);
-		}
+		if (cmp.findings.nresults && show && show->measured)
+			show->measured(&cmp);
 		print_failures(&cmp, false);
 	}
-	if (!stage_report(pl, q))
+	if (show && show->pages && !show->pages(pl->db, q, cfg->report_dir, pl->cid, &pl->report, &pl->err))
 		goto fail;
-	print_answer(pl, !rq->all);
+	if (show && show->answer)
+		show->answer(pl->db, pl->cid, !rq->all);
 	event_say("perfbot: %s; comparison %lld stored in %s (seed %lu); report %s (%.0f s)\n",
-		  status_name(cmp.status), pl->cid, cfg->db_path, cmp.seed, pl->report, cmp.wall_seconds);
+		  status_name(cmp.status), pl->cid, cfg->db_path, cmp.seed, pl->report ? pl->report : "-",
+		  cmp.wall_seconds);
 	outcome_set(out, pl->cid, &cmp);
 	rc = cmp.status != STATUS_MEASURED ? RUN_KERNEL_FAILED : RUN_DONE;
 	goto out;

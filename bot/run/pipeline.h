@@ -16,6 +16,7 @@
 #include "end.h"
 #include "kernel.h"
 #include "measure.h"
+#include "present.h"
 #include "queue.h"
 #include "verdict.h"
 #include "vm.h"
@@ -52,6 +53,8 @@ struct run_request {
 	 * why no build may run beside these boots, NULL when one may */
 	void (*boots_begin)(void *ctx, const struct comparison *cmp, const char *why_not);
 	void *ctx;
+	/* the commands': the table (--all), the pages and the answer (NULL: none) */
+	const struct presenter *show;
 };
 
 /* perfbot run --patch N: how it ended (end.h), what it found in out (may
@@ -114,7 +117,7 @@ struct pipeline {
 	struct noise_floor *noise;
 	int nnoise;
 	long long noise_calibration;
-	/* stage_store, stage_report */
+	/* stage_store, the presenter's pages */
 	long long cid;
 	char *report;
 	pb_err err;
@@ -161,7 +164,5 @@ bool stage_noise(struct pipeline *pl);
 /* The boot rounds of mp (its guest, initrd and log dir are the pipeline's). */
 bool stage_boots(struct pipeline *pl, struct comparison *cmp, struct measure_plan *mp);
 bool stage_store(struct pipeline *pl, struct comparison *cmp);
-/* The patch's page, the index and the trend. */
-bool stage_report(struct pipeline *pl, const struct pb_queue *q);
 
 #endif
