@@ -3,7 +3,7 @@
 # tests/layers.sh --self-test: the check fails on a tree with an include
 # that points up, SQL in run/ and a print in kernel/.
 #
-#   0 base      bot/util, bot/parse-options, bot/base/: strings, files,
+#   0 base      bot/base/: strings, files,
 #               processes, options, mail headers, number formats, JSON
 #   1 model     bot/model/: the types and their names
 #   2 core      bot/input/, bot/stats/, bot/kernel/, bot/vm/
@@ -63,7 +63,7 @@ cd "$top" || exit 2
 # layer NAME of a path under bot/
 layer_of() {
 	case $1 in
-	bot/util.* | bot/parse-options.* | bot/base/*) echo 0 base ;;
+	bot/base/*) echo 0 base ;;
 	bot/model/*) echo 1 model ;;
 	bot/input/* | bot/stats/* | bot/kernel/* | bot/vm/*) echo 2 core ;;
 	bot/db/*) echo 3 db ;;
