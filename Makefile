@@ -11,18 +11,48 @@ VERSION := $(shell git -c safe.directory='$(CURDIR)' describe --always --dirty 2
 # bot/ holds the programs and their subcommands; each module directory
 # below it one concern (kernel, vm, stats, run, db, report, input). Objects
 # keep their file's name: names are unique across the directories.
+# The directories are layers (README.md, Layout), each seeing only its own
+# headers and those below: a file of a layer is compiled with the include
+# path up to its layer, so an include that points up does not compile.
+INC_base     := -Ibot/base
+INC_model    := $(INC_base) -Ibot/model
+INC_core     := $(INC_model) -Ibot/input -Ibot/stats -Ibot/kernel -Ibot/vm
+INC_db       := $(INC_core) -Ibot/db
+INC_run      := $(INC_db) -Ibot/run
+INC_report   := $(INC_run) -Ibot/report
+# the commands (cli.c, cmd-*.c, main.c, perfbotd.c) and the tests see all
+INC_commands := $(INC_report) -Ibot
+LAYER_DIRS_base   := bot/base
+LAYER_DIRS_model  := bot/model
+LAYER_DIRS_core   := bot/input bot/stats bot/kernel bot/vm
+LAYER_DIRS_db     := bot/db
+LAYER_DIRS_run    := bot/run
+LAYER_DIRS_report := bot/report
+LAYER_INC := $(INC_commands)
+define layer_objects
+$(foreach d,obj asan fuzz,$(patsubst %.c,$(BUILD)/$(d)/%.o,$(notdir $(wildcard $(addsuffix /*.c,$(LAYER_DIRS_$(1))))))): LAYER_INC := $(INC_$(1))
+endef
 MODULE_DIRS := $(sort $(dir $(wildcard bot/*/*.c)))
 vpath %.c bot $(MODULE_DIRS)
-CPPFLAGS += -D_GNU_SOURCE -Ibot $(patsubst %/,-I%,$(MODULE_DIRS))
+CPPFLAGS += -D_GNU_SOURCE
 HEADERS := $(wildcard bot/*.h bot/*/*.h)
 LIBS    := -linih -lsqlite3 -lcrypto -lgsl -lgslcblas -lm -pthread
 SAN     := -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=all
 
 BUILD   := build
 HEADERS += $(BUILD)/sysconfdir.h
-LIB_SRC := $(notdir $(filter-out bot/main.c bot/perfbotd.c,$(wildcard bot/*.c bot/*/*.c)))
+$(foreach l,base model core db run report,$(eval $(call layer_objects,$(l))))
+# The library (every layer but the commands) is an archive: libperfbot.a,
+# and its ASan+UBSan twin for the tests; the commands are objects of
+# their own, linked with it into perfbot and perfbotd (and the tests).
+LIB_SRC := $(notdir $(wildcard bot/*/*.c))
+CMD_SRC := $(notdir $(filter-out bot/main.c bot/perfbotd.c,$(wildcard bot/*.c)))
 LIB_OBJ := $(patsubst %.c,$(BUILD)/obj/%.o,$(LIB_SRC)) $(BUILD)/obj/schema.o $(BUILD)/obj/version.o
+CMD_OBJ := $(patsubst %.c,$(BUILD)/obj/%.o,$(CMD_SRC))
 SAN_OBJ := $(patsubst %.c,$(BUILD)/asan/%.o,$(LIB_SRC)) $(BUILD)/asan/schema.o $(BUILD)/asan/version.o
+SAN_CMD_OBJ := $(patsubst %.c,$(BUILD)/asan/%.o,$(CMD_SRC))
+LIB     := $(BUILD)/libperfbot.a
+SAN_LIB := $(BUILD)/asan/libperfbot.a
 UNIT_SRC := $(wildcard tests/unit/*.c) tests/sim/sim.c
 WORKLOADS := $(patsubst workloads/%.c,$(BUILD)/workloads/%,$(wildcard workloads/*.c))
 
@@ -59,7 +89,7 @@ $(BUILD)/schema.c: bot/db/schema.sql | $(BUILD)/obj
 	  sed -e 's/\\/\\\\/g' -e 's/"/\\"/g' -e 's/^/"/' -e 's/$$/\\n"/' $<; echo ';'; } > $@
 
 $(BUILD)/obj/%.o: %.c $(HEADERS) | $(BUILD)/obj
-	$(CC) $(CPPFLAGS) $(WARN) $(CFLAGS) -c -o $@ $<
+	$(CC) $(CPPFLAGS) $(LAYER_INC) $(WARN) $(CFLAGS) -c -o $@ $<
 $(BUILD)/obj/schema.o: $(BUILD)/schema.c
 	$(CC) $(CFLAGS) -c -o $@ $<
 
@@ -77,9 +107,15 @@ $(BUILD)/obj/version.o: $(BUILD)/version.c
 	$(CC) $(CFLAGS) -c -o $@ $<
 $(BUILD)/asan/version.o: $(BUILD)/version.c | $(BUILD)/asan
 	$(CC) -O1 -g -c -o $@ $<
-$(BUILD)/perfbot: $(BUILD)/obj/main.o $(LIB_OBJ)
+$(LIB): $(LIB_OBJ)
+	rm -f $@
+	$(AR) rcs $@ $^
+$(SAN_LIB): $(SAN_OBJ)
+	rm -f $@
+	$(AR) rcs $@ $^
+$(BUILD)/perfbot: $(BUILD)/obj/main.o $(CMD_OBJ) $(LIB)
 	$(CC) $(CFLAGS) $(LDFLAGS) -o $@ $^ $(LIBS)
-$(BUILD)/perfbotd: $(BUILD)/obj/perfbotd.o $(LIB_OBJ)
+$(BUILD)/perfbotd: $(BUILD)/obj/perfbotd.o $(CMD_OBJ) $(LIB)
 	$(CC) $(CFLAGS) $(LDFLAGS) -o $@ $^ $(LIBS)
 # The systemd units: from a checkout, perfbotd as root with the checkout's
 # paths; installed, as the `perfbot` user with the installed ones.
@@ -99,29 +135,32 @@ $(BUILD)/workloads/%: workloads/%.c workloads/*.h | $(BUILD)/workloads
 	$(CC) -std=gnu11 -Wall -Wextra -Werror -O2 -static -o $@ $<
 
 $(BUILD)/asan/%.o: %.c $(HEADERS) | $(BUILD)/asan
-	$(CC) $(CPPFLAGS) $(WARN) -O1 -g $(SAN) -c -o $@ $<
+	$(CC) $(CPPFLAGS) $(LAYER_INC) $(WARN) -O1 -g $(SAN) -c -o $@ $<
 $(BUILD)/asan/schema.o: $(BUILD)/schema.c | $(BUILD)/asan
 	$(CC) -O1 -g -c -o $@ $<
-$(BUILD)/unit-tests: $(UNIT_SRC) tests/unit/*.h tests/sim/sim.h $(HEADERS) $(SAN_OBJ)
-	$(CC) $(CPPFLAGS) -Itests/unit -Itests/sim $(WARN) -O1 -g $(SAN) -o $@ $(UNIT_SRC) $(SAN_OBJ) $(LIBS)
+$(BUILD)/unit-tests: $(UNIT_SRC) tests/unit/*.h tests/sim/sim.h $(HEADERS) $(SAN_CMD_OBJ) $(SAN_LIB)
+	$(CC) $(CPPFLAGS) $(INC_commands) -Itests/unit -Itests/sim $(WARN) -O1 -g $(SAN) -o $@ $(UNIT_SRC) \
+	  $(SAN_CMD_OBJ) $(SAN_LIB) $(LIBS)
 # The statistics on synthetic boots (tests/sim): no kernel, seconds.
-$(BUILD)/bench-stats: tests/bench-stats.c tests/sim/sim.c tests/sim/sim.h $(HEADERS) $(LIB_OBJ)
-	$(CC) $(CPPFLAGS) -Itests/sim $(WARN) $(CFLAGS) -o $@ tests/bench-stats.c tests/sim/sim.c $(LIB_OBJ) $(LIBS)
+$(BUILD)/bench-stats: tests/bench-stats.c tests/sim/sim.c tests/sim/sim.h $(HEADERS) $(LIB)
+	$(CC) $(CPPFLAGS) $(INC_commands) -Itests/sim $(WARN) $(CFLAGS) -o $@ tests/bench-stats.c tests/sim/sim.c \
+	  $(LIB) $(LIBS)
 
 # libFuzzer targets (clang): the patch parser, config.ini, the guest's
 # result lines, over the same sources built with the fuzzer's coverage.
 FUZZ_CC      := clang
 FUZZ_FLAGS   := -O1 -g -fno-omit-frame-pointer -fsanitize=address,undefined -fno-sanitize-recover=all
 FUZZ_TARGETS := $(patsubst tests/fuzz/fuzz-%.c,$(BUILD)/fuzz/fuzz-%,$(wildcard tests/fuzz/fuzz-*.c))
-FUZZ_OBJ     := $(patsubst %.c,$(BUILD)/fuzz/%.o,$(LIB_SRC)) $(BUILD)/asan/schema.o $(BUILD)/asan/version.o
+FUZZ_OBJ     := $(patsubst %.c,$(BUILD)/fuzz/%.o,$(LIB_SRC) $(CMD_SRC)) $(BUILD)/asan/schema.o \
+		$(BUILD)/asan/version.o
 FUZZ_SECONDS ?= 300
 
 $(BUILD)/fuzz:
 	mkdir -p $@
 $(BUILD)/fuzz/%.o: %.c $(HEADERS) | $(BUILD)/fuzz
-	$(FUZZ_CC) $(CPPFLAGS) $(WARN) $(FUZZ_FLAGS) -fsanitize=fuzzer-no-link -c -o $@ $<
+	$(FUZZ_CC) $(CPPFLAGS) $(LAYER_INC) $(WARN) $(FUZZ_FLAGS) -fsanitize=fuzzer-no-link -c -o $@ $<
 $(BUILD)/fuzz/fuzz-%: tests/fuzz/fuzz-%.c $(FUZZ_OBJ)
-	$(FUZZ_CC) $(CPPFLAGS) $(WARN) $(FUZZ_FLAGS) -fsanitize=fuzzer -o $@ $< $(FUZZ_OBJ) $(LIBS)
+	$(FUZZ_CC) $(CPPFLAGS) $(INC_commands) $(WARN) $(FUZZ_FLAGS) -fsanitize=fuzzer -o $@ $< $(FUZZ_OBJ) $(LIBS)
 
 # make test: a short bounded run of each; make fuzz: FUZZ_SECONDS each.
 fuzz-smoke: $(FUZZ_TARGETS)
