@@ -1,6 +1,7 @@
 #include "cli.h"
 #include "answer.h"
 #include "event.h"
+#include "executor.h"
 #include "layout.h"
 #include "pipeline.h"
 #include "queue.h"
@@ -252,6 +253,57 @@ int cli_patch_args(int argc, char **argv, struct cli *c, struct patch_args *a,
 	return patch_args_check(argv[0], a, series_ok);
 }
 
+void cli_run_request(const struct patch_args *a, struct request *r)
+{
+	*r = (struct request){
+		.kind = a->series ? REQUEST_SERIES : REQUEST_PATCH,
+		.number = a->series ? 0 : a->number,
+		.only = a->only,
+		.nonly = a->nonly,
+		.force = a->force,
+		.all = a->all,
+		.mm_only = a->mm_only,
+		.no_bisect = a->no_bisect,
+	};
+}
+
+int cli_bisect_args(int argc, char **argv, struct cli *c, struct request *r, const struct pb_usage *u)
+{
+	const char *metric = NULL;
+	int rc, cid = 0;
+	const struct pb_option opts[] = {
+		OPT_STRING('m', "metric", &metric, "W.M",
+			   "the metric to bisect on, e.g. thp-anon.fault_always_ms_per_gib\n"
+			   "(default: what the series comparison found)"),
+		OPT_INTEGER(0, "comparison", &cid, "ID", 1, 2000000000, "comparison",
+			    "the series comparison (default: the queue's newest)"),
+		OPT_CLI_COMMON(c),
+		OPT_END(),
+	};
+
+	rc = parse_options(argc, argv, opts, u, NULL);
+	*r = (struct request){ .kind = REQUEST_BISECT, .comparison = cid, .metric = metric };
+	return rc;
+}
+
+int cli_calibrate_args(int argc, char **argv, struct cli *c, struct request *r, char **only,
+		       const struct pb_usage *u)
+{
+	int rc, nonly = 0, per_side = 0;
+	const struct pb_option opts[] = {
+		OPT_CLI_WORKLOADS(only, &nonly, "calibrate this workload (repeatable; default: every one)"),
+		OPT_INTEGER('b', "per-side", &per_side, "N", 2, 1000, "boots",
+			    "boots per side (default [calibrate] boots, 4)"),
+		OPT_CLI_COMMON(c),
+		OPT_END(),
+	};
+
+	rc = parse_options(argc, argv, opts, u, NULL);
+	*r = (struct request){ .kind = REQUEST_CALIBRATE, .only = only, .nonly = nonly,
+			       .per_side = per_side };
+	return rc;
+}
+
 int cli_no_args(int argc, char **argv, struct cli *c, const struct pb_usage *u)
 {
 	const struct pb_option opts[] = { OPT_CLI_COMMON(c), OPT_END() };
@@ -384,6 +436,13 @@ int cli_run_status(enum run_end end, const struct pipeline_outcome *o, const pb_
 	if (o->decided && o->verdict == VERDICT_REGRESSION)
 		return PB_EXIT_REGRESSION;
 	return o->behaviour_change ? PB_EXIT_BEHAVIOUR : PB_EXIT_OK;
+}
+
+int cli_submitted_status(enum run_end end, const struct submitted *s, const pb_err *err, bool run)
+{
+	if (end == RUN_DONE && s->exit_code >= 0)
+		return s->exit_code;
+	return cli_run_status(end, run ? &s->outcome : NULL, err);
 }
 
 const struct pb_patch *cli_queue_patch(const struct pb_queue *q, int number)

@@ -5,6 +5,7 @@
 
 #include "config.h"
 #include "end.h"
+#include "request.h"
 #include "parse-options.h"
 #include "version.h"
 #include "workload.h"
@@ -68,6 +69,14 @@ bool cli_load_config_patches(struct cli *c, struct pb_config *cfg, struct pb_que
 /* Patch number of q, or NULL after printing what the queue has. */
 const struct pb_patch *cli_queue_patch(const struct pb_queue *q, int number);
 
+/* The request (request.h) run's options ask. */
+void cli_run_request(const struct patch_args *a, struct request *r);
+/* bisect's and calibrate's options, into a request (calibrate's workload
+ * names into only); parse_options' return. */
+int cli_bisect_args(int argc, char **argv, struct cli *c, struct request *r, const struct pb_usage *u);
+int cli_calibrate_args(int argc, char **argv, struct cli *c, struct request *r, char **only,
+		       const struct pb_usage *u);
+
 /* The exit status of a library run that ended so (end.h), its error said
  * first when it has one. With an outcome (a patch's or a series' run), a
  * stored regression is PB_EXIT_REGRESSION and a behaviour change without
@@ -75,6 +84,12 @@ const struct pb_patch *cli_queue_patch(const struct pb_queue *q, int number);
  * a bisect, a check). */
 struct pipeline_outcome;
 int cli_run_status(enum run_end end, const struct pipeline_outcome *o, const pb_err *err);
+
+/* The exit status of a request that ended so (executor_submit): a Slurm
+ * node's perfbot's own when its job ran to its end, else cli_run_status's
+ * (run: a request of run's, whose outcome counts). */
+struct submitted;
+int cli_submitted_status(enum run_end end, const struct submitted *s, const pb_err *err, bool run);
 
 /* The report and the answer of what the library measured and stored
  * (present.h): the pages written, the answer and run --all's table said

@@ -15,31 +15,31 @@
 /* [executor] kind = slurm: the bisect as one Slurm job (its steps depend
  * each on the last: one node runs them in turn), which starts from a
  * database holding the series comparison (and the calibration it was
- * judged with); its steps and record come home as a bundle. */
-static int bisect_on_slurm(const struct cli *c, const struct pb_config *cfg, const struct pb_queue *q,
-			   const struct bisect_request *rq)
+ * judged with), made here: its path (the caller's to unlink and free),
+ * the comparison here in *id, r's comparison the seed's own. NULL, said,
+ * when it cannot be made. Its steps and record come home as a bundle. */
+static char *bisect_seed(const struct pb_config *cfg, const struct pb_queue *q, struct request *r,
+			 long long *id)
 {
-	char *seed = NULL, *uids[2] = { NULL, NULL }, id_arg[24];
-	char *cmd[] = { "bisect", "--comparison", id_arg, "--metric", (char *)rq->metric };
-	struct executor_one one = { .name = "bisect", .cmd = cmd, .ncmd = rq->metric ? 5 : 3,
-				    .kind = KIND_BISECT, .show = &cli_presenter };
+	struct bisect_request rq = { .series_cid = r->comparison, .metric = r->metric };
+	char *seed = NULL, *uids[2] = { NULL, NULL };
 	sqlite3 *db = NULL, *s = NULL;
-	long long id = 0, seed_id = 0;
-	int rc = PB_EXIT_ERROR, n = 0;
-	enum run_end end;
+	long long seed_id = 0;
+	int n = 0;
 	pb_err err = { "" };
 
+	*id = 0;
 	if (!path_exists(cfg->db_path)) {
 		cli_error("no database %s yet: perfbot run --series measures a series first",
 			  cfg->db_path);
-		return PB_EXIT_ERROR;
+		return NULL;
 	}
-	if (!db_open_readonly(cfg->db_path, &db, &err) || !bisect_find_series(db, q, rq, &id, &err))
+	if (!db_open_readonly(cfg->db_path, &db, &err) || !bisect_find_series(db, q, &rq, id, &err))
 		goto fail;
 	{
 		char *uid, *cal;
 
-		if (!db_comparison_uids(db, id, &uid, &cal, &err))
+		if (!db_comparison_uids(db, *id, &uid, &cal, &err))
 			goto fail;
 		/* the series' own uid first: without it there is nothing to send */
 		if (uid) {
@@ -52,7 +52,7 @@ static int bisect_on_slurm(const struct cli *c, const struct pb_config *cfg, con
 	}
 	if (!n) {
 		pb_seterr(&err, "bisect: series comparison %lld has no uid (stored before schema 9): "
-			  "perfbot run --series measures it again", id);
+			  "perfbot run --series measures it again", *id);
 		goto fail;
 	}
 	/* where the nodes see it: the spool */
@@ -79,29 +79,47 @@ static int bisect_on_slurm(const struct cli *c, const struct pb_config *cfg, con
 	db_close(db);
 	db = NULL;
 	if (seed_id <= 0) {
-		pb_seterr(&err, "bisect: series comparison %lld did not go into %s", id, seed);
+		pb_seterr(&err, "bisect: series comparison %lld did not go into %s", *id, seed);
 		goto fail;
 	}
-	snprintf(id_arg, sizeof(id_arg), "%lld", seed_id);
-	event_say("perfbot: bisect of series comparison %lld (%s there)\n", id, id_arg);
-	one.seed = xstrdup(seed);
-	one.page_of = id;
-	one.overrides = c->overrides;
-	one.noverrides = c->noverrides;
-	end = executor_run_one(cfg, q, &one, &err);
-	rc = end == RUN_DONE ? one.exit_code : cli_run_status(end, NULL, &err);
-	unlink(seed);
+	event_say("perfbot: bisect of series comparison %lld (%lld there)\n", *id, seed_id);
+	r->comparison = seed_id;
 	goto out;
 fail:
 	cli_error("%s", err.msg);
 	if (seed)
 		unlink(seed);
+	free(seed);
+	seed = NULL;
 out:
 	db_close(db);
-	free(seed);
 	free(uids[0]);
 	free(uids[1]);
-	return rc;
+	return seed;
+}
+
+/* The bisect r asks, here or as one Slurm job (from a seed database). */
+static int run_bisect(const struct cli *c, const struct pb_config *cfg, const struct pb_queue *q,
+		      struct request *r)
+{
+	struct submit how = { .overrides = c->overrides, .noverrides = c->noverrides,
+			      .show = &cli_presenter };
+	struct submitted sub;
+	char *seed = NULL;
+	enum run_end end;
+	pb_err err;
+
+	if (cfg->executor == EXECUTOR_SLURM) {
+		seed = bisect_seed(cfg, q, r, &how.page_of);
+		if (!seed)
+			return PB_EXIT_ERROR;
+		how.seed = xstrdup(seed);
+	}
+	end = executor_submit(cfg, q, r, &how, &sub, &err);
+	if (seed)
+		unlink(seed);
+	free(seed);
+	return cli_submitted_status(end, &sub, &err, false);
 }
 
 static const struct pb_usage usage = {
@@ -117,33 +135,16 @@ int cmd_bisect(int argc, char **argv)
 	struct cli c = { 0 };
 	struct pb_config cfg;
 	struct pb_queue q;
-	const char *metric = NULL;
-	int rc, cid = 0;
-	const struct pb_option opts[] = {
-		OPT_STRING('m', "metric", &metric, "W.M",
-			   "the metric to bisect on, e.g. thp-anon.fault_always_ms_per_gib\n"
-			   "(default: what the series comparison found)"),
-		OPT_INTEGER(0, "comparison", &cid, "ID", 1, 2000000000, "comparison",
-			    "the series comparison (default: the queue's newest)"),
-		OPT_CLI_COMMON(&c),
-		OPT_END(),
-	};
+	struct request r;
+	int rc;
 
-	rc = parse_options(argc, argv, opts, &usage, NULL);
+	rc = cli_bisect_args(argc, argv, &c, &r, &usage);
 	if (rc != PB_OPT_GO_ON)
 		goto out;
 	rc = PB_EXIT_ERROR;
 	if (!cli_load_config_queue(&c, &cfg, &q))
 		goto out;
-	{
-		struct bisect_request rq = { .series_cid = cid, .metric = metric, .show = &cli_presenter };
-
-		pb_err err;
-
-		rc = cfg.executor == EXECUTOR_SLURM
-			     ? bisect_on_slurm(&c, &cfg, &q, &rq)
-			     : cli_run_status(pipeline_bisect(&cfg, &q, &rq, &err), NULL, &err);
-	}
+	rc = run_bisect(&c, &cfg, &q, &r);
 	queue_free(&q);
 	config_free(&cfg);
 out:

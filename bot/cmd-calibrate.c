@@ -21,31 +21,23 @@ int cmd_calibrate(int argc, char **argv)
 	struct cli c = { 0 };
 	struct pb_config cfg;
 	struct pb_queue q;
+	struct request r;
 	char *only[CLI_MAX_WORKLOADS];
-	int rc, nonly = 0, per_side = 0;
-	const struct pb_option opts[] = {
-		OPT_CLI_WORKLOADS(only, &nonly, "calibrate this workload (repeatable; default: every one)"),
-		OPT_INTEGER('b', "per-side", &per_side, "N", 2, 1000, "boots",
-			    "boots per side (default [calibrate] boots, 4)"),
-		OPT_CLI_COMMON(&c),
-		OPT_END(),
-	};
+	pb_err err;
+	int rc;
 
-	rc = parse_options(argc, argv, opts, &usage, NULL);
+	rc = cli_calibrate_args(argc, argv, &c, &r, only, &usage);
 	if (rc != PB_OPT_GO_ON)
 		goto out;
 	if (!cli_load_config_queue(&c, &cfg, &q)) {
 		rc = PB_EXIT_ERROR;
 		goto out;
 	}
-	{
-		pb_err err;
-
-		rc = cli_run_status(pipeline_calibrate(&cfg, &q, only, nonly,
-						       per_side ? per_side : cfg.calibrate_boots, false,
-						       NULL, &err),
-				    NULL, &err);
-	}
+	/* here, whatever [executor] says: a calibration measures this machine */
+	rc = cli_run_status(pipeline_calibrate(&cfg, &q, only, r.nonly,
+					       r.per_side ? r.per_side : cfg.calibrate_boots, false,
+					       NULL, &err),
+			    NULL, &err);
 	queue_free(&q);
 	config_free(&cfg);
 out:

@@ -151,15 +151,17 @@ static void nightly_patch(const struct pb_config *cfg, const struct pb_queue *q,
 			  const struct pipeline *pl, const struct pb_patch *p, bool all, struct tally *t,
 			  struct overlap *o)
 {
+	struct request r = { .kind = REQUEST_PATCH, .number = p->number };
+	struct submit how = { .boots_begin = overlap_boots_begin, .ctx = o, .show = &cli_presenter };
+	struct submitted sub;
 	struct pipeline_outcome out;
-	struct run_request rq = { .number = p->number, .boots_begin = overlap_boots_begin, .ctx = o,
-				  .show = &cli_presenter };
 	pb_err err;
 	int prc;
 
 	if (skipped_tonight(pl, q, p, all, t))
 		return;
-	prc = cli_run_status(pipeline_run_patch(cfg, q, &rq, &out, &err), &out, &err);
+	prc = cli_submitted_status(executor_submit(cfg, q, &r, &how, &sub, &err), &sub, &err, true);
+	out = sub.outcome;
 	t->run++;
 	if (prc == PB_EXIT_ERROR || !out.comparison) {
 		note(t, p, "perfbot could not measure it (see the log above)");
@@ -233,6 +235,18 @@ static bool import_task(struct pipeline *pl, const struct pb_config *cfg, const 
 	return ok;
 }
 
+/* Task k's command line: the request's (request_argv), this command's
+ * settings, tonight's spool. */
+static void task_args(struct cluster_task *k, const struct pb_config *cfg, const struct cli *c,
+		      const struct pb_queue *q, const char *spool, const struct request *r)
+{
+	int n;
+	char **argv = request_argv(r, &n);
+
+	executor_job_args(k, cfg, c->overrides, c->noverrides, q, spool, argv, n);
+	request_argv_free(argv);
+}
+
 /* The calibration, then every patch that runs tonight, as Slurm jobs in a
  * spool directory of tonight's; each patch's job starts from the
  * calibration's database, so that it is judged by the noise floor its
@@ -257,32 +271,20 @@ static bool nightly_slurm(const struct pb_config *cfg, const struct pb_queue *q,
 	n = 1;
 	for (int i = 0; i < q->npatches; i++) {
 		const struct pb_patch *p = &q->patches[i];
-		char num[16];
-		char *cmd[] = { "run", "--patch", num };
 
 		if (skipped_tonight(pl, q, p, all, t))
 			continue;
-		snprintf(num, sizeof(num), "%d", p->number);
 		of[n] = p;
 		k[n].name = xasprintf("%03d", p->number);
-		executor_job_args(&k[n++], cfg, c->overrides, c->noverrides, q, spool, cmd, 3);
+		task_args(&k[n++], cfg, c, q, spool,
+			  &(struct request){ .kind = REQUEST_PATCH, .number = p->number });
 	}
 	if (ok && n > 1 && calibrate && nnames) {
-		char *cmd[2 + 2 * CLI_MAX_WORKLOADS + 2];
-		char boots[16];
-		int m = 0;
-
-		cmd[m++] = "calibrate";
-		for (int i = 0; i < nnames; i++) {
-			cmd[m++] = "-w";
-			cmd[m++] = names[i];
-		}
-		snprintf(boots, sizeof(boots), "%d", cfg->calibrate_boots);
-		cmd[m++] = "-b";
-		cmd[m++] = boots;
 		cal = 0;
 		k[0].name = xstrdup(comparison_kind_name(KIND_CALIBRATION));
-		executor_job_args(&k[0], cfg, c->overrides, c->noverrides, q, spool, cmd, m);
+		task_args(&k[0], cfg, c, q, spool,
+			  &(struct request){ .kind = REQUEST_CALIBRATE, .only = names, .nonly = nnames,
+					     .per_side = cfg->calibrate_boots });
 	}
 	/* without a calibration, the tasks are 1..n-1 */
 	first = cal < 0 ? 1 : 0;

@@ -22,98 +22,68 @@ static const struct pb_usage usage = {
 	"             with --bisect-exit: 0 good, 1 bad, 125 skip, 128 error\n",
 };
 
-/* A series run that found a regression, a behaviour change or a kernel
- * that failed is bisected to the patch that did it, as the -rc's answer
- * needs; an improvement is not. The series' exit status stands unless the
- * bisect could not go on. */
-static int run_series(const struct pb_config *cfg, const struct pb_queue *q,
-		      const struct run_request *rq, bool bisect, struct pipeline_outcome *outp)
+/* A series run here that found a regression, a behaviour change or a
+ * kernel that failed is bisected to the patch that did it, as the -rc's
+ * answer needs; an improvement is not. The series' exit status rc stands
+ * unless the bisect could not go on. (On Slurm, the node's perfbot run
+ * --series bisects, as this one does.) */
+static int bisect_series(const struct pb_config *cfg, const struct pb_queue *q,
+			 const struct pipeline_outcome *out, bool bisect, int rc)
 {
-	struct pipeline_outcome out;
+	const char *what = out->status == STATUS_BUILD_FAILED  ? "a kernel that failed to build"
+			   : out->status == STATUS_BOOT_FAILED ? "a kernel that failed to boot"
+			   : out->decided && out->verdict == VERDICT_REGRESSION ? "a regression"
+			   : out->behaviour_change ? "a behaviour change" : NULL;
+	struct request r = { .kind = REQUEST_BISECT, .comparison = out->comparison };
+	struct submit how = { .show = &cli_presenter };
+	struct submitted sub;
+	enum run_end end;
 	pb_err err;
-	int rc = cli_run_status(pipeline_run_series(cfg, q, rq, &out, &err), &out, &err);
-	enum run_end bend;
 
-	*outp = out;
-	const char *what = out.status == STATUS_BUILD_FAILED  ? "a kernel that failed to build"
-			   : out.status == STATUS_BOOT_FAILED ? "a kernel that failed to boot"
-			   : out.decided && out.verdict == VERDICT_REGRESSION ? "a regression"
-			   : out.behaviour_change ? "a behaviour change" : NULL;
-
-	if (rc == PB_EXIT_ERROR || rc == PB_EXIT_STOPPED || !out.comparison || !what)
+	if (rc == PB_EXIT_ERROR || rc == PB_EXIT_STOPPED || !out->comparison || !what)
 		return rc;
 	if (!bisect) {
 		event_say("perfbot: the series showed %s: perfbot bisect --comparison %lld finds the "
-			  "patch\n", what, out.comparison);
+			  "patch\n", what, out->comparison);
 		return rc;
 	}
 	event_say("perfbot: the series showed %s: bisecting comparison %lld (--no-bisect: not)\n",
-		  what, out.comparison);
+		  what, out->comparison);
 	event_flush(EVENT_SAY);
-	bend = pipeline_bisect(cfg, q,
-			       &(struct bisect_request){ .series_cid = out.comparison, .show = &cli_presenter },
-			       &err);
-	if (bend == RUN_FAILED)
-		return cli_run_status(bend, NULL, &err);
+	end = executor_submit(cfg, q, &r, &how, &sub, &err);
+	if (end == RUN_FAILED)
+		return cli_run_status(end, NULL, &err);
 	return rc;
 }
 
-/* [executor] kind = slurm: the same command as one Slurm job, which runs
- * it locally on its node (the series' bisect too), its answer imported
- * here. A patch that is not mm is said here, as run says it. */
-static int run_on_slurm(const struct cli *c, const struct pb_config *cfg, const struct pb_queue *q,
-			const struct patch_args *a, const struct run_request *rq,
-			struct pipeline_outcome *out)
+/* What the options ask, where [executor] kind says: here, or as one Slurm
+ * job (whose exit status, perfbot's on its node, is this one's) that runs
+ * it on its node, the series' bisect too, its answer imported here. */
+static int run_request(const struct cli *c, const struct pb_config *cfg, const struct pb_queue *q,
+		       const struct patch_args *a, struct pipeline_outcome *out)
 {
-	char *cmd[6 + 2 * CLI_MAX_WORKLOADS], num[16], name[16];
-	struct executor_one one = { .cmd = cmd, .name = "series", .kind = KIND_SERIES,
-				    .show = &cli_presenter };
+	struct submit how = { .overrides = c->overrides, .noverrides = c->noverrides,
+			      .show = &cli_presenter };
+	struct submitted sub;
+	struct request r;
 	enum run_end end;
 	pb_err err;
-	int n = 0;
+	int rc;
 
 	/* the node would need the file, and a queue to find it in */
-	if (a->patch_file) {
+	if (cfg->executor == EXECUTOR_SLURM && a->patch_file) {
 		cli_error("--patch-file runs on this machine: add -c executor.kind=local");
 		return PB_EXIT_ERROR;
 	}
-	cmd[n++] = "run";
-	if (a->series) {
-		cmd[n++] = "--series";
-		if (a->mm_only)
-			cmd[n++] = "--mm-only";
-		if (a->no_bisect)
-			cmd[n++] = "--no-bisect";
-	} else {
-		const struct pb_patch *p = cli_queue_patch(q, a->number);
-
-		if (!p)
-			return PB_EXIT_ERROR;
-		if (!p->is_mm && !a->force)
-			return cli_run_status(pipeline_run_patch(cfg, q, rq, out, &err), out, &err);
-		snprintf(num, sizeof(num), "%d", a->number);
-		snprintf(name, sizeof(name), "%03d", a->number);
-		cmd[n++] = "--patch";
-		cmd[n++] = num;
-		one.name = name;
-		one.kind = KIND_PATCH;
-		one.patch = p;
-	}
-	for (int i = 0; i < a->nonly; i++) {
-		cmd[n++] = "--workload";
-		cmd[n++] = a->only[i];
-	}
-	if (a->force)
-		cmd[n++] = "--force";
-	if (a->all)
-		cmd[n++] = "--all";
-	one.ncmd = n;
-	one.overrides = c->overrides;
-	one.noverrides = c->noverrides;
-	end = executor_run_one(cfg, q, &one, &err);
-	if (one.comparison)
-		*out = one.outcome;
-	return end == RUN_DONE ? one.exit_code : cli_run_status(end, NULL, &err);
+	cli_run_request(a, &r);
+	if (r.kind == REQUEST_PATCH && !cli_queue_patch(q, r.number))
+		return PB_EXIT_ERROR;
+	end = executor_submit(cfg, q, &r, &how, &sub, &err);
+	*out = sub.outcome;
+	rc = cli_submitted_status(end, &sub, &err, true);
+	if (cfg->executor != EXECUTOR_SLURM && r.kind == REQUEST_SERIES)
+		rc = bisect_series(cfg, q, out, !a->no_bisect, rc);
+	return rc;
 }
 
 /* git bisect run's: 0 good, 1 bad, 125 skip (this commit cannot be
@@ -187,20 +157,8 @@ int cmd_run(int argc, char **argv)
 	if (rc < 0 && !cli_load_config_patches(&c, &cfg, &q, &a))
 		rc = PB_EXIT_ERROR;
 	if (rc < 0) {
-		struct run_request rq = { .number = a.number, .only = a.only, .nonly = a.nonly,
-					  .force = a.force, .series = a.series,
-					  .mm_only = a.mm_only, .all = a.all, .show = &cli_presenter };
-
-		pb_err err;
-
 		loaded = true;
-		/* on Slurm, the status is the one perfbot exited with on its node */
-		if (cfg.executor == EXECUTOR_SLURM)
-			rc = run_on_slurm(&c, &cfg, &q, &a, &rq, &out);
-		else if (a.series)
-			rc = run_series(&cfg, &q, &rq, !a.no_bisect, &out);
-		else
-			rc = cli_run_status(pipeline_run_patch(&cfg, &q, &rq, &out, &err), &out, &err);
+		rc = run_request(&c, &cfg, &q, &a, &out);
 	}
 	if (a.bisect_exit && (parsed || rc == PB_EXIT_USAGE))
 		rc = bisect_status(rc, &out);

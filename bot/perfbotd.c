@@ -168,62 +168,47 @@ static void next_job_build(void *ctx, const struct comparison *cmp, const char *
 	db_close(db);
 }
 
-/* [executor] kind = slurm: the job as one Slurm job (perfbot run --patch on
- * a node, with perfbotd's settings and the job's own), its comparison
- * imported and made the job's. A stop cancels the Slurm job: the job stays
- * queued and is submitted again (no boot journal: the node's run is whole
- * or nothing). */
-static int job_on_slurm(const struct cli *c, const struct pb_config *cfg, const struct pb_queue *q,
-			const struct job *j, char **only, int nonly)
+/* The job's request, where [executor] kind says. Here, its boots are
+ * journaled and its store completes the job. On Slurm, it is one Slurm job
+ * (perfbot run --patch on a node, with perfbotd's settings and the job's
+ * own), its comparison imported and made the job's; a stop cancels the
+ * Slurm job: the job stays queued and is submitted again (no boot
+ * journal: the node's run is whole or nothing). */
+static int job_submit(const struct cli *c, const struct pb_config *cfg, const struct pb_queue *q,
+		      const struct job *j, const struct request *r, struct next_job *nj)
 {
-	char *cmd[5 + 2 * CLI_MAX_WORKLOADS], num[16], *name = xasprintf("job%lld", j->id);
 	char *lines = xstrdup(j->overrides ? j->overrides : ""), *save = NULL;
-	struct cli jc = { .config_path = c->config_path };
-	struct executor_one one = { .name = name, .cmd = cmd, .kind = KIND_PATCH, .stop = &stop_requested,
-				    .show = &cli_presenter };
+	char **overrides = xcalloc((size_t)c->noverrides + strlen(lines) + 1, sizeof(char *));
+	char *name = xasprintf("job%lld", j->id);
+	struct submit how = { .overrides = overrides, .name = name, .show = &cli_presenter,
+			      .stop = &stop_requested, .job_id = j->id, .boots_begin = next_job_build,
+			      .ctx = nj };
+	struct submitted sub = { .exit_code = -1 };
+	bool slurm = cfg->executor == EXECUTOR_SLURM;
 	sqlite3 *db = NULL;
 	pb_err err;
-	int n = 0, rc;
+	int rc;
 
-	jc.overrides = xcalloc((size_t)c->noverrides + strlen(lines) + 1, sizeof(char *));
 	for (int i = 0; i < c->noverrides; i++)
-		jc.overrides[jc.noverrides++] = c->overrides[i];
+		overrides[how.noverrides++] = c->overrides[i];
 	for (char *l = strtok_r(lines, "\n", &save); l; l = strtok_r(NULL, "\n", &save))
-		jc.overrides[jc.noverrides++] = l;
-	snprintf(num, sizeof(num), "%d", j->patch);
-	cmd[n++] = "run";
-	cmd[n++] = "--patch";
-	cmd[n++] = num;
-	for (int i = 0; i < nonly; i++) {
-		cmd[n++] = "--workload";
-		cmd[n++] = only[i];
-	}
-	if (j->force)
-		cmd[n++] = "--force";
-	one.ncmd = n;
-	one.patch = queue_find(q, j->patch);
-	if (!one.patch) {
+		overrides[how.noverrides++] = l;
+	if (slurm && !queue_find(q, j->patch)) {
 		cli_error("no patch %03d in queue %s any more", j->patch, q->dir);
 		rc = PB_EXIT_ERROR;
 	} else {
-		pb_err why;
-		enum run_end end;
-
-		one.overrides = jc.overrides;
-		one.noverrides = jc.noverrides;
-		end = executor_run_one(cfg, q, &one, &why);
-
-		rc = end == RUN_DONE ? one.exit_code : cli_run_status(end, NULL, &why);
+		rc = cli_submitted_status(executor_submit(cfg, q, r, &how, &sub, &err), &sub, &err, true);
 	}
-	/* the job is done with the comparison its Slurm job brought */
-	if (one.comparison && pb_exit_answered(rc) &&
+	/* the job is done with the comparison its Slurm job brought (here,
+	 * the store did it) */
+	if (slurm && sub.exit_code >= 0 && sub.outcome.comparison && pb_exit_answered(rc) &&
 	    !(db_lock_wait(cfg->db_path, NULL, &err) && db_open(cfg->db_path, &db, &err) &&
-	      jobdb_complete_alone(db, j->id, one.comparison, &err))) {
+	      jobdb_complete_alone(db, j->id, sub.outcome.comparison, &err))) {
 		cli_error("job %lld: %s", j->id, err.msg);
 		rc = PB_EXIT_ERROR;
 	}
 	db_close(db);
-	free(jc.overrides);
+	free(overrides);
 	free(lines);
 	free(name);
 	return rc;
@@ -282,16 +267,11 @@ static void __attribute__((noreturn)) job_child(const struct cli *c, struct pb_c
 	} else {
 		struct next_job nj = { .cfg = cfg, .id = j->id,
 				       .overrides = j->overrides ? j->overrides : "" };
-		struct run_request rq = { .number = j->patch, .only = only, .nonly = nonly,
-					  .force = j->force, .job_id = j->id, .stop = &stop_requested,
-					  .boots_begin = next_job_build, .ctx = &nj,
-					  .show = &cli_presenter };
-		struct pipeline_outcome out = { 0 };
+		struct request r = { .kind = REQUEST_PATCH, .number = j->patch, .only = only,
+				     .nonly = nonly, .force = j->force };
 
 		/* the job's status is perfbot run's, as a Slurm node's is */
-		rc = cfg->executor == EXECUTOR_SLURM
-			     ? job_on_slurm(c, cfg, &q, j, only, nonly)
-			     : cli_run_status(pipeline_run_patch(cfg, &q, &rq, &out, &err), &out, &err);
+		rc = job_submit(c, cfg, &q, j, &r, &nj);
 		queue_free(&q);
 		/* the build dies with this process: let it end, unless stopping */
 		prebuild_finish(&nj.build, &stop_requested);

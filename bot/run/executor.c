@@ -10,6 +10,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "bisect.h"
 #include "bundle.h"
 #include "db.h"
 #include "event.h"
@@ -262,4 +263,94 @@ out:
 	free(perfbot);
 	free(spool);
 	return rc;
+}
+
+static enum run_end submit_here(const struct pb_config *cfg, const struct pb_queue *q,
+				const struct request *r, const struct submit *how,
+				struct submitted *out, pb_err *err)
+{
+	struct run_request rq = {
+		.number = r->number, .only = (char **)r->only, .nonly = r->nonly,
+		.force = r->force, .series = r->kind == REQUEST_SERIES, .mm_only = r->mm_only,
+		.all = r->all, .job_id = how->job_id, .stop = how->stop,
+		.boots_begin = how->boots_begin, .ctx = how->ctx, .show = how->show,
+	};
+	struct bisect_request brq = { .series_cid = r->comparison, .metric = r->metric,
+				      .show = how->show };
+
+	switch (r->kind) {
+	case REQUEST_PATCH:
+		return pipeline_run_patch(cfg, q, &rq, &out->outcome, err);
+	case REQUEST_SERIES:
+		return pipeline_run_series(cfg, q, &rq, &out->outcome, err);
+	case REQUEST_BISECT:
+		return pipeline_bisect(cfg, q, &brq, err);
+	case REQUEST_CALIBRATE:
+		return pipeline_calibrate(cfg, q, (char **)r->only, r->nonly,
+					  r->per_side ? r->per_side : cfg->calibrate_boots, false,
+					  &out->outcome, err);
+	}
+	pb_seterr(err, "a request of no kind perfbot knows (%d)", (int)r->kind);
+	return RUN_FAILED;
+}
+
+static enum run_end submit_slurm(const struct pb_config *cfg, const struct pb_queue *q,
+				 const struct request *r, const struct submit *how,
+				 struct submitted *out, pb_err *err)
+{
+	static const struct {
+		const char *name;
+		enum comparison_kind kind;
+	} of[] = {
+		[REQUEST_PATCH] = { NULL, KIND_PATCH },
+		[REQUEST_SERIES] = { "series", KIND_SERIES },
+		[REQUEST_BISECT] = { "bisect", KIND_BISECT },
+		[REQUEST_CALIBRATE] = { NULL, KIND_CALIBRATION },
+	};
+	struct executor_one one = { .overrides = how->overrides, .noverrides = how->noverrides,
+				    .seed = how->seed, .page_of = how->page_of, .stop = how->stop,
+				    .show = how->show, .kind = of[r->kind].kind, .name = of[r->kind].name };
+	char name[16], **argv;
+	enum run_end end;
+
+	if (r->kind == REQUEST_PATCH) {
+		one.patch = queue_patch(q, r->number, err);
+		if (!one.patch) {
+			free(how->seed);
+			return RUN_FAILED;
+		}
+		/* said here, as run says it: there is nothing to measure */
+		if (!one.patch->is_mm && !r->force) {
+			free(how->seed);
+			return submit_here(cfg, q, r, how, out, err);
+		}
+		snprintf(name, sizeof(name), "%03d", r->number);
+		one.name = name;
+	} else if (r->kind == REQUEST_CALIBRATE) {
+		one.name = comparison_kind_name(KIND_CALIBRATION);
+	}
+	if (how->name)
+		one.name = how->name;
+	argv = request_argv(r, &one.ncmd);
+	one.cmd = argv;
+	end = executor_run_one(cfg, q, &one, err);
+	out->exit_code = one.exit_code;
+	snprintf(out->node, sizeof(out->node), "%s", one.node);
+	if (one.comparison)
+		out->outcome = one.outcome;
+	request_argv_free(argv);
+	return end;
+}
+
+enum run_end executor_submit(const struct pb_config *cfg, const struct pb_queue *q,
+			     const struct request *r, const struct submit *how,
+			     struct submitted *out, pb_err *err)
+{
+	memset(out, 0, sizeof(*out));
+	out->exit_code = -1;
+	err->msg[0] = '\0';
+	if (cfg->executor == EXECUTOR_SLURM)
+		return submit_slurm(cfg, q, r, how, out, err);
+	free(how->seed);
+	return submit_here(cfg, q, r, how, out, err);
 }

@@ -15,6 +15,7 @@
 #include "pipeline.h"
 #include "present.h"
 #include "queue.h"
+#include "request.h"
 
 /* The perfbot binary the nodes run: this one's (the nodes see its path). */
 char *executor_perfbot(void);
@@ -73,5 +74,41 @@ struct executor_one {
  * home; RUN_STOPPED when stopped (its job cancelled). */
 enum run_end executor_run_one(const struct pb_config *cfg, const struct pb_queue *q,
 			      struct executor_one *one, pb_err *err);
+
+/* How a request runs, beside what it asks. */
+struct submit {
+	char *const *overrides;        /* this command's -c overrides: a Slurm job's too */
+	int noverrides;
+	const char *name;              /* a Slurm job's name; NULL: the request's ("765",
+					* "series", "bisect", "calibration") */
+	const struct presenter *show;  /* the pages and the answer (NULL: none) */
+	volatile sig_atomic_t *stop;   /* stops it: a run here after its boot, a Slurm job
+					* cancelled; NULL: SIGTERM and SIGINT stop a Slurm job */
+	/* here: perfbotd's job (its boots journaled), and what to do once
+	 * the kernels are built (run_request's boots_begin) */
+	long long job_id;
+	void (*boots_begin)(void *ctx, const struct comparison *cmp, const char *why_not);
+	void *ctx;
+	/* on Slurm: a database the job starts from (taken), the comparison
+	 * here whose page shows the answer (0: the answer's own) */
+	char *seed;
+	long long page_of;
+};
+
+/* What came of a request. */
+struct submitted {
+	struct pipeline_outcome outcome; /* what it found; comparison 0: nothing stored */
+	int exit_code;                   /* a Slurm job's: perfbot's exit status on its
+					  * node, the command's own; -1: none (here) */
+	char node[64];                   /* where it ran; "" here */
+};
+
+/* Runs r where [executor] kind says: here (pipeline.h, bisect.h), or as
+ * one Slurm job whose bundle comes home (executor_run_one, its command
+ * line request_argv's). A patch that is not mm (and not forced) is said
+ * here either way: nothing to ship. How it ended; out what came of it. */
+enum run_end executor_submit(const struct pb_config *cfg, const struct pb_queue *q,
+			     const struct request *r, const struct submit *how,
+			     struct submitted *out, pb_err *err);
 
 #endif

@@ -79,6 +79,7 @@ void test_json(void);
 void test_answer(void);
 void test_report(void);
 void test_model(void);
+void test_request(void);
 
 /* A fresh temporary directory for one test: removed at the end of the run
  * when every check passed, kept when one failed. Free the name. */
