@@ -447,12 +447,17 @@ int cli_submitted_status(enum run_end end, const struct submitted *s, const pb_e
 
 const struct pb_patch *cli_queue_patch(const struct pb_queue *q, int number)
 {
-	pb_err err;
-	const struct pb_patch *p = queue_patch(q, number, &err);
+	const struct pb_patch *p = queue_find(q, number);
+	pb_str nums;
 
-	if (!p)
-		cli_error("%s", err.msg);
-	return p;
+	if (p)
+		return p;
+	/* every number, however many: a line of its own, not a pb_err */
+	str_init(&nums);
+	queue_numbers(q, &nums);
+	cli_error("patch %d is not in the queue %s (it has %s)", number, q->dir, nums.buf);
+	str_free(&nums);
+	return NULL;
 }
 
 bool cli_patch_option(const struct pb_option *opt, const char *arg, void *value, pb_err *err)

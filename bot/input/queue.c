@@ -1710,6 +1710,12 @@ const struct pb_patch *queue_find(const struct pb_queue *q, int number)
 	return NULL;
 }
 
+void queue_numbers(const struct pb_queue *q, pb_str *out)
+{
+	for (int i = 0; i < q->npatches; i++)
+		str_addf(out, "%s%03d", i ? " " : "", q->patches[i].number);
+}
+
 const struct pb_patch *queue_patch(const struct pb_queue *q, int number, pb_err *err)
 {
 	const struct pb_patch *p = queue_find(q, number);
@@ -1718,9 +1724,13 @@ const struct pb_patch *queue_patch(const struct pb_queue *q, int number, pb_err 
 	if (p)
 		return p;
 	str_init(&nums);
-	for (int i = 0; i < q->npatches; i++)
-		str_addf(&nums, "%s%03d", i ? " " : "", q->patches[i].number);
+	queue_numbers(q, &nums);
 	pb_seterr(err, "patch %d is not in the queue %s (it has %s)", number, q->dir, nums.buf);
+	/* an error holds 1023 bytes: a queue of hundreds says how many */
+	if (strlen(err->msg) >= sizeof(err->msg) - 1)
+		pb_seterr(err, "patch %d is not in the queue %s (it has %d patches, %03d to %03d)",
+			  number, q->dir, q->npatches, q->patches[0].number,
+			  q->patches[q->npatches - 1].number);
 	str_free(&nums);
 	return NULL;
 }
