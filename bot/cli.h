@@ -4,7 +4,7 @@
 #define PERFBOT_CLI_H
 
 #include "config.h"
-#include "end.h"
+#include "run-end.h"
 #include "request.h"
 #include "parse-options.h"
 #include "version.h"

@@ -5,6 +5,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 
+#include "util.h"
+
 static FILE *terminal_stream(enum event_stream s)
 {
 	return s == EVENT_SAY ? stdout : stderr;
@@ -70,11 +72,7 @@ static void event_vsay(enum event_stream s, const char *fmt, va_list ap)
 		return;
 	}
 	if ((size_t)n >= sizeof(small)) {
-		text = malloc((size_t)n + 1);
-		if (!text) {
-			va_end(again);
-			return;
-		}
+		text = xmalloc((size_t)n + 1);
 		vsnprintf(text, (size_t)n + 1, fmt, again);
 	}
 	va_end(again);
@@ -107,7 +105,9 @@ bool event_buffer_open(struct event_buffer *b, enum event_stream s)
 	b->len = 0;
 	b->s = s;
 	b->f = open_memstream(&b->text, &b->len);
-	return b->f != NULL;
+	if (!b->f)
+		xalloc_failed(); /* it fails only for want of memory */
+	return true;
 }
 
 void event_buffer_close(struct event_buffer *b)

@@ -1,10 +1,12 @@
 /* What the library layers (run/, db/, kernel/, vm/) say while they work:
  * what a run found and decided, and the progress of long work. They never
  * print: they hand the text to the sink the command set, which puts it
- * where it belongs: the terminal's stdout and stderr (the default),
- * all of it on stderr (perfbot run --json, whose stdout is the JSON), a
- * job's log (perfbotd). Text comes as printf would print it, partial
- * lines included: a boot's line is finished when the boot ends. */
+ * where it belongs: the terminal's stdout and stderr (the default; a
+ * perfbotd job's are its log), or all of it on stderr (perfbot run
+ * --json, whose stdout is the JSON). Text comes as printf would print it,
+ * partial lines included: a boot's line is finished when the boot ends.
+ * A sink's write must not keep the text; the sink is set before any work
+ * starts (boots run in threads, a build in a child: they say through it). */
 #ifndef PERFBOT_EVENT_H
 #define PERFBOT_EVENT_H
 
@@ -37,7 +39,8 @@ void event_write(enum event_stream s, const char *text, size_t len);
 void event_flush(enum event_stream s);
 
 /* A FILE for a renderer that writes to one (answer.h's): what it wrote
- * goes to the sink, on stream s, when the buffer is closed. */
+ * goes to the sink, on stream s, when the buffer is closed. Out of memory
+ * is the end of perfbot, as for xmalloc: it returns true. */
 struct event_buffer {
 	FILE *f;
 	char *text;

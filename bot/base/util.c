@@ -129,7 +129,7 @@ void pb_seterr(pb_err *err, const char *fmt, ...)
 	visible_into(err->msg, sizeof(err->msg), raw);
 }
 
-static void oom(void)
+void xalloc_failed(void)
 {
 	fputs("perfbot: out of memory\n", stderr);
 	abort();
@@ -140,7 +140,7 @@ void *xmalloc(size_t n)
 	void *p = malloc(n ? n : 1);
 
 	if (!p)
-		oom();
+		xalloc_failed();
 	return p;
 }
 
@@ -149,7 +149,7 @@ void *xcalloc(size_t n, size_t size)
 	void *p = calloc(n ? n : 1, size ? size : 1);
 
 	if (!p)
-		oom();
+		xalloc_failed();
 	return p;
 }
 
@@ -157,7 +157,7 @@ void *xrealloc(void *p, size_t n)
 {
 	p = realloc(p, n ? n : 1);
 	if (!p)
-		oom();
+		xalloc_failed();
 	return p;
 }
 
@@ -166,7 +166,7 @@ char *xstrdup(const char *s)
 	char *p = strdup(s ? s : "");
 
 	if (!p)
-		oom();
+		xalloc_failed();
 	return p;
 }
 
@@ -175,7 +175,7 @@ char *xstrndup(const char *s, size_t n)
 	char *p = strndup(s ? s : "", n);
 
 	if (!p)
-		oom();
+		xalloc_failed();
 	return p;
 }
 
@@ -186,7 +186,7 @@ char *xasprintf(const char *fmt, ...)
 
 	va_start(ap, fmt);
 	if (vasprintf(&p, fmt, ap) < 0)
-		oom();
+		xalloc_failed();
 	va_end(ap);
 	return p;
 }
@@ -236,7 +236,7 @@ void str_addf(pb_str *s, const char *fmt, ...)
 	n = vasprintf(&p, fmt, ap);
 	va_end(ap);
 	if (n < 0)
-		oom();
+		xalloc_failed();
 	str_addn(s, p, (size_t)n);
 	free(p);
 }
@@ -446,7 +446,7 @@ bool is_dir(const char *path)
 bool rm_rf(const char *path)
 {
 	char *argv[] = { "rm", "-rf", "--", (char *)path, NULL };
-	struct spawn_opts o = { 0 };
+	struct spawn_opts o = { .stdout_path = "" }; /* stdout is the command's (run --json) */
 	struct spawn_result r;
 
 	if (!path_exists(path))

@@ -71,6 +71,8 @@ char *visible_lines(const char *text);
  * character or an escape that does not fit. */
 void visible_into(char *out, size_t size, const char *text);
 
+/* Out of memory: says so and aborts (what every x*alloc does). */
+__attribute__((noreturn)) void xalloc_failed(void);
 void *xmalloc(size_t n);
 void *xcalloc(size_t n, size_t size);
 void *xrealloc(void *p, size_t n);

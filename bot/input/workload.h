@@ -43,7 +43,7 @@ struct workload {
 	int nmetrics;
 };
 
-/* The most workloads one run chooses (--workload NAME, CLI_MAX_WORKLOADS times). */
+/* The most workloads one run chooses (run --workload is repeatable as often). */
 #define WORKLOADS_MAX 32
 
 struct workload_set {

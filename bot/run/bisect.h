@@ -11,7 +11,7 @@
 #include <sqlite3.h>
 
 #include "config.h"
-#include "end.h"
+#include "run-end.h"
 #include "present.h"
 #include "queue.h"
 

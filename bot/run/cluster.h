@@ -46,7 +46,7 @@ extern const char cluster_job_script[];
  * every active job and returns false. A refused submission is tried again
  * (3 times, 30 s apart, then the task is given up), unless it is the
  * first: then Slurm or [executor] is wrong, nothing runs, false with err.
- * Progress on stdout. */
+ * Says its progress (event_say). */
 bool cluster_run(const struct pb_config *cfg, const char *spool, const char *perfbot,
 		 struct cluster_task *t, int n, double poll, volatile sig_atomic_t *stop, pb_err *err);
 void cluster_task_free(struct cluster_task *t);

@@ -36,7 +36,7 @@ void executor_job_args(struct cluster_task *k, const struct pb_config *cfg,
 
 /* A done task's bundle into db (this process holds its lock); uid: the
  * newest comparison of kind it brought (or held). Says what it imported
- * on stdout, prefixed who. False, with err, if there was nothing to bring
+ * (event_say), prefixed who. False, with err, if there was nothing to bring
  * or the bundle was refused (nothing of it stored). */
 bool executor_import(sqlite3 *db, const struct pb_config *cfg, const struct cluster_task *k,
 		     enum comparison_kind kind, const char *who, char uid[33], pb_err *err);

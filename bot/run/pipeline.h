@@ -13,7 +13,7 @@
 #include "compare.h"
 #include "comparison.h"
 #include "config.h"
-#include "end.h"
+#include "run-end.h"
 #include "kernel.h"
 #include "measure.h"
 #include "present.h"
@@ -57,7 +57,7 @@ struct run_request {
 	const struct presenter *show;
 };
 
-/* perfbot run --patch N: how it ended (end.h), what it found in out (may
+/* perfbot run --patch N: how it ended (run-end.h), what it found in out (may
  * be NULL), why it could not go on in err. */
 enum run_end pipeline_run_patch(const struct pb_config *cfg, const struct pb_queue *q,
 				const struct run_request *rq, struct pipeline_outcome *out, pb_err *err);
@@ -74,7 +74,8 @@ bool pipeline_check_run(const struct pb_config *cfg, const struct pb_patch *p, c
 
 /* The stages of run --patch up to its kernels, built or found cached, and
  * no further: nothing stored, no guest. For builds beside boots
- * (prebuild.h); false, with the error printed, when it could not. */
+ * (prebuild.h); false, with the error said (event_progress), when it
+ * could not. */
 bool pipeline_build_patch(const struct pb_config *cfg, const struct pb_patch *p);
 
 /* perfbot calibrate; out may be NULL. With

@@ -80,6 +80,7 @@ void test_answer(void);
 void test_report(void);
 void test_model(void);
 void test_request(void);
+void test_event(void);
 
 /* A fresh temporary directory for one test: removed at the end of the run
  * when every check passed, kept when one failed. Free the name. */
