@@ -40,7 +40,7 @@ static struct mail_cover queue_cover(const struct pb_queue *q)
 /* A comparison's page row and its metrics, open on page until closed. */
 static bool comparison_rows(sqlite3 *db, const struct pb_config *cfg, long long cid,
 			    struct db_cursor *page, struct patch_page_row *row,
-			    struct mail_metrics *metrics, pb_err *err)
+			    struct view_metrics *metrics, pb_err *err)
 {
 	struct db_cursor results;
 	struct result_row r;
@@ -58,11 +58,11 @@ static bool comparison_rows(sqlite3 *db, const struct pb_config *cfg, long long 
 		return false;
 	}
 	while (db_cursor_step(&results, &r))
-		mail_metrics_add(metrics, &r);
+		view_metrics_add(metrics, &r);
 	if (db_cursor_close(&results, err))
 		return true;
 	db_cursor_close(page, NULL);
-	mail_metrics_free(metrics);
+	view_metrics_free(metrics);
 	return false;
 }
 
@@ -70,7 +70,7 @@ static bool comparison_rows(sqlite3 *db, const struct pb_config *cfg, long long 
 static bool patch_message(sqlite3 *db, const struct pb_config *cfg, const struct pb_queue *q,
 			  const struct pb_patch *p, pb_str *msg, char **name, pb_err *err)
 {
-	struct mail_metrics metrics = { 0 };
+	struct view_metrics metrics = { 0 };
 	struct patch_page_row row;
 	struct index_row newest = { 0 };
 	struct db_cursor page, c;
@@ -100,7 +100,7 @@ static bool patch_message(sqlite3 *db, const struct pb_config *cfg, const struct
 		.report_url = cfg->report_url, .date = time(NULL) }, msg, err);
 	*name = xasprintf("patch-%03d.eml", p->number);
 	db_cursor_close(&page, NULL);
-	mail_metrics_free(&metrics);
+	view_metrics_free(&metrics);
 	return ok;
 }
 
@@ -109,7 +109,7 @@ static bool patch_message(sqlite3 *db, const struct pb_config *cfg, const struct
 static bool series_message(sqlite3 *db, const struct pb_config *cfg, const struct pb_queue *q,
 			   pb_str *msg, char **name, pb_err *err)
 {
-	struct mail_metrics metrics = { 0 };
+	struct view_metrics metrics = { 0 };
 	struct series_target t;
 	struct patch_page_row row;
 	struct bisect_row b;
@@ -121,7 +121,7 @@ static bool series_message(sqlite3 *db, const struct pb_config *cfg, const struc
 	ok = comparison_rows(db, cfg, t.id, &page, &row, &metrics, err);
 	if (ok && !db_report_bisects(&bisects, db, t.id, err)) {
 		db_cursor_close(&page, NULL);
-		mail_metrics_free(&metrics);
+		view_metrics_free(&metrics);
 		ok = false;
 	}
 	if (ok) {
@@ -134,7 +134,7 @@ static bool series_message(sqlite3 *db, const struct pb_config *cfg, const struc
 		ok = db_cursor_close(&bisects, ok ? err : NULL) && ok;
 		*name = xasprintf("series-%s.eml", row.series_name);
 		db_cursor_close(&page, NULL);
-		mail_metrics_free(&metrics);
+		view_metrics_free(&metrics);
 	}
 	series_target_free(&t);
 	return ok;
@@ -178,7 +178,7 @@ static bool culprit_row(sqlite3 *db, const struct pb_queue *q, const struct bise
 static bool bisect_message(sqlite3 *db, const struct pb_config *cfg, const struct pb_queue *q,
 			   long long id, pb_str *msg, char **name, pb_err *err)
 {
-	struct mail_metrics metrics = { 0 };
+	struct view_metrics metrics = { 0 };
 	struct mail_steps steps = { 0 };
 	struct patch_page_row series, culprit;
 	struct bisect_row b;
@@ -219,7 +219,7 @@ out_steps:
 	mail_steps_free(&steps);
 out_page:
 	db_cursor_close(&page, NULL);
-	mail_metrics_free(&metrics);
+	view_metrics_free(&metrics);
 out_bisect:
 	db_cursor_close(&bc, NULL);
 	return ok;

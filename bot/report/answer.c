@@ -102,64 +102,12 @@ char *answer_reproduce_line(const struct patch_page_row *r, bool with_queue)
 
 bool answer_load(struct answer *a, sqlite3 *db, long long cid, pb_err *err)
 {
-	struct db_cursor c;
-	struct result_row m;
-	struct boot_row b;
-	bool found;
-
-	memset(a, 0, sizeof(*a));
-	a->id = cid;
-	if (!db_report_patch_page(&a->page, db, cid, &a->r, &found, err))
-		return false;
-	if (!found) {
-		db_cursor_close(&a->page, NULL);
-		pb_seterr(err, "no comparison %lld of a patch or a series", cid);
-		return false;
-	}
-	if (!db_report_results(&c, db, cid, err))
-		goto fail;
-	while (db_cursor_step(&c, &m))
-		mail_metrics_add(&a->metrics, &m);
-	if (!db_cursor_close(&c, err) || !db_report_boots(&c, db, cid, err))
-		goto fail;
-	while (db_cursor_step(&c, &b)) {
-		struct answer_crash *k = &a->crash;
-		bool with = b.side == SIDE_WITH;
-
-		if (b.outcome == BOOT_OK)
-			continue;
-		k->failed++;
-		/* a panic says more than a timeout: the first panic, else the first */
-		if (k->boot && (b.outcome != BOOT_PANIC || k->outcome == BOOT_PANIC))
-			continue;
-		free(k->kernel);
-		free(k->line);
-		free(k->console_log);
-		k->boot = b.boot_index;
-		k->outcome = b.outcome;
-		k->side = b.side;
-		k->kernel = xstrdup(text(a->r.kernel[with].label));
-		k->line = crash_headline(text(b.detail));
-		k->console_log = xstrdup(text(b.console_log));
-	}
-	if (db_cursor_close(&c, err))
-		return true;
-fail:
-	answer_free(a);
-	return false;
+	return view_load(&a->view, db, cid, err);
 }
 
 void answer_free(struct answer *a)
 {
-	struct answer_crash *k = &a->crash;
-
-	if (a->page.st)
-		db_cursor_close(&a->page, NULL);
-	mail_metrics_free(&a->metrics);
-	free(k->kernel);
-	free(k->line);
-	free(k->console_log);
-	memset(a, 0, sizeof(*a));
+	view_free(&a->view);
 }
 
 static const char *plural(int n, const char *one, const char *many)
@@ -168,7 +116,7 @@ static const char *plural(int n, const char *one, const char *many)
 }
 
 /* "+4.8% regression of thp-anon.fault_ms" and how many more of its verdict. */
-static void headline_change(pb_str *s, const struct mail_metric *top, int count)
+static void headline_change(pb_str *s, const struct view_metric *top, int count)
 {
 	char pct[32];
 	char *name = visible(top->name);
@@ -183,16 +131,17 @@ static void headline_change(pb_str *s, const struct mail_metric *top, int count)
 
 char *answer_headline(const struct answer *a)
 {
-	const struct patch_page_row *r = &a->r;
+	const struct view *view = &a->view;
+	const struct patch_page_row *r = &view->r;
 	int n, count[VERDICT_COUNT] = { 0 }, timing[VERDICT_COUNT] = { 0 };
-	const struct mail_metric **changed = mail_metrics_changed(&a->metrics, &n);
-	const struct mail_metric *first[VERDICT_COUNT] = { 0 };
+	const struct view_metric **changed = view_metrics_changed(&view->metrics, &n);
+	const struct view_metric *first[VERDICT_COUNT] = { 0 };
 	const char *what = r->kind == KIND_SERIES ? "the series" : "the patch";
 	pb_str s;
 
 	str_init(&s);
-	for (int i = 0; i < a->metrics.n; i++) {
-		const struct mail_metric *m = &a->metrics.v[i];
+	for (int i = 0; i < view->metrics.n; i++) {
+		const struct view_metric *m = &view->metrics.v[i];
 
 		count[m->verdict]++;
 		timing[m->verdict] += m->timing;
@@ -206,14 +155,14 @@ char *answer_headline(const struct answer *a)
 		str_addf(&s, "the %s %s failed to build",
 			 with && without ? "kernels without and with" : with ? "kernel with" : "kernel without",
 			 what);
-	} else if (a->crash.boot) {
-		char *line = visible(a->crash.line);
+	} else if (view->crash.boot) {
+		char *line = visible(view->crash.line);
 
-		str_addf(&s, "the kernel %s %s %s: %s", side_name(a->crash.side), what,
-			 a->crash.outcome == BOOT_PANIC ? "crashed" : "failed", line);
+		str_addf(&s, "the kernel %s %s %s: %s", side_name(view->crash.side), what,
+			 view->crash.outcome == BOOT_PANIC ? "crashed" : "failed", line);
 		free(line);
 	}
-	if (s.len && (r->status != STATUS_MEASURED || !a->metrics.n)) {
+	if (s.len && (r->status != STATUS_MEASURED || !view->metrics.n)) {
 		free(changed);
 		return str_steal(&s);
 	}
@@ -236,7 +185,7 @@ char *answer_headline(const struct answer *a)
 			 count[VERDICT_NOT_COMPARABLE],
 			 plural(count[VERDICT_NOT_COMPARABLE], "metric", "metrics"));
 	if (count[VERDICT_BEHAVIOUR_CHANGE]) {
-		const struct mail_metric *m = first[VERDICT_BEHAVIOUR_CHANGE];
+		const struct view_metric *m = first[VERDICT_BEHAVIOUR_CHANGE];
 		char x[32], y[32], *name = visible(m->name);
 
 		fmt_value(x, sizeof(x), m->without);
@@ -246,7 +195,7 @@ char *answer_headline(const struct answer *a)
 			 plural(count[VERDICT_BEHAVIOUR_CHANGE], "change", "changes"), name, x, y);
 		free(name);
 	} else if (!s.len)
-		str_add(&s, verdict_name(a->metrics.n ? VERDICT_NO_CHANGE : VERDICT_NO_DATA));
+		str_add(&s, verdict_name(view->metrics.n ? VERDICT_NO_CHANGE : VERDICT_NO_DATA));
 	free(changed);
 	return str_steal(&s);
 }
@@ -267,7 +216,7 @@ static const char row_fmt[] = "%-36s %9s %9s %8s  %-15s  %s\n";
 
 /* A metric's row under its workload's line (prev: the row before's
  * metric, whose workload's line is out already; NULL: none). */
-static void metric_row(FILE *out, const struct mail_metric *m, const struct mail_metric *prev)
+static void metric_row(FILE *out, const struct view_metric *m, const struct view_metric *prev)
 {
 	char a[32], b[32], c[32], lo[24], hi[24], ci[56] = "-";
 	const char *dot = strchr(m->name, '.');
@@ -329,10 +278,11 @@ static void print_reproduce(const struct patch_page_row *r, FILE *out)
 
 void answer_print(const struct answer *a, bool table, FILE *out)
 {
-	const struct patch_page_row *r = &a->r;
+	const struct view *view = &a->view;
+	const struct patch_page_row *r = &view->r;
 	char *of = answer_of(r), *headline = answer_headline(a);
 	int n, counts[VERDICT_COUNT] = { 0 }, nother = 0;
-	const struct mail_metric **changed = mail_metrics_changed(&a->metrics, &n);
+	const struct view_metric **changed = view_metrics_changed(&view->metrics, &n);
 
 	/* the headline on one line where it fits, else a line a part (its
 	 * "; "), a part too long cut between words */
@@ -371,12 +321,12 @@ void answer_print(const struct answer *a, bool table, FILE *out)
 					side_name((enum side)s), text(r->kernel[s].label), v);
 				free(v);
 			}
-	if (a->crash.boot)
+	if (view->crash.boot)
 		fprintf(out, "%s: boot %d, the kernel %s the patch (%s)%s\n  console log: %s\n",
-			boot_outcome_name(a->crash.outcome), a->crash.boot, side_name(a->crash.side),
-			a->crash.kernel,
-			a->crash.failed > 1 ? "; more boots failed: the report lists them" : "",
-			a->crash.console_log);
+			boot_outcome_name(view->crash.outcome), view->crash.boot, side_name(view->crash.side),
+			view->crash.kernel,
+			view->crash.failed > 1 ? "; more boots failed: the report lists them" : "",
+			view->crash.console_log);
 	if (table && n) {
 		fputc('\n', out);
 		fprintf(out, row_fmt, "changed or undecided", side_name(SIDE_WITHOUT), side_name(SIDE_WITH), "change", "95% CI",
@@ -384,9 +334,9 @@ void answer_print(const struct answer *a, bool table, FILE *out)
 		for (int i = 0; i < n; i++)
 			metric_row(out, changed[i], i ? changed[i - 1] : NULL);
 	}
-	for (int i = 0; i < a->metrics.n; i++)
-		if (!table || !mail_metric_changed(&a->metrics.v[i])) {
-			counts[a->metrics.v[i].verdict]++;
+	for (int i = 0; i < view->metrics.n; i++)
+		if (!table || !view_metric_changed(&view->metrics.v[i])) {
+			counts[view->metrics.v[i].verdict]++;
 			nother++;
 		}
 	if (table && nother) {
@@ -482,7 +432,7 @@ static void kernels_json(const struct patch_page_row *r, struct json *j)
 }
 
 /* "crash": the first boot that failed, or null. */
-static void crash_json(const struct answer_crash *c, struct json *j)
+static void crash_json(const struct view_crash *c, struct json *j)
 {
 	if (!c->boot) {
 		json_null(j, "crash");
@@ -500,7 +450,7 @@ static void crash_json(const struct answer_crash *c, struct json *j)
 }
 
 /* One metric of "metrics": its values, its verdict and what decided it. */
-static void metric_json(const struct mail_metric *m, struct json *j)
+static void metric_json(const struct view_metric *m, struct json *j)
 {
 	const char *dot = strchr(m->name, '.');
 	char *workload = dot ? xstrndup(m->name, (size_t)(dot - m->name)) : xstrdup(m->name);
@@ -565,11 +515,12 @@ static void reproduce_json(const struct patch_page_row *r, struct json *j)
 
 void answer_json(const struct answer *a, struct json *j, const char *key)
 {
-	const struct patch_page_row *r = &a->r;
+	const struct view *view = &a->view;
+	const struct patch_page_row *r = &view->r;
 	char *s;
 
 	json_object_begin(j, key);
-	json_int(j, "comparison", a->id);
+	json_int(j, "comparison", view->id);
 	json_string(j, "kind", comparison_kind_name(r->kind));
 	json_string(j, "status", status_name(r->status));
 	subject_json(r, j);
@@ -579,10 +530,10 @@ void answer_json(const struct answer *a, struct json *j, const char *key)
 	json_string(j, "verdict", r->decided ? verdict_name(r->verdict) : "");
 	json_string(j, "behaviour", r->decided ? verdict_name(r->behaviour) : "");
 	kernels_json(r, j);
-	crash_json(&a->crash, j);
+	crash_json(&view->crash, j);
 	json_array_begin(j, "metrics");
-	for (int i = 0; i < a->metrics.n; i++)
-		metric_json(&a->metrics.v[i], j);
+	for (int i = 0; i < view->metrics.n; i++)
+		metric_json(&view->metrics.v[i], j);
 	json_array_end(j);
 	reproduce_json(r, j);
 	s = report_page_of(r);

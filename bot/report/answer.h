@@ -26,29 +26,15 @@ char *answer_reproduce_line(const struct patch_page_row *r, bool with_queue);
 /* s quoted for a POSIX shell where it has to be ('...'), else a copy. */
 char *shell_quote(const char *s);
 
-#include <sqlite3.h>
-
 #include "json.h"
-#include "mail.h"
+#include "view.h"
 
-/* The first boot that failed, the answer's crash: 0 boot if none. */
-struct answer_crash {
-	int boot;                /* its place in the boot order, from 1 */
-	int failed;              /* boots that failed, this one included */
-	enum boot_outcome outcome;
-	enum side side;
-	char *kernel, *line, *console_log;
-};
-
-/* A stored comparison as the answer tells it. */
+/* A stored comparison as the answer tells it: its view, which the
+ * commands hold under this name. */
 struct answer {
-	long long id;
-	struct db_cursor page;   /* holds r's strings while the answer lives */
-	struct patch_page_row r;
-	struct mail_metrics metrics;
-	struct answer_crash crash;
+	struct view view;
 };
-/* Reads comparison cid; false (err) if it cannot, or there is none. */
+/* view_load and view_free, for the commands. */
 bool answer_load(struct answer *a, sqlite3 *db, long long cid, pb_err *err);
 void answer_free(struct answer *a);
 

@@ -164,82 +164,10 @@ static void headers(pb_str *out, const struct recipients *r, const char *subject
 		     "Content-Transfer-Encoding: 8bit\n\n");
 }
 
-void mail_metrics_add(struct mail_metrics *m, const struct result_row *r)
-{
-	struct mail_metric *x;
-
-	m->v = xrealloc(m->v, sizeof(*m->v) * (size_t)(m->n + 1));
-	x = &m->v[m->n++];
-	x->name = xasprintf("%s.%s", r->workload, r->metric);
-	x->unit = xstrdup(r->unit);
-	x->timing = r->kind == METRIC_TIME;
-	x->verdict = r->verdict;
-	x->without = r->median_without;
-	x->with = r->median_with;
-	x->change_pct = r->change_pct;
-	x->ci_lo_pct = r->ci_lo_pct;
-	x->ci_hi_pct = isnan(r->ci_lo_pct) ? NAN : r->ci_hi_pct;
-	x->better = r->better;
-	x->regime = xstrdup(r->regime ? r->regime : "");
-	x->noise_from = xstrdup(r->noise_from ? r->noise_from : "");
-	x->p_adj = r->p_adj;
-	x->noise_pct = r->noise_pct;
-	x->threshold_pct = r->threshold_pct;
-	x->n_without = r->n_without;
-	x->n_with = r->n_with;
-	x->boots_without = r->boots_without;
-	x->boots_with = r->boots_with;
-	x->look = r->look;
-}
-
-void mail_metrics_free(struct mail_metrics *m)
-{
-	for (int i = 0; i < m->n; i++) {
-		free(m->v[i].name);
-		free(m->v[i].unit);
-		free(m->v[i].regime);
-		free(m->v[i].noise_from);
-	}
-	free(m->v);
-	memset(m, 0, sizeof(*m));
-}
-
-bool mail_metric_changed(const struct mail_metric *m)
-{
-	return verdict_is_notable(m->verdict) || m->verdict == VERDICT_INCONCLUSIVE;
-}
-
-/* The ranking of verdict.h, most pressing first, then the larger change. */
-static int by_rank(const void *a, const void *b)
-{
-	const struct mail_metric *x = *(const struct mail_metric *const *)a;
-	const struct mail_metric *y = *(const struct mail_metric *const *)b;
-	double cx = isnan(x->change_pct) ? -1 : fabs(x->change_pct);
-	double cy = isnan(y->change_pct) ? -1 : fabs(y->change_pct);
-
-	if (x->verdict != y->verdict)
-		return x->verdict < y->verdict ? 1 : -1;
-	if (cx != cy)
-		return cx < cy ? 1 : -1;
-	return strcmp(x->name, y->name);
-}
-
-const struct mail_metric **mail_metrics_changed(const struct mail_metrics *m, int *n)
-{
-	const struct mail_metric **v = xcalloc((size_t)m->n + 1, sizeof(*v));
-
-	*n = 0;
-	for (int i = 0; i < m->n; i++)
-		if (mail_metric_changed(&m->v[i]))
-			v[(*n)++] = &m->v[i];
-	qsort(v, (size_t)*n, sizeof(*v), by_rank);
-	return v;
-}
-
 /* The body's first line: the most pressing thing the comparison of what
  * ("the patch", "the series") found, where it found it ("on:", "in 4
  * patches of 5.13.2-rc1:"); none says what had no regression. */
-static char *summary(const struct patch_page_row *r, const struct mail_metric *top,
+static char *summary(const struct patch_page_row *r, const struct view_metric *top,
 		     const char *what, const char *where, const char *none)
 {
 	char pct[32], *name = top ? visible(top->name) : NULL, *s;
@@ -297,11 +225,11 @@ static char *cut_long_words(char *s, size_t max)
  * +4.8% regression of thp-anon.fault_ms on [PATCH 6.1 3/9] mm: ...", "perfbot
  * found no regression in 23 mm patches of 6.1.120-rc1"). The reply threads
  * under what it answers by In-Reply-To and References, not by "Re:". */
-static char *headline(const struct patch_page_row *r, const struct mail_metrics *m,
+static char *headline(const struct patch_page_row *r, const struct view_metrics *m,
 		      const char *what, const char *on, const char *none)
 {
 	int nchanged;
-	const struct mail_metric **changed = mail_metrics_changed(m, &nchanged);
+	const struct view_metric **changed = view_metrics_changed(m, &nchanged);
 	char *where = xasprintf("%s %s", on, none);
 	char *line = summary(r, nchanged ? changed[0] : NULL, what, where, none);
 	size_t n = strlen(line);
@@ -332,8 +260,8 @@ static const char *basename_of(const char *path)
 
 /* The table of what changed: the metric on its line (wrapped, never past
  * 72 columns), its numbers under it; then how many did not change. */
-static void metrics_table(pb_str *out, const struct patch_page_row *r, const struct mail_metrics *all,
-			  const struct mail_metric *const *changed, int nchanged)
+static void metrics_table(pb_str *out, const struct patch_page_row *r, const struct view_metrics *all,
+			  const struct view_metric *const *changed, int nchanged)
 {
 	static const char row_fmt[] = "%11s %11s %8s  %-16s";
 	int counts[VERDICT_COUNT] = { 0 }, nother = 0;
@@ -355,7 +283,7 @@ static void metrics_table(pb_str *out, const struct patch_page_row *r, const str
 		str_addf(out, "%s  verdict\n", line);
 	}
 	for (int i = 0; i < nchanged; i++) {
-		const struct mail_metric *m = changed[i];
+		const struct view_metric *m = changed[i];
 		char a[32], b[32], c[32], lo[32], hi[32], ci[80] = "-";
 		char *name = xasprintf("%s (%s)", m->name, m->unit), *vname = visible(name);
 
@@ -378,7 +306,7 @@ static void metrics_table(pb_str *out, const struct patch_page_row *r, const str
 		free(vname);
 	}
 	for (int i = 0; i < all->n; i++)
-		if (!mail_metric_changed(&all->v[i])) {
+		if (!view_metric_changed(&all->v[i])) {
 			counts[all->v[i].verdict]++;
 			nother++;
 		}
@@ -518,7 +446,7 @@ static void bisect_line(pb_str *out, const struct bisect_row *b)
 struct comparison_body {
 	const struct patch_page_row *row;
 	long long comparison_id;
-	const struct mail_metrics *metrics;
+	const struct view_metrics *metrics;
 	const char *what, *where, *none; /* how its first line words it: summary() */
 	const char *lines;               /* what it is of, in "key: value" lines */
 	const char *report_url, *page;
@@ -531,7 +459,7 @@ static void comparison_body(pb_str *out, const struct comparison_body *b)
 {
 	const struct patch_page_row *r = b->row;
 	int nchanged;
-	const struct mail_metric **changed = mail_metrics_changed(b->metrics, &nchanged);
+	const struct view_metric **changed = view_metrics_changed(b->metrics, &nchanged);
 	char *line = summary(r, nchanged ? changed[0] : NULL, b->what, b->where, b->none), *v;
 
 	mail_wrap(out, "", "", line);
@@ -683,7 +611,7 @@ void mail_steps_free(struct mail_steps *s)
 /* What a bisect looked for, as its mail words it: "a +5.7% regression of
  * thp-anon.fault_ms" (the change the series comparison measured), "a
  * behaviour change of ...", "a build failure". */
-static char *bisect_change(const struct bisect_row *b, const struct mail_metrics *series)
+static char *bisect_change(const struct bisect_row *b, const struct view_metrics *series)
 {
 	char *name, *change = visible(bisect_change_name(b->change)), *s, pct[32] = "";
 

@@ -16,46 +16,18 @@
 #include "rfc5322.h"
 #include "util.h"
 #include "verdict.h"
+#include "view.h"
 
-struct result_row;
 struct patch_page_row;
 struct bisect_row;
 struct bisect_step_row;
 struct pb_patch;
 
-/* One metric of a comparison as the mail's table shows it, copied out of
- * its result_row (whose strings last only until the cursor's next step). */
-struct mail_metric {
-	char *name; /* workload.metric */
-	char *unit;
-	bool timing; /* a time metric (kind "time"): the others are behaviour */
-	enum verdict verdict;
-	double without, with, change_pct, ci_lo_pct, ci_hi_pct; /* NAN: none */
-	/* how it was decided (the JSON's): NAN and "" where the row has none;
-	 * the direction every row has */
-	enum better better;
-	char *regime, *noise_from;
-	double p_adj, noise_pct, threshold_pct;
-	int n_without, n_with, boots_without, boots_with, look;
-};
-struct mail_metrics {
-	struct mail_metric *v;
-	int n;
-};
-void mail_metrics_add(struct mail_metrics *m, const struct result_row *r);
-void mail_metrics_free(struct mail_metrics *m);
-/* What a reader must look at: the notable verdicts, and one more boots
- * may still decide. */
-bool mail_metric_changed(const struct mail_metric *m);
-/* The changed metrics, most pressing first (verdict.h's ranking, then the
- * larger change); *n of them. Free the array (not its metrics). */
-const struct mail_metric **mail_metrics_changed(const struct mail_metrics *m, int *n);
-
 /* What the mail answering one patch is made of. */
 struct mail_patch_input {
 	const struct patch_page_row *row; /* its newest comparison, the patch, the kernels */
 	long long comparison_id;
-	const struct mail_metrics *metrics;
+	const struct view_metrics *metrics;
 	/* the queue's copy of the patch, for its Signed-off-by and Cc: trailers;
 	 * NULL when it is not the file measured (the database keeps none) */
 	const struct pb_patch *queued;
@@ -77,7 +49,7 @@ struct mail_cover {
 struct mail_series_input {
 	const struct patch_page_row *row; /* the series comparison (kind "series") */
 	long long comparison_id;
-	const struct mail_metrics *metrics;
+	const struct view_metrics *metrics;
 	const struct bisect_row *bisect; /* its newest bisect, NULL: none */
 	struct mail_cover cover;
 	const char *from, *list_cc, *report_url;
@@ -107,7 +79,7 @@ struct mail_bisect_input {
 	const struct bisect_row *bisect;
 	const struct mail_steps *steps;
 	const struct patch_page_row *series;       /* the series comparison it bisected */
-	const struct mail_metrics *series_metrics; /* its results: the change bisected */
+	const struct view_metrics *series_metrics; /* its results: the change bisected */
 	/* the culprit's patch fields; NULL: none named, the cover letter is answered */
 	const struct patch_page_row *culprit;
 	const struct pb_patch *queued; /* its trailers, as mail_patch_input's */

@@ -11,8 +11,8 @@ static struct answer sample_answer(void)
 	struct answer a;
 
 	memset(&a, 0, sizeof(a));
-	a.id = 7;
-	a.r = (struct patch_page_row){
+	a.view.id = 7;
+	a.view.r = (struct patch_page_row){
 		.number = 771, .total = 800, .iterations = 5, .warmup = 1, .boots_per_kernel = 2,
 		.series = "5.13", .sha256 = "0123456789abcdef", .subject = "mm: \"quoted\" \\ subject",
 		.author = "A <a@b>", .upstream = "", .file = "/q/771.patch", .queue = "/q/stable 5.13",
@@ -22,11 +22,11 @@ static struct answer sample_answer(void)
 		.perfbot_version = "test", .seed = 42, .started_at = "s", .finished_at = "f",
 		.boots_run = { 2, 2 }, .boots_ok = { 2, 2 },
 	};
-	a.r.kernel[0] = (struct kernel_row){ .label = "base", .key = "k0", .failure = "",
+	a.view.r.kernel[0] = (struct kernel_row){ .label = "base", .key = "k0", .failure = "",
 					     .build_status = BUILD_BUILT, .build_log = "" };
-	a.r.kernel[1] = (struct kernel_row){ .label = "base+patch", .key = "k1", .failure = "",
+	a.view.r.kernel[1] = (struct kernel_row){ .label = "base+patch", .key = "k1", .failure = "",
 					     .build_status = BUILD_BUILT, .build_log = "" };
-	a.r.qemu_cmdline[1] = "qemu-system-x86_64 -kernel k1 -append console=ttyS0 panic=-1 -serial stdio";
+	a.view.r.qemu_cmdline[1] = "qemu-system-x86_64 -kernel k1 -append console=ttyS0 panic=-1 -serial stdio";
 	return a;
 }
 
@@ -39,7 +39,7 @@ static void add(struct answer *a, const char *workload, const char *metric, cons
 				.ci_hi_pct = NAN };
 
 	CHECK(metric_kind_parse(kind, &r.kind));
-	mail_metrics_add(&a->metrics, &r);
+	view_metrics_add(&a->view.metrics, &r);
 }
 
 static int occurrences(const char *s, const char *what)
@@ -82,7 +82,7 @@ static void headlines(void)
 	add(&a, "hugetlb-migrate", "anon_vmemmap_on_pages_failed", "behaviour", "behaviour change", 16, 0);
 	CHECK_STR(headline(&a), "no change in 9 timing metrics; 1 behaviour change: "
 				"hugetlb-migrate.anon_vmemmap_on_pages_failed 16 -> 0");
-	mail_metrics_free(&a.metrics);
+	view_metrics_free(&a.view.metrics);
 
 	add(&a, "thp-anon", "fault_always_ms_per_gib", "time", "regression", 100, 104.8);
 	add(&a, "thp-anon", "small_ms", "time", "regression", 100, 101);
@@ -90,19 +90,19 @@ static void headlines(void)
 	add(&a, "zswap", "ms", "time", "inconclusive", 100, 100.5);
 	CHECK_STR(headline(&a), "+4.8% regression of thp-anon.fault_always_ms_per_gib (and 1 more), "
 				"1 improvement; 1 timing metric undecided");
-	mail_metrics_free(&a.metrics);
+	view_metrics_free(&a.view.metrics);
 	add(&a, "thp-anon", "faster_ms", "time", "improvement", 100, 90);
 	CHECK_STR(headline(&a), "-10.0% improvement of thp-anon.faster_ms");
 
 	/* a crash leads, whatever the metrics of the boots that came out ok */
-	a.r.status = STATUS_BOOT_FAILED;
-	a.crash = (struct answer_crash){ .boot = 2, .failed = 1, .outcome = BOOT_PANIC,
+	a.view.r.status = STATUS_BOOT_FAILED;
+	a.view.crash = (struct view_crash){ .boot = 2, .failed = 1, .outcome = BOOT_PANIC,
 					 .side = SIDE_WITH, .kernel = xstrdup("base+patch"),
 					 .line = xstrdup("kernel BUG at mm/vmscan.c:7562!"),
 					 .console_log = xstrdup("/r/logs/boot02-with.console.log") };
 	CHECK_STR(headline(&a), "the kernel with the patch crashed: kernel BUG at mm/vmscan.c:7562!");
-	a.r.status = STATUS_BUILD_FAILED;
-	a.r.kernel[1].build_status = BUILD_FAILED;
+	a.view.r.status = STATUS_BUILD_FAILED;
+	a.view.r.kernel[1].build_status = BUILD_FAILED;
 	CHECK_HAS(headline(&a), "the kernel with the patch failed to build");
 	answer_free(&a);
 	a = sample_answer();
@@ -121,7 +121,7 @@ static void terminal(void)
 		add(&a, "thp-anon", "same_counter", "behaviour", "same", 1, 1);
 	add(&a, "hugetlb-migrate", "anon_vmemmap_on_pgmigrate_success_with_a_long_name", "behaviour",
 	    "behaviour change", 0, 16384);
-	a.crash = (struct answer_crash){ .boot = 3, .failed = 2, .outcome = BOOT_PANIC,
+	a.view.crash = (struct view_crash){ .boot = 3, .failed = 2, .outcome = BOOT_PANIC,
 					 .side = SIDE_WITH, .kernel = xstrdup("base+patch"),
 					 .line = xstrdup("kernel BUG at mm/vmscan.c:7562!"),
 					 .console_log = xstrdup("/r/logs/boot03-with.console.log") };
@@ -178,14 +178,14 @@ static void json(void)
 	CHECK(s.buf[s.len - 2] == '}');
 	str_free(&s);
 	/* what decided a verdict goes with it */
-	mail_metrics_add(&a.metrics, &(struct result_row){
+	view_metrics_add(&a.view.metrics, &(struct result_row){
 		.workload = "thp-anon", .metric = "collapse_ms", .unit = "ms", .kind = METRIC_TIME,
 		.better = BETTER_LOWER, .verdict = VERDICT_REGRESSION, .median_without = 10, .median_with = 11,
 		.change_pct = 10, .ci_lo_pct = 6.5, .ci_hi_pct = 13.25, .p_adj = 0.0025,
 		.noise_pct = 1.5, .noise_from = "calibration", .regime = "sequential t test",
 		.threshold_pct = 2, .n_without = 12, .n_with = 12, .boots_without = 4,
 		.boots_with = 4, .look = 4 });
-	mail_metrics_add(&a.metrics, &(struct result_row){
+	view_metrics_add(&a.view.metrics, &(struct result_row){
 		.workload = "thp-anon", .metric = "never_ran", .unit = "ms", .kind = METRIC_TIME,
 		.better = BETTER_HIGHER, .verdict = VERDICT_NO_DATA, .median_without = NAN, .median_with = NAN,
 		.change_pct = NAN, .ci_lo_pct = NAN, .ci_hi_pct = NAN, .p_adj = NAN,
@@ -211,7 +211,7 @@ static void json(void)
 		  "      \"look\": null\n");
 	str_free(&s);
 	/* a patch of one's own: no number, known by its sha256 */
-	a.r.number = 0;
+	a.view.r.number = 0;
 	str_init(&s);
 	json_init(&j, &s);
 	answer_json(&a, &j, NULL);

@@ -221,7 +221,7 @@ static struct patch_page_row test_row(void)
 	return r;
 }
 
-static void add_metric(struct mail_metrics *m, const char *workload, const char *metric,
+static void add_metric(struct view_metrics *m, const char *workload, const char *metric,
 		       const char *verdict, double a, double b)
 {
 	struct result_row r = { .workload = workload, .metric = metric, .unit = "ms",
@@ -229,7 +229,7 @@ static void add_metric(struct mail_metrics *m, const char *workload, const char 
 				.change_pct = (b - a) / a * 100, .ci_lo_pct = (b - a) / a * 80,
 				.ci_hi_pct = (b - a) / a * 120 };
 
-	mail_metrics_add(m, &r);
+	view_metrics_add(m, &r);
 }
 
 /* What a builder wrote into s; NULL (s freed) when it refused. */
@@ -242,7 +242,7 @@ static char *built(bool ok, pb_str *s)
 }
 
 /* The message of row and metrics; NULL (err) when it cannot be built. */
-static char *message(const struct patch_page_row *r, const struct mail_metrics *m,
+static char *message(const struct patch_page_row *r, const struct view_metrics *m,
 		     const struct pb_patch *queued, const char *list_cc, pb_err *err)
 {
 	struct mail_patch_input in = { .row = r, .comparison_id = 7, .metrics = m, .queued = queued,
@@ -258,7 +258,7 @@ static char *message(const struct patch_page_row *r, const struct mail_metrics *
 static char *first_line(const char *status, const char *verdict, double a, double b)
 {
 	struct patch_page_row r = test_row();
-	struct mail_metrics m = { 0 };
+	struct view_metrics m = { 0 };
 	pb_err err = { "" };
 	char *msg, *head, *body, *line;
 
@@ -273,7 +273,7 @@ static char *first_line(const char *status, const char *verdict, double a, doubl
 	free(msg);
 	free(head);
 	free(body);
-	mail_metrics_free(&m);
+	view_metrics_free(&m);
 	return line;
 }
 
@@ -313,7 +313,7 @@ static void check_wording(void)
 static void check_message(void)
 {
 	struct patch_page_row r = test_row();
-	struct mail_metrics m = { 0 };
+	struct view_metrics m = { 0 };
 	struct pb_patch queued = { 0 };
 	char *signoffs[] = { "Muchun Song <songmuchun@bytedance.com>",
 			     "Andrew Morton <akpm@linux-foundation.org>",
@@ -412,7 +412,7 @@ static void check_message(void)
 	CHECK(!message(&r, &m, NULL, "junk", &err));
 	CHECK_HAS(err.msg, "'junk' is not a mail address");
 out:
-	mail_metrics_free(&m);
+	view_metrics_free(&m);
 }
 
 /* The first paragraph of a message's body, its wrapped lines joined. */
@@ -455,7 +455,7 @@ static struct patch_page_row series_row(void)
 static const struct mail_cover test_cover = { "Greg Kroah-Hartman <gregkh@linuxfoundation.org>" };
 
 /* The series message of row and metrics (NULL, err: refused). */
-static char *series_message(const struct patch_page_row *r, const struct mail_metrics *m,
+static char *series_message(const struct patch_page_row *r, const struct view_metrics *m,
 			    const struct bisect_row *b, struct mail_cover cover, pb_err *err)
 {
 	struct mail_series_input in = { .row = r, .comparison_id = 12, .metrics = m, .bisect = b,
@@ -471,7 +471,7 @@ static char *series_message(const struct patch_page_row *r, const struct mail_me
 static void check_series_message(void)
 {
 	struct patch_page_row r = series_row();
-	struct mail_metrics m = { 0 }, same = { 0 };
+	struct view_metrics m = { 0 }, same = { 0 };
 	struct bisect_row b = { .id = 3, .series_comparison = 12, .workload = "thp-anon",
 				.metric = "fault_madvise_ms_per_gib", .change = CHANGE_REGRESSION,
 				.status = BISECT_CONFIRMED, .detail = "[PATCH 5.13 771/800] mm: migrate",
@@ -552,13 +552,13 @@ static void check_series_message(void)
 		str_free(&s);
 	}
 out:
-	mail_metrics_free(&m);
-	mail_metrics_free(&same);
+	view_metrics_free(&m);
+	view_metrics_free(&same);
 }
 
 /* The bisect message of b over the series row (NULL, err: refused). */
 static char *bisect_message(const struct bisect_row *b, const struct patch_page_row *culprit,
-			    const struct mail_metrics *m, pb_err *err)
+			    const struct view_metrics *m, pb_err *err)
 {
 	struct patch_page_row s = series_row();
 	struct mail_steps steps = { 0 };
@@ -590,7 +590,7 @@ static char *bisect_message(const struct bisect_row *b, const struct patch_page_
 static void check_bisect_message(void)
 {
 	struct patch_page_row c = test_row();
-	struct mail_metrics m = { 0 };
+	struct view_metrics m = { 0 };
 	struct bisect_row b = { .id = 3, .series_comparison = 12, .workload = "thp-anon",
 				.metric = "fault_madvise_ms_per_gib", .change = CHANGE_REGRESSION,
 				.status = BISECT_CONFIRMED, .culprit = 3, .culprit_number = 771, .npatches = 4,
@@ -669,7 +669,7 @@ static void check_bisect_message(void)
 	CHECK(!bisect_message(&b, &c, &m, &err));
 	CHECK_HAS(err.msg, "patch 771: its author 'Nobody' has no mail address to answer");
 out:
-	mail_metrics_free(&m);
+	view_metrics_free(&m);
 }
 
 /* python3 tests/check-mail.py eml [id]: true when it passes. */
@@ -971,7 +971,7 @@ static void check_series_command(void)
 static void check_boots_line(void)
 {
 	struct patch_page_row r = test_row();
-	struct mail_metrics m = { 0 };
+	struct view_metrics m = { 0 };
 	pb_err err = { "" };
 	char *msg;
 
@@ -989,7 +989,7 @@ static void check_boots_line(void)
 	msg = message(&r, &m, NULL, "", &err);
 	CHECK_HAS(msg, "\n4+2 boots of 5 iteration(s), the medians of the boots:\n");
 	free(msg);
-	mail_metrics_free(&m);
+	view_metrics_free(&m);
 }
 
 void test_mail(void)

@@ -1,0 +1,151 @@
+/* The view of one stored comparison (view.h): loaded once, from the
+ * report's queries, into values the renderers share. */
+#include "view.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "outcome.h"
+
+/* A row's text, "" for a column it did not read (the tests' rows). */
+static const char *text(const char *s)
+{
+	return s ? s : "";
+}
+
+void view_metrics_add(struct view_metrics *m, const struct result_row *r)
+{
+	struct view_metric *x;
+
+	m->v = xrealloc(m->v, sizeof(*m->v) * (size_t)(m->n + 1));
+	x = &m->v[m->n++];
+	x->name = xasprintf("%s.%s", r->workload, r->metric);
+	x->unit = xstrdup(r->unit);
+	x->timing = r->kind == METRIC_TIME;
+	x->verdict = r->verdict;
+	x->without = r->median_without;
+	x->with = r->median_with;
+	x->change_pct = r->change_pct;
+	x->ci_lo_pct = r->ci_lo_pct;
+	x->ci_hi_pct = isnan(r->ci_lo_pct) ? NAN : r->ci_hi_pct;
+	x->better = r->better;
+	x->regime = xstrdup(r->regime ? r->regime : "");
+	x->noise_from = xstrdup(r->noise_from ? r->noise_from : "");
+	x->p_adj = r->p_adj;
+	x->noise_pct = r->noise_pct;
+	x->threshold_pct = r->threshold_pct;
+	x->n_without = r->n_without;
+	x->n_with = r->n_with;
+	x->boots_without = r->boots_without;
+	x->boots_with = r->boots_with;
+	x->look = r->look;
+}
+
+void view_metrics_free(struct view_metrics *m)
+{
+	for (int i = 0; i < m->n; i++) {
+		free(m->v[i].name);
+		free(m->v[i].unit);
+		free(m->v[i].regime);
+		free(m->v[i].noise_from);
+	}
+	free(m->v);
+	memset(m, 0, sizeof(*m));
+}
+
+bool view_metric_changed(const struct view_metric *m)
+{
+	return verdict_is_notable(m->verdict) || m->verdict == VERDICT_INCONCLUSIVE;
+}
+
+/* The ranking of verdict.h, most pressing first, then the larger change. */
+static int by_rank(const void *a, const void *b)
+{
+	const struct view_metric *x = *(const struct view_metric *const *)a;
+	const struct view_metric *y = *(const struct view_metric *const *)b;
+	double cx = isnan(x->change_pct) ? -1 : fabs(x->change_pct);
+	double cy = isnan(y->change_pct) ? -1 : fabs(y->change_pct);
+
+	if (x->verdict != y->verdict)
+		return x->verdict < y->verdict ? 1 : -1;
+	if (cx != cy)
+		return cx < cy ? 1 : -1;
+	return strcmp(x->name, y->name);
+}
+
+const struct view_metric **view_metrics_changed(const struct view_metrics *m, int *n)
+{
+	const struct view_metric **v = xcalloc((size_t)m->n + 1, sizeof(*v));
+
+	*n = 0;
+	for (int i = 0; i < m->n; i++)
+		if (view_metric_changed(&m->v[i]))
+			v[(*n)++] = &m->v[i];
+	qsort(v, (size_t)*n, sizeof(*v), by_rank);
+	return v;
+}
+
+/* The first boot that failed, from the boots in their order: a panic
+ * says more than a timeout, so the first panic, else the first. */
+static void crash_add(struct view_crash *k, const struct boot_row *b, const struct patch_page_row *r)
+{
+	if (b->outcome == BOOT_OK)
+		return;
+	k->failed++;
+	if (k->boot && (b->outcome != BOOT_PANIC || k->outcome == BOOT_PANIC))
+		return;
+	free(k->kernel);
+	free(k->line);
+	free(k->console_log);
+	k->boot = b->boot_index;
+	k->outcome = b->outcome;
+	k->side = b->side;
+	k->kernel = xstrdup(text(r->kernel[b->side == SIDE_WITH].label));
+	k->line = crash_headline(text(b->detail));
+	k->console_log = xstrdup(text(b->console_log));
+}
+
+bool view_load(struct view *v, sqlite3 *db, long long cid, pb_err *err)
+{
+	struct db_cursor c;
+	struct result_row m;
+	struct boot_row b;
+	bool found;
+
+	memset(v, 0, sizeof(*v));
+	v->id = cid;
+	if (!db_report_patch_page(&v->page, db, cid, &v->r, &found, err))
+		return false;
+	if (!found) {
+		db_cursor_close(&v->page, NULL);
+		pb_seterr(err, "no comparison %lld of a patch or a series", cid);
+		return false;
+	}
+	if (!db_report_results(&c, db, cid, err))
+		goto fail;
+	while (db_cursor_step(&c, &m))
+		view_metrics_add(&v->metrics, &m);
+	if (!db_cursor_close(&c, err) || !db_report_boots(&c, db, cid, err))
+		goto fail;
+	while (db_cursor_step(&c, &b))
+		crash_add(&v->crash, &b, &v->r);
+	if (db_cursor_close(&c, err))
+		return true;
+fail:
+	view_free(v);
+	return false;
+}
+
+void view_free(struct view *v)
+{
+	struct view_crash *k = &v->crash;
+
+	if (v->page.st)
+		db_cursor_close(&v->page, NULL);
+	view_metrics_free(&v->metrics);
+	free(k->kernel);
+	free(k->line);
+	free(k->console_log);
+	memset(v, 0, sizeof(*v));
+}
