@@ -1,5 +1,5 @@
-/* A stored comparison's answer: the command that repeats it, the
- * terminal's summary, the JSON (answer.h). */
+/* A stored comparison's answer, rendered from its view: the terminal's
+ * summary, the JSON, run --all's table (answer.h). */
 #include "format.h"
 #include "answer.h"
 
@@ -7,97 +7,13 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "config.h"
-#include "outcome.h"
+#include "pages.h"
 #include "queue.h"
-#include "report.h"
-
-char *shell_quote(const char *s)
-{
-	static const char plain[] = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz"
-				    "0123456789._/=:,+-@%";
-	pb_str q;
-
-	if (s[0] && strspn(s, plain) == strlen(s))
-		return xstrdup(s);
-	str_init(&q);
-	str_add(&q, "'");
-	for (; *s; s++)
-		if (*s == '\'')
-			str_add(&q, "'\\''");
-		else
-			str_addn(&q, s, 1);
-	str_add(&q, "'");
-	return str_steal(&q);
-}
 
 /* A row's text, "" for a column it did not read (the tests' rows). */
 static const char *text(const char *s)
 {
 	return s ? s : "";
-}
-
-char **answer_reproduce_words(const struct patch_page_row *r, bool with_queue, int *n)
-{
-	char **w = xcalloc(12, sizeof(*w)), *q;
-	int k = 0;
-
-	w[k++] = xstrdup("perfbot run");
-	if (r->kind == KIND_SERIES) {
-		w[k++] = xstrdup(r->series_mm_only ? "--series --mm-only" : "--series");
-		if (with_queue && text(r->series_queue)[0]) {
-			q = shell_quote(text(r->series_queue));
-			w[k++] = xasprintf("--queue %s", q);
-			free(q);
-		}
-	} else if (r->number) {
-		w[k++] = xasprintf("--patch %d", r->number);
-		if (with_queue && text(r->queue)[0]) {
-			q = shell_quote(text(r->queue));
-			w[k++] = xasprintf("--queue %s", q);
-			free(q);
-		}
-	} else {
-		q = shell_quote(text(r->file));
-		w[k++] = xasprintf("--patch-file %s", q);
-		free(q);
-	}
-	w[k++] = xasprintf("-c run.seed=%lld", r->seed);
-	if (r->accel != ACCEL_AUTO) {
-		q = shell_quote(accel_kind_name(r->accel));
-		w[k++] = xasprintf("-c qemu.accel=%s", q);
-		free(q);
-	}
-	/* a run takes more boots while a metric is undecided: only fewer than
-	 * a fresh config.ini's tells that run.boots was set */
-	if (r->boots_per_kernel < CONFIG_DEFAULT_BOOTS)
-		w[k++] = xasprintf("-c run.boots=%d", r->boots_per_kernel);
-	if (r->iterations != CONFIG_DEFAULT_ITERATIONS)
-		w[k++] = xasprintf("-c run.iterations=%d", r->iterations);
-	if (r->warmup != CONFIG_DEFAULT_WARMUP)
-		w[k++] = xasprintf("-c run.warmup=%d", r->warmup);
-	if (n)
-		*n = k;
-	return w;
-}
-
-void answer_words_free(char **words)
-{
-	for (int i = 0; words && words[i]; i++)
-		free(words[i]);
-	free(words);
-}
-
-char *answer_reproduce_line(const struct patch_page_row *r, bool with_queue)
-{
-	char **w = answer_reproduce_words(r, with_queue, NULL);
-	pb_str s;
-
-	str_init(&s);
-	for (int i = 0; w[i]; i++)
-		str_addf(&s, "%s%s", i ? " " : "", w[i]);
-	answer_words_free(w);
-	return str_steal(&s);
 }
 
 bool answer_load(struct answer *a, sqlite3 *db, long long cid, pb_err *err)
@@ -258,7 +174,7 @@ static void metric_row(FILE *out, const struct view_metric *m, const struct view
 /* The line that repeats the run, cut before 100 columns with '\'. */
 static void print_reproduce(const struct patch_page_row *r, FILE *out)
 {
-	char **w = answer_reproduce_words(r, true, NULL);
+	char **w = view_reproduce_words(r, true, NULL);
 	size_t col = strlen("reproduce:");
 
 	fputs("reproduce:", out);
@@ -273,7 +189,7 @@ static void print_reproduce(const struct patch_page_row *r, FILE *out)
 		col += 1 + n;
 	}
 	fputc('\n', out);
-	answer_words_free(w);
+	view_words_free(w);
 }
 
 void answer_print(const struct answer *a, bool table, FILE *out)
@@ -489,7 +405,7 @@ static void metric_json(const struct view_metric *m, struct json *j)
  * QEMU and guest command lines of each side. */
 static void reproduce_json(const struct patch_page_row *r, struct json *j)
 {
-	char *s = answer_reproduce_line(r, true);
+	char *s = view_reproduce_line(r, true);
 
 	json_object_begin(j, "reproduce");
 	json_string(j, "command", s);
@@ -504,7 +420,7 @@ static void reproduce_json(const struct patch_page_row *r, struct json *j)
 			const char *q = r->qemu_cmdline[side];
 			size_t at, len;
 
-			s = !q || !q[0] ? NULL : k ? report_guest_cmdline(q, &at, &len) : xstrdup(q);
+			s = !q || !q[0] ? NULL : k ? view_guest_cmdline(q, &at, &len) : xstrdup(q);
 			json_string(j, side_name(side ? SIDE_WITH : SIDE_WITHOUT), s);
 			free(s);
 		}

@@ -1,9 +1,8 @@
-/* The report's HTML kit (html.h): escaping, links, the pages' names, their
- * head and navigation, table cells. */
+/* The report's HTML kit (html.h): escaping, links, the pages' head and
+ * navigation, table cells. */
 #include "report.h"
 #include "html.h"
 
-#include "answer.h"
 #include "compare.h"
 #include "db-report.h"
 #include "outcome.h"
@@ -57,71 +56,6 @@ void html_safe_name(char *out, size_t size, const char *in, size_t n)
 		out[k++] = ok ? ch : '_';
 	}
 	out[k] = 0;
-}
-
-/* "<kind>-<name>-<hash>": name (n bytes, made safe, at most 40; fallback
- * when it is empty) and the first 8 hex digits of the sha256 of the queue's
- * path as stored, so that pages of two queues of one name stay apart. */
-static char *keyed_name(const char *kind, const char *name, size_t n, const char *fallback,
-			const char *queue)
-{
-	const char *q = queue ? queue : "";
-	char safe[41], hash[65];
-
-	html_safe_name(safe, sizeof(safe), name, n);
-	sha256_buf(q, strlen(q), hash);
-	return xasprintf("%s-%s-%.8s", kind, safe[0] ? safe : fallback, hash);
-}
-
-/* "queue-<name>-<hash>": where a queue's pages' names start. */
-static char *queue_key(const char *queue)
-{
-	const char *q = queue ? queue : "", *base;
-	size_t n = strlen(q);
-
-	while (n > 1 && q[n - 1] == '/')
-		n--;
-	for (base = q + n; base > q && base[-1] != '/'; base--)
-		;
-	return keyed_name("queue", base, (size_t)(q + n - base), "q", q);
-}
-
-char *report_queue_page(const char *queue)
-{
-	char *key = queue_key(queue), *page = xasprintf("%s.html", key);
-
-	free(key);
-	return page;
-}
-
-char *report_patch_page(const char *queue, int number, const char *sha256)
-{
-	char label[PATCH_LABEL_SIZE], safe[PATCH_LABEL_SIZE], *key, *page;
-
-	patch_label(label, number, sha256);
-	html_safe_name(safe, sizeof(safe), label, strlen(label));
-	if (number <= 0)
-		return xasprintf("patch-%s.html", safe);
-	key = queue_key(queue);
-	page = xasprintf("%s-%s.html", key, safe);
-	free(key);
-	return page;
-}
-
-char *report_series_page(const char *queue, const char *name)
-{
-	char *key = keyed_name("series", name, strlen(name), "s", queue), *page;
-
-	page = xasprintf("%s.html", key);
-	free(key);
-	return page;
-}
-
-char *report_page_of(const struct patch_page_row *r)
-{
-	if (r->kind == KIND_SERIES)
-		return report_series_page(r->series_queue, r->series_name);
-	return report_patch_page(r->queue, r->number, r->sha256);
 }
 
 void html_cell(pb_str *h, const char *tag, const char *text, const char *cls)

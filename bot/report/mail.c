@@ -9,11 +9,10 @@
 #include <string.h>
 #include <strings.h>
 
-#include "answer.h"
 #include "config.h"
 #include "db-report.h"
 #include "queue.h"
-#include "report.h"
+#include "pages.h"
 
 /* Who a message goes to. */
 struct recipients {
@@ -372,7 +371,7 @@ static void reproduce(pb_str *out, const char *cmd, char **opt, int nopt)
 static void reproduce_run(pb_str *out, const struct patch_page_row *r)
 {
 	int n;
-	char **w = answer_reproduce_words(r, false, &n), *cmd = xasprintf("%s %s", w[0], w[1]);
+	char **w = view_reproduce_words(r, false, &n), *cmd = xasprintf("%s %s", w[0], w[1]);
 
 	free(w[0]);
 	free(w[1]);
@@ -471,7 +470,7 @@ static void comparison_body(pb_str *out, const struct comparison_body *b)
 		      r->accel_reason);
 	kv(out, "accel:", v);
 	free(v);
-	v = report_statistics(r);
+	v = view_statistics(r);
 	kv(out, "how:", v);
 	free(v);
 	str_add(out, "\n");

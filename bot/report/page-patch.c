@@ -5,7 +5,7 @@
 #include "report.h"
 #include "html.h"
 
-#include "answer.h"
+#include "view.h"
 #include "compare.h"
 #include "db-report.h"
 #include "outcome.h"
@@ -258,35 +258,9 @@ static void kernel_kv(pb_str *h, const char *k, const struct kernel_row *kr)
 	free(v);
 }
 
-char *report_statistics(const struct patch_page_row *r)
-{
-	char *noise = !r->noise_calibration
-			      ? xstrdup("from this run's own boots (no calibration for this accelerator)")
-			      : xasprintf("from A/A calibration %lld", r->noise_calibration);
-	char *v;
-
-	/* a row of an older perfbot was judged by its own rules: say which */
-	if (!(r->beta > 0))
-		v = xasprintf("p = 2 min(Mann-Whitney, Kolmogorov-Smirnov) over boot medians, Holm, "
-			      "alpha %g; 95%% CI by bootstrap over boots then iterations (seed %lld); "
-			      "gate %g%%; a change must exceed %g x the noise floor, %s; %d warm-up "
-			      "iteration(s) left out (the procedure before schema 6)",
-			      r->alpha, r->seed, r->gate_pct, r->noise_factor, noise, r->warmup);
-	else
-		v = xasprintf("a t test on the logarithms of the boot medians at each look (after "
-			      "the first boots and after each extra round), Holm over the metrics, "
-			      "alpha %g for flags spent over the looks (Lan-DeMets, Pocock-type) and "
-			      "beta %g for \"no change\" mostly at the first (Kim-DeMets, t^1/4); 95%% t interval; gate %g%%, or a noisy "
-			      "metric's own resolvable threshold; between-boot noise %s; %d warm-up "
-			      "iteration(s) left out; seed %lld",
-			      r->alpha, r->beta, r->gate_pct, noise, r->warmup, r->seed);
-	free(noise);
-	return v;
-}
-
 static void statistics_kv(pb_str *h, const struct patch_page_row *r)
 {
-	char *v = report_statistics(r);
+	char *v = view_statistics(r);
 
 	html_row_kv(h, "statistics", v);
 	free(v);
@@ -638,21 +612,6 @@ static bool crash_banner(sqlite3 *db, long long cid, const struct patch_page_row
 	return ok;
 }
 
-char *report_guest_cmdline(const char *qemu, size_t *at, size_t *len)
-{
-	const char *a = strstr(qemu, " -append "), *end;
-
-	if (!a)
-		return NULL;
-	a += strlen(" -append ");
-	end = strstr(a, " -serial ");
-	if (!end)
-		end = a + strlen(a);
-	*at = (size_t)(a - qemu);
-	*len = (size_t)(end - a);
-	return xstrndup(a, *len);
-}
-
 /* A kernel's .config, from its directory in the kernel cache
  * (<cache>/kernels/<key>/config beside its build.log, kernel.h), copied to
  * <report_dir>/configs/<key>.config and linked: the page keeps it when the
@@ -702,7 +661,7 @@ static void config_kv(pb_str *h, const char *k, const struct kernel_row *kr, con
  * and guest kernel command line of each side. */
 static void reproduce(pb_str *h, const struct patch_page_row *r, const char *report_dir)
 {
-	char *line = answer_reproduce_line(r, true);
+	char *line = view_reproduce_line(r, true);
 
 	str_add(h, "<h2>Reproduce</h2>\n<table>\n<tr><th>command</th><td><pre>");
 	html_escape(h, line);
@@ -724,7 +683,7 @@ static void reproduce(pb_str *h, const struct patch_page_row *r, const char *rep
 		if (!q[0])
 			continue;
 		who = kernel_side(r, s);
-		guest = report_guest_cmdline(q, &at, &len);
+		guest = view_guest_cmdline(q, &at, &len);
 		k = xasprintf("QEMU, the first boot of %s", who);
 		str_add(h, "<tr>");
 		html_cell(h, "th", k, NULL);

@@ -3,7 +3,6 @@
 #include "report.h"
 #include "html.h"
 
-#include "answer.h"
 #include "compare.h"
 #include "db-report.h"
 #include "outcome.h"

@@ -6,7 +6,9 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "config.h"
 #include "outcome.h"
+#include "queue.h"
 
 /* A row's text, "" for a column it did not read (the tests' rows). */
 static const char *text(const char *s)
@@ -84,6 +86,129 @@ const struct view_metric **view_metrics_changed(const struct view_metrics *m, in
 			v[(*n)++] = &m->v[i];
 	qsort(v, (size_t)*n, sizeof(*v), by_rank);
 	return v;
+}
+
+char *shell_quote(const char *s)
+{
+	static const char plain[] = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz"
+				    "0123456789._/=:,+-@%";
+	pb_str q;
+
+	if (s[0] && strspn(s, plain) == strlen(s))
+		return xstrdup(s);
+	str_init(&q);
+	str_add(&q, "'");
+	for (; *s; s++)
+		if (*s == '\'')
+			str_add(&q, "'\\''");
+		else
+			str_addn(&q, s, 1);
+	str_add(&q, "'");
+	return str_steal(&q);
+}
+
+char **view_reproduce_words(const struct patch_page_row *r, bool with_queue, int *n)
+{
+	char **w = xcalloc(12, sizeof(*w)), *q;
+	int k = 0;
+
+	w[k++] = xstrdup("perfbot run");
+	if (r->kind == KIND_SERIES) {
+		w[k++] = xstrdup(r->series_mm_only ? "--series --mm-only" : "--series");
+		if (with_queue && text(r->series_queue)[0]) {
+			q = shell_quote(text(r->series_queue));
+			w[k++] = xasprintf("--queue %s", q);
+			free(q);
+		}
+	} else if (r->number) {
+		w[k++] = xasprintf("--patch %d", r->number);
+		if (with_queue && text(r->queue)[0]) {
+			q = shell_quote(text(r->queue));
+			w[k++] = xasprintf("--queue %s", q);
+			free(q);
+		}
+	} else {
+		q = shell_quote(text(r->file));
+		w[k++] = xasprintf("--patch-file %s", q);
+		free(q);
+	}
+	w[k++] = xasprintf("-c run.seed=%lld", r->seed);
+	if (r->accel != ACCEL_AUTO) {
+		q = shell_quote(accel_kind_name(r->accel));
+		w[k++] = xasprintf("-c qemu.accel=%s", q);
+		free(q);
+	}
+	/* a run takes more boots while a metric is undecided: only fewer than
+	 * a fresh config.ini's tells that run.boots was set */
+	if (r->boots_per_kernel < CONFIG_DEFAULT_BOOTS)
+		w[k++] = xasprintf("-c run.boots=%d", r->boots_per_kernel);
+	if (r->iterations != CONFIG_DEFAULT_ITERATIONS)
+		w[k++] = xasprintf("-c run.iterations=%d", r->iterations);
+	if (r->warmup != CONFIG_DEFAULT_WARMUP)
+		w[k++] = xasprintf("-c run.warmup=%d", r->warmup);
+	if (n)
+		*n = k;
+	return w;
+}
+
+void view_words_free(char **words)
+{
+	for (int i = 0; words && words[i]; i++)
+		free(words[i]);
+	free(words);
+}
+
+char *view_reproduce_line(const struct patch_page_row *r, bool with_queue)
+{
+	char **w = view_reproduce_words(r, with_queue, NULL);
+	pb_str s;
+
+	str_init(&s);
+	for (int i = 0; w[i]; i++)
+		str_addf(&s, "%s%s", i ? " " : "", w[i]);
+	view_words_free(w);
+	return str_steal(&s);
+}
+
+char *view_statistics(const struct patch_page_row *r)
+{
+	char *noise = !r->noise_calibration
+			      ? xstrdup("from this run's own boots (no calibration for this accelerator)")
+			      : xasprintf("from A/A calibration %lld", r->noise_calibration);
+	char *v;
+
+	/* a row of an older perfbot was judged by its own rules: say which */
+	if (!(r->beta > 0))
+		v = xasprintf("p = 2 min(Mann-Whitney, Kolmogorov-Smirnov) over boot medians, Holm, "
+			      "alpha %g; 95%% CI by bootstrap over boots then iterations (seed %lld); "
+			      "gate %g%%; a change must exceed %g x the noise floor, %s; %d warm-up "
+			      "iteration(s) left out (the procedure before schema 6)",
+			      r->alpha, r->seed, r->gate_pct, r->noise_factor, noise, r->warmup);
+	else
+		v = xasprintf("a t test on the logarithms of the boot medians at each look (after "
+			      "the first boots and after each extra round), Holm over the metrics, "
+			      "alpha %g for flags spent over the looks (Lan-DeMets, Pocock-type) and "
+			      "beta %g for \"no change\" mostly at the first (Kim-DeMets, t^1/4); 95%% t interval; gate %g%%, or a noisy "
+			      "metric's own resolvable threshold; between-boot noise %s; %d warm-up "
+			      "iteration(s) left out; seed %lld",
+			      r->alpha, r->beta, r->gate_pct, noise, r->warmup, r->seed);
+	free(noise);
+	return v;
+}
+
+char *view_guest_cmdline(const char *qemu, size_t *at, size_t *len)
+{
+	const char *a = strstr(qemu, " -append "), *end;
+
+	if (!a)
+		return NULL;
+	a += strlen(" -append ");
+	end = strstr(a, " -serial ");
+	if (!end)
+		end = a + strlen(a);
+	*at = (size_t)(a - qemu);
+	*len = (size_t)(end - a);
+	return xstrndup(a, *len);
 }
 
 /* The first boot that failed, from the boots in their order: a panic

@@ -71,4 +71,29 @@ bool view_load(struct view *v, sqlite3 *db, long long cid, pb_err *err);
 /* Frees what view_load (or a test, by hand) put in v. */
 void view_free(struct view *v);
 
+/* The command that repeats comparison r, as shell-ready words (a path
+ * quoted where the shell would split it): "perfbot run", what it measured
+ * ("--patch 771", "--patch-file PATH" for a patch without a series number,
+ * "--series [--mm-only]"), "--queue DIR" when with_queue and the patch has
+ * a queue, then what makes the run the same ("-c run.seed=N", the
+ * accelerator, a schedule other than a fresh config.ini's). NULL-terminated;
+ * *n (may be NULL) gets their count. Free with view_words_free. */
+char **view_reproduce_words(const struct patch_page_row *r, bool with_queue, int *n);
+void view_words_free(char **words);
+/* The same words as one line. Free it. */
+char *view_reproduce_line(const struct patch_page_row *r, bool with_queue);
+
+/* s quoted for a POSIX shell where it has to be ('...'), else a copy. */
+char *shell_quote(const char *s);
+
+/* How a comparison's verdicts were reached, in a paragraph (the patch
+ * page's statistics row, the mail's): the test, alpha, beta, the gate, the
+ * looks, the noise, the seed. Free it. */
+char *view_statistics(const struct patch_page_row *r);
+
+/* The guest kernel's command line of a QEMU command line (the argument
+ * of its -append, which runs.qemu_cmdline holds unquoted, up to the next
+ * option perfbot gives after it), or NULL. *at and *len: where it is. */
+char *view_guest_cmdline(const char *qemu, size_t *at, size_t *len);
+
 #endif
