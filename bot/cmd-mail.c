@@ -13,7 +13,6 @@
 #include "db-report.h"
 #include "mail.h"
 #include "queue.h"
-#include "report.h"
 
 static const struct pb_usage usage = {
 	"perfbot mail", "--patch N | --series | --bisect ID [options]",
@@ -37,43 +36,13 @@ static struct mail_cover queue_cover(const struct pb_queue *q)
 	};
 }
 
-/* A comparison's page row and its metrics, open on page until closed. */
-static bool comparison_rows(sqlite3 *db, const struct pb_config *cfg, long long cid,
-			    struct db_cursor *page, struct patch_page_row *row,
-			    struct view_metrics *metrics, pb_err *err)
-{
-	struct db_cursor results;
-	struct result_row r;
-	bool found;
-
-	if (!db_report_patch_page(page, db, cid, row, &found, err))
-		return false;
-	if (!found) {
-		db_cursor_close(page, NULL);
-		pb_seterr(err, "no comparison %lld in %s", cid, cfg->db_path);
-		return false;
-	}
-	if (!db_report_results(&results, db, cid, err)) {
-		db_cursor_close(page, NULL);
-		return false;
-	}
-	while (db_cursor_step(&results, &r))
-		view_metrics_add(metrics, &r);
-	if (db_cursor_close(&results, err))
-		return true;
-	db_cursor_close(page, NULL);
-	view_metrics_free(metrics);
-	return false;
-}
-
 /* The message answering patch p of q, and the name of its file. */
 static bool patch_message(sqlite3 *db, const struct pb_config *cfg, const struct pb_queue *q,
 			  const struct pb_patch *p, pb_str *msg, char **name, pb_err *err)
 {
-	struct view_metrics metrics = { 0 };
-	struct patch_page_row row;
 	struct index_row newest = { 0 };
-	struct db_cursor page, c;
+	struct db_cursor c;
+	struct view v;
 	bool ok, same;
 
 	if (!db_report_newest(&c, db, q->dir, p->number, err))
@@ -87,20 +56,18 @@ static bool patch_message(sqlite3 *db, const struct pb_config *cfg, const struct
 			  p->number, cfg->db_path, p->number);
 		return false;
 	}
-	if (!comparison_rows(db, cfg, newest.id, &page, &row, &metrics, err))
+	if (!view_load(&v, db, newest.id, err))
 		return false;
 	/* the trailers are the queue's: only if its file is the one measured */
-	same = !strcmp(row.sha256, p->sha256);
+	same = !strcmp(v.r.sha256, p->sha256);
 	if (!same)
 		printf("perfbot: patch %d changed since it was measured: its trailers "
 		       "are left out of Cc\n", p->number);
 	ok = mail_patch_message(&(struct mail_patch_input){
-		.row = &row, .comparison_id = newest.id, .metrics = &metrics,
-		.queued = same ? p : NULL, .from = cfg->mail_from, .list_cc = cfg->mail_cc,
-		.report_url = cfg->report_url, .date = time(NULL) }, msg, err);
+		.view = &v, .queued = same ? p : NULL, .from = cfg->mail_from,
+		.list_cc = cfg->mail_cc, .report_url = cfg->report_url, .date = time(NULL) }, msg, err);
 	*name = xasprintf("patch-%03d.eml", p->number);
-	db_cursor_close(&page, NULL);
-	view_metrics_free(&metrics);
+	view_free(&v);
 	return ok;
 }
 
@@ -109,32 +76,28 @@ static bool patch_message(sqlite3 *db, const struct pb_config *cfg, const struct
 static bool series_message(sqlite3 *db, const struct pb_config *cfg, const struct pb_queue *q,
 			   pb_str *msg, char **name, pb_err *err)
 {
-	struct view_metrics metrics = { 0 };
 	struct series_target t;
-	struct patch_page_row row;
 	struct bisect_row b;
-	struct db_cursor page, bisects;
+	struct db_cursor bisects;
+	struct view v;
 	bool ok, bisected;
 
 	if (!db_series_target(db, q->dir, 0, NULL, NULL, &t, err))
 		return false;
-	ok = comparison_rows(db, cfg, t.id, &page, &row, &metrics, err);
+	ok = view_load(&v, db, t.id, err);
 	if (ok && !db_report_bisects(&bisects, db, t.id, err)) {
-		db_cursor_close(&page, NULL);
-		view_metrics_free(&metrics);
+		view_free(&v);
 		ok = false;
 	}
 	if (ok) {
 		bisected = db_cursor_step(&bisects, &b);
 		ok = mail_series_message(&(struct mail_series_input){
-			.row = &row, .comparison_id = t.id, .metrics = &metrics,
-			.bisect = bisected ? &b : NULL, .cover = queue_cover(q), .from = cfg->mail_from,
-			.list_cc = cfg->mail_cc, .report_url = cfg->report_url, .date = time(NULL) },
-			msg, err);
+			.view = &v, .bisect = bisected ? &b : NULL, .cover = queue_cover(q),
+			.from = cfg->mail_from, .list_cc = cfg->mail_cc, .report_url = cfg->report_url,
+			.date = time(NULL) }, msg, err);
 		ok = db_cursor_close(&bisects, ok ? err : NULL) && ok;
-		*name = xasprintf("series-%s.eml", row.series_name);
-		db_cursor_close(&page, NULL);
-		view_metrics_free(&metrics);
+		*name = xasprintf("series-%s.eml", v.r.series_name);
+		view_free(&v);
 	}
 	series_target_free(&t);
 	return ok;
@@ -178,12 +141,12 @@ static bool culprit_row(sqlite3 *db, const struct pb_queue *q, const struct bise
 static bool bisect_message(sqlite3 *db, const struct pb_config *cfg, const struct pb_queue *q,
 			   long long id, pb_str *msg, char **name, pb_err *err)
 {
-	struct view_metrics metrics = { 0 };
 	struct mail_steps steps = { 0 };
-	struct patch_page_row series, culprit;
+	struct patch_page_row culprit;
+	struct view series;
 	struct bisect_row b;
 	struct bisect_step_row sr;
-	struct db_cursor bc, page, sc, cc;
+	struct db_cursor bc, sc, cc;
 	const struct pb_patch *queued = NULL;
 	bool ok = false, found, cc_open = false;
 
@@ -193,22 +156,22 @@ static bool bisect_message(sqlite3 *db, const struct pb_config *cfg, const struc
 		pb_seterr(err, "no bisect %lld in %s: perfbot bisect makes one", id, cfg->db_path);
 		goto out_bisect;
 	}
-	if (!comparison_rows(db, cfg, b.series_comparison, &page, &series, &metrics, err))
+	if (!view_load(&series, db, b.series_comparison, err))
 		goto out_bisect;
-	if (strcmp(series.series_queue, q->dir)) {
+	if (strcmp(series.r.series_queue, q->dir)) {
 		pb_seterr(err, "bisect %lld is of the queue %s, not %s: --queue names it", id,
-			  series.series_queue, q->dir);
-		goto out_page;
+			  series.r.series_queue, q->dir);
+		goto out_series;
 	}
 	if (!db_report_bisect_steps(&sc, db, id, err))
-		goto out_page;
+		goto out_series;
 	while (db_cursor_step(&sc, &sr))
 		mail_steps_add(&steps, &sr);
 	if (!db_cursor_close(&sc, err) ||
 	    (b.culprit_number && !culprit_row(db, q, &b, &cc, &culprit, &cc_open, &queued, err)))
 		goto out_steps;
 	ok = mail_bisect_message(&(struct mail_bisect_input){
-		.bisect = &b, .steps = &steps, .series = &series, .series_metrics = &metrics,
+		.bisect = &b, .steps = &steps, .series = &series,
 		.culprit = b.culprit_number ? &culprit : NULL, .queued = queued,
 		.cover = queue_cover(q), .from = cfg->mail_from, .list_cc = cfg->mail_cc,
 		.report_url = cfg->report_url, .date = time(NULL) }, msg, err);
@@ -217,9 +180,8 @@ out_steps:
 	if (cc_open)
 		db_cursor_close(&cc, NULL);
 	mail_steps_free(&steps);
-out_page:
-	db_cursor_close(&page, NULL);
-	view_metrics_free(&metrics);
+out_series:
+	view_free(&series);
 out_bisect:
 	db_cursor_close(&bc, NULL);
 	return ok;

@@ -488,7 +488,8 @@ static void comparison_body(pb_str *out, const struct comparison_body *b)
 
 bool mail_patch_message(const struct mail_patch_input *in, pb_str *out, pb_err *err)
 {
-	const struct patch_page_row *r = in->row;
+	const struct patch_page_row *r = &in->view->r;
+	long long cid = in->view->id;
 	struct recipients rc;
 	char *who = xasprintf("patch %d: its author", r->number), *subject, *v, *tag, *idtext;
 	char *plain = visible(r->subject), *page;
@@ -501,17 +502,17 @@ bool mail_patch_message(const struct mail_patch_input *in, pb_str *out, pb_err *
 		return false;
 	}
 	v = patch_subject(r);
-	subject = headline(r, in->metrics, v, "on", v);
+	subject = headline(r, &in->view->metrics, v, "on", v);
 	free(v);
-	tag = xasprintf("%03d-c%lld", r->number, in->comparison_id);
+	tag = xasprintf("%03d-c%lld", r->number, cid);
 	/* the same comparison's mail has the same id, whenever it is written */
-	idtext = xasprintf("perfbot mail\n%lld\n%s\n%s", in->comparison_id, r->sha256, r->started_at);
+	idtext = xasprintf("perfbot mail\n%lld\n%s\n%s", cid, r->sha256, r->started_at);
 	headers(out, &rc, subject, tag, idtext, r->message_id, in->date);
 	str_init(&lines);
 	patch_lines(&lines, r);
 	page = report_page_of(r);
 	comparison_body(out, &(struct comparison_body){
-		.row = r, .comparison_id = in->comparison_id, .metrics = in->metrics,
+		.row = r, .comparison_id = cid, .metrics = &in->view->metrics,
 		.what = "the patch", .where = "on:", .none = plain, .lines = lines.buf,
 		.report_url = in->report_url, .page = page });
 	str_free(&lines);
@@ -538,7 +539,8 @@ static int count_words(const char *s)
 
 bool mail_series_message(const struct mail_series_input *in, pb_str *out, pb_err *err)
 {
-	const struct patch_page_row *r = in->row;
+	const struct patch_page_row *r = &in->view->r;
+	long long cid = in->view->id;
 	bool forward = r->series_mode == SERIES_FORWARD;
 	/* taking the queue out of its base takes its mm patches alone */
 	bool mm = r->series_mm_only || !forward;
@@ -550,9 +552,9 @@ bool mail_series_message(const struct mail_series_input *in, pb_str *out, pb_err
 	if (!recipients(in->from, in->cover.from, NULL, NULL, in->list_cc, &rc, err))
 		return false;
 	none = xasprintf("%d %spatch%s of %s", n, mm ? "mm " : "", n == 1 ? "" : "es", r->series_name);
-	subject = headline(r, in->metrics, r->series_name, "in", none);
-	tag = xasprintf("series-%s-c%lld", r->series_name, in->comparison_id);
-	idtext = xasprintf("perfbot mail\nseries\n%lld\n%s", in->comparison_id, r->started_at);
+	subject = headline(r, &in->view->metrics, r->series_name, "in", none);
+	tag = xasprintf("series-%s-c%lld", r->series_name, cid);
+	idtext = xasprintf("perfbot mail\nseries\n%lld\n%s", cid, r->started_at);
 	headers(out, &rc, subject, tag, idtext, r->series_cover_message_id, in->date);
 	where = xasprintf("in %s:", none);
 	str_init(&lines);
@@ -569,7 +571,7 @@ bool mail_series_message(const struct mail_series_input *in, pb_str *out, pb_err
 		bisect_line(&lines, in->bisect);
 	page = report_page_of(r);
 	comparison_body(out, &(struct comparison_body){
-		.row = r, .comparison_id = in->comparison_id, .metrics = in->metrics,
+		.row = r, .comparison_id = cid, .metrics = &in->view->metrics,
 		.what = "the series", .where = where, .none = none, .lines = lines.buf,
 		.report_url = in->report_url, .page = page });
 	str_free(&lines);
@@ -669,9 +671,9 @@ static void steps_table(pb_str *out, const struct mail_steps *s)
 static char *bisect_headline(const struct mail_bisect_input *in, const char *patch, bool colon)
 {
 	const struct bisect_row *b = in->bisect;
-	const struct patch_page_row *s = in->series, *c = in->culprit;
+	const struct patch_page_row *s = &in->series->r, *c = in->culprit;
 	bool confirmed = c && b->status == BISECT_CONFIRMED;
-	char *change = bisect_change(b, in->series_metrics), *v;
+	char *change = bisect_change(b, &in->series->metrics), *v;
 	const char *end = colon ? ":" : "";
 
 	v = confirmed ? xasprintf("perfbot bisected %s in %s to %s%s", change, s->series_name, patch,
@@ -689,7 +691,7 @@ static char *bisect_headline(const struct mail_bisect_input *in, const char *pat
 static void bisect_body(pb_str *out, const struct mail_bisect_input *in)
 {
 	const struct bisect_row *b = in->bisect;
-	const struct patch_page_row *s = in->series, *c = in->culprit;
+	const struct patch_page_row *s = &in->series->r, *c = in->culprit;
 	char *v, *opt[1];
 	int nopt = 0;
 
@@ -736,7 +738,7 @@ static void bisect_body(pb_str *out, const struct mail_bisect_input *in)
 bool mail_bisect_message(const struct mail_bisect_input *in, pb_str *out, pb_err *err)
 {
 	const struct bisect_row *b = in->bisect;
-	const struct patch_page_row *c = in->culprit, *s = in->series;
+	const struct patch_page_row *c = in->culprit, *s = &in->series->r;
 	struct recipients rc;
 	char *who = c ? xasprintf("patch %d: its author", c->number) : NULL, *subject, *tag, *idtext, *v;
 	bool ok = recipients(in->from, c ? c->author : in->cover.from, who, c ? in->queued : NULL,

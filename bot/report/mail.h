@@ -1,7 +1,7 @@
 /* perfbot's answers on the list: RFC 5322 plain-text messages in the style
- * of the kernel test robot's, built from the rows of the report's queries
- * alone (no database, no file), so that every rule below is tested without
- * a run. The headers are folded at 78 columns, and what came from input in
+ * of the kernel test robot's, rendered from a comparison's view (view.h)
+ * and the rows the caller loaded alone (no database, no file), so that
+ * every rule below is tested without a run. The headers are folded at 78 columns, and what came from input in
  * them is made one line (visible()) and RFC 2047 encoded where it is not
  * ASCII; the body is UTF-8, sent 8bit, in lines of at most 72 columns. A
  * message answers a patch's newest comparison (its review mail), a series
@@ -25,9 +25,7 @@ struct pb_patch;
 
 /* What the mail answering one patch is made of. */
 struct mail_patch_input {
-	const struct patch_page_row *row; /* its newest comparison, the patch, the kernels */
-	long long comparison_id;
-	const struct view_metrics *metrics;
+	const struct view *view; /* its newest comparison: the patch, the kernels, the metrics */
 	/* the queue's copy of the patch, for its Signed-off-by and Cc: trailers;
 	 * NULL when it is not the file measured (the database keeps none) */
 	const struct pb_patch *queued;
@@ -47,9 +45,7 @@ struct mail_cover {
 
 /* What the mail answering the -rc as a whole is made of. */
 struct mail_series_input {
-	const struct patch_page_row *row; /* the series comparison (kind "series") */
-	long long comparison_id;
-	const struct view_metrics *metrics;
+	const struct view *view; /* the series comparison (kind "series") */
 	const struct bisect_row *bisect; /* its newest bisect, NULL: none */
 	struct mail_cover cover;
 	const char *from, *list_cc, *report_url;
@@ -78,8 +74,7 @@ void mail_steps_free(struct mail_steps *s);
 struct mail_bisect_input {
 	const struct bisect_row *bisect;
 	const struct mail_steps *steps;
-	const struct patch_page_row *series;       /* the series comparison it bisected */
-	const struct view_metrics *series_metrics; /* its results: the change bisected */
+	const struct view *series; /* the series comparison it bisected: the change */
 	/* the culprit's patch fields; NULL: none named, the cover letter is answered */
 	const struct patch_page_row *culprit;
 	const struct pb_patch *queued; /* its trailers, as mail_patch_input's */

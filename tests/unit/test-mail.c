@@ -245,7 +245,9 @@ static char *built(bool ok, pb_str *s)
 static char *message(const struct patch_page_row *r, const struct view_metrics *m,
 		     const struct pb_patch *queued, const char *list_cc, pb_err *err)
 {
-	struct mail_patch_input in = { .row = r, .comparison_id = 7, .metrics = m, .queued = queued,
+	/* a view built in memory: the mail renders it as one loaded */
+	struct view v = { .id = 7, .r = *r, .metrics = *m };
+	struct mail_patch_input in = { .view = &v, .queued = queued,
 				       .from = "perfbot <perfbot@localhost>", .list_cc = list_cc,
 				       .report_url = "https://perfbot.example.org/r/", .date = 0 };
 	pb_str s;
@@ -458,7 +460,8 @@ static const struct mail_cover test_cover = { "Greg Kroah-Hartman <gregkh@linuxf
 static char *series_message(const struct patch_page_row *r, const struct view_metrics *m,
 			    const struct bisect_row *b, struct mail_cover cover, pb_err *err)
 {
-	struct mail_series_input in = { .row = r, .comparison_id = 12, .metrics = m, .bisect = b,
+	struct view v = { .id = 12, .r = *r, .metrics = *m };
+	struct mail_series_input in = { .view = &v, .bisect = b,
 					.cover = cover, .from = "perfbot <perfbot@localhost>",
 					.list_cc = "linux-mm@kvack.org",
 					.report_url = "https://perfbot.example.org/r", .date = 0 };
@@ -542,7 +545,8 @@ static void check_series_message(void)
 	CHECK(msg && !strstr(msg, "In-Reply-To:"));
 	free(msg);
 	{
-		struct mail_series_input in = { .row = &r, .metrics = &same, .from = "perfbot@localhost",
+		struct view v = { .r = r, .metrics = same };
+		struct mail_series_input in = { .view = &v, .from = "perfbot@localhost",
 						.list_cc = "", .report_url = "" };
 		pb_str s;
 
@@ -560,7 +564,7 @@ out:
 static char *bisect_message(const struct bisect_row *b, const struct patch_page_row *culprit,
 			    const struct view_metrics *m, pb_err *err)
 {
-	struct patch_page_row s = series_row();
+	struct view s = { .r = series_row(), .metrics = *m };
 	struct mail_steps steps = { 0 };
 	struct bisect_step_row rows[] = {
 		{ .step = 1, .role = ROLE_SEARCH, .prefix_a = 0, .prefix_b = 2, .verdict = "no change",
@@ -572,7 +576,7 @@ static char *bisect_message(const struct bisect_row *b, const struct patch_page_
 		{ .step = 4, .role = ROLE_ABSENT_BEFORE, .prefix_a = 0, .prefix_b = 2,
 		  .verdict = "behaviour change", .change_pct = NAN },
 	};
-	struct mail_bisect_input in = { .bisect = b, .steps = &steps, .series = &s, .series_metrics = m,
+	struct mail_bisect_input in = { .bisect = b, .steps = &steps, .series = &s,
 					.culprit = culprit, .cover = test_cover,
 					.from = "perfbot <perfbot@localhost>", .list_cc = "linux-mm@kvack.org",
 					.report_url = "https://perfbot.example.org/r", .date = 0 };
