@@ -134,7 +134,7 @@ static const char row_fmt[] = "%-36s %9s %9s %8s  %-15s  %s\n";
  * metric, whose workload's line is out already; NULL: none). */
 static void metric_row(FILE *out, const struct view_metric *m, const struct view_metric *prev)
 {
-	char a[32], b[32], c[32], lo[24], hi[24], ci[56] = "-";
+	struct view_cells c;
 	const char *dot = strchr(m->name, '.');
 	size_t wl = dot ? (size_t)(dot - m->name) : 0;
 	char *name;
@@ -154,20 +154,13 @@ static void metric_row(FILE *out, const struct view_metric *m, const struct view
 		name = v;
 	}
 
-	fmt_value(a, sizeof(a), m->without);
-	fmt_value(b, sizeof(b), m->with);
-	fmt_pct(c, sizeof(c), m->change_pct);
-	if (!isnan(m->ci_lo_pct)) {
-		fmt_pct(lo, sizeof(lo), m->ci_lo_pct);
-		fmt_pct(hi, sizeof(hi), m->ci_hi_pct);
-		snprintf(ci, sizeof(ci), "[%s,%s]", lo, hi);
-	}
+	view_metric_cells(m, ",", &c);
 	/* a long name has its own line: the numbers stay in their columns */
 	if (strlen(name) > NAME_COLUMNS) {
 		fprintf(out, "%s\n", name);
-		fprintf(out, row_fmt, "", a, b, c, ci, verdict_name(m->verdict));
+		fprintf(out, row_fmt, "", c.without, c.with, c.change, c.ci, verdict_name(m->verdict));
 	} else
-		fprintf(out, row_fmt, name, a, b, c, ci, verdict_name(m->verdict));
+		fprintf(out, row_fmt, name, c.without, c.with, c.change, c.ci, verdict_name(m->verdict));
 	free(name);
 }
 

@@ -283,19 +283,12 @@ static void metrics_table(pb_str *out, const struct patch_page_row *r, const str
 	}
 	for (int i = 0; i < nchanged; i++) {
 		const struct view_metric *m = changed[i];
-		char a[32], b[32], c[32], lo[32], hi[32], ci[80] = "-";
+		struct view_cells c;
 		char *name = xasprintf("%s (%s)", m->name, m->unit), *vname = visible(name);
 
-		fmt_value(a, sizeof(a), m->without);
-		fmt_value(b, sizeof(b), m->with);
-		fmt_pct(c, sizeof(c), m->change_pct);
-		if (!isnan(m->ci_lo_pct)) {
-			fmt_pct(lo, sizeof(lo), m->ci_lo_pct);
-			fmt_pct(hi, sizeof(hi), m->ci_hi_pct);
-			snprintf(ci, sizeof(ci), "[%s, %s]", lo, hi);
-		}
+		view_metric_cells(m, ", ", &c);
 		mail_wrap(out, "", "  ", vname);
-		snprintf(line, sizeof(line), row_fmt, a, b, c, ci);
+		snprintf(line, sizeof(line), row_fmt, c.without, c.with, c.change, c.ci);
 		/* numbers too wide for the verdict beside them: it goes below */
 		if (strlen(line) + 2 + strlen(verdict_name(m->verdict)) > MAIL_BODY_COLUMNS)
 			str_addf(out, "%s\n%38s  %s\n", line, "", verdict_name(m->verdict));

@@ -3,10 +3,12 @@
 #include "view.h"
 
 #include <math.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "config.h"
+#include "format.h"
 #include "outcome.h"
 #include "queue.h"
 
@@ -209,6 +211,21 @@ char *view_guest_cmdline(const char *qemu, size_t *at, size_t *len)
 	*at = (size_t)(a - qemu);
 	*len = (size_t)(end - a);
 	return xstrndup(a, *len);
+}
+
+void view_metric_cells(const struct view_metric *m, const char *ci_sep, struct view_cells *c)
+{
+	char lo[32], hi[32];
+
+	fmt_value(c->without, sizeof(c->without), m->without);
+	fmt_value(c->with, sizeof(c->with), m->with);
+	fmt_pct(c->change, sizeof(c->change), m->change_pct);
+	snprintf(c->ci, sizeof(c->ci), "-");
+	if (!isnan(m->ci_lo_pct)) {
+		fmt_pct(lo, sizeof(lo), m->ci_lo_pct);
+		fmt_pct(hi, sizeof(hi), m->ci_hi_pct);
+		snprintf(c->ci, sizeof(c->ci), "[%s%s%s]", lo, ci_sep, hi);
+	}
 }
 
 /* The first boot that failed, from the boots in their order: a panic

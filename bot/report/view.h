@@ -48,6 +48,14 @@ bool view_metric_changed(const struct view_metric *m);
  * larger change); *n of them. Free the array (not its metrics). */
 const struct view_metric **view_metrics_changed(const struct view_metrics *m, int *n);
 
+/* A metric's numbers as every table writes them (format.h's): the two
+ * medians, the change and its 95% CI ("[lo<sep>hi]", "-" for none). The
+ * terminal and the mail lay them out each in their columns. */
+struct view_cells {
+	char without[32], with[32], change[32], ci[80];
+};
+void view_metric_cells(const struct view_metric *m, const char *ci_sep, struct view_cells *c);
+
 /* The first boot that failed, the answer's crash: 0 boot if none. */
 struct view_crash {
 	int boot;                /* its place in the boot order, from 1 */
