@@ -5,6 +5,7 @@
 
 #include "answer.h"
 #include "check.h"
+#include "mail.h"
 
 static struct answer sample_answer(void)
 {
@@ -223,6 +224,91 @@ static void json(void)
 	answer_free(&a);
 }
 
+/* Everything the renderers write of a: the terminal's answer, the JSON
+ * and the patch's mail, one after the other. */
+static char *rendered(const struct answer *a)
+{
+	struct mail_patch_input in = { .view = &a->view, .from = "perfbot <perfbot@localhost>",
+				       .list_cc = "linux-mm@kvack.org", .report_url = "", .date = 0 };
+	char *term = printed(a, true);
+	struct json j;
+	pb_str s;
+	pb_err err = { "" };
+
+	str_init(&s);
+	str_add(&s, term);
+	free(term);
+	json_init(&j, &s);
+	answer_json(a, &j, NULL);
+	CHECK(mail_patch_message(&in, &s, &err));
+	return str_steal(&s);
+}
+
+/* The renderers are pure functions of the view: a view built in memory,
+ * with no database behind it (its page cursor never opened), renders; the
+ * same view renders to the same bytes again, in any order, and rendering
+ * leaves it as it was (a renderer sorting the metrics in place, freeing
+ * the crash or keeping state between calls fails here). The terminal and
+ * the mail write a metric's numbers alike (view_metric_cells). */
+static void pure(void)
+{
+	struct answer a = sample_answer();
+	struct view_cells c;
+	char *first, *again, *json_before, *json_after, *mail_only;
+	struct json j;
+	pb_str s;
+	pb_err err = { "" };
+
+	a.view.r.message_id = "<771@example.org>";
+	a.view.r.port_file = "";
+	add(&a, "zswap", "ms", "time", "no change", 100, 100.1);
+	add(&a, "thp-anon", "small_ms", "time", "regression", 100, 101);
+	add(&a, "thp-anon", "fault_ms", "time", "regression", 100, 104.8);
+	add(&a, "hugetlb-migrate", "pages_failed", "behaviour", "behaviour change", 16, 0);
+	a.view.metrics.v[2].ci_lo_pct = 3.5;
+	a.view.metrics.v[2].ci_hi_pct = 6.25;
+	a.view.crash = (struct view_crash){ .boot = 3, .failed = 1, .outcome = BOOT_TIMEOUT,
+					    .side = SIDE_WITH, .kernel = xstrdup("base+patch"),
+					    .line = xstrdup("no result line"),
+					    .console_log = xstrdup("/r/logs/boot03-with.console.log") };
+	CHECK(!a.view.page.st);
+	str_init(&s);
+	json_init(&j, &s);
+	answer_json(&a, &j, NULL);
+	json_before = str_steal(&s);
+	first = rendered(&a);
+	/* the mail alone, then everything again: no order between them */
+	str_init(&s);
+	CHECK(mail_patch_message(&(struct mail_patch_input){ .view = &a.view, .from = "p@localhost",
+							     .list_cc = "", .report_url = "" },
+				 &s, &err));
+	mail_only = str_steal(&s);
+	again = rendered(&a);
+	CHECK_STR(again, first);
+	str_init(&s);
+	json_init(&j, &s);
+	answer_json(&a, &j, NULL);
+	json_after = str_steal(&s);
+	CHECK_STR(json_after, json_before);
+	/* the metrics keep the order they were loaded in */
+	CHECK_STR(a.view.metrics.v[0].name, "zswap.ms");
+	CHECK_STR(a.view.metrics.v[2].name, "thp-anon.fault_ms");
+	CHECK_STR(a.view.crash.line, "no result line");
+	/* one metric's cells, in both renderers' tables */
+	view_metric_cells(&a.view.metrics.v[2], ",", &c);
+	CHECK_STR(c.ci, "[+3.5%,+6.2%]");
+	CHECK_HAS(first, "\n  fault_ms                                 100     104.8    +4.8%  [+3.5%,+6.2%]    regression\n");
+	view_metric_cells(&a.view.metrics.v[2], ", ", &c);
+	CHECK_STR(c.ci, "[+3.5%, +6.2%]");
+	CHECK_HAS(mail_only, "\n        100       104.8    +4.8%  [+3.5%, +6.2%]    regression\n");
+	free(first);
+	free(again);
+	free(json_before);
+	free(json_after);
+	free(mail_only);
+	answer_free(&a);
+}
+
 void test_answer(void)
 {
 	char *q = shell_quote("it's");
@@ -235,4 +321,5 @@ void test_answer(void)
 	headlines();
 	terminal();
 	json();
+	pure();
 }
