@@ -433,11 +433,60 @@ static int serve(struct cli *c, struct pb_config *cfg, bool once, int poll_s)
 	return PB_EXIT_OK;
 }
 
+/* Before detaching or creating anything (the log directory, the lock): a
+ * database that is not perfbot's, or another perfbotd, is said on the
+ * terminal with exit 1, not in syslog after "started". */
+static bool may_serve(const struct pb_config *cfg)
+{
+	pb_err err;
+
+	if (!db_check(cfg->db_path, DB_READ_WRITE, &err)) {
+		cli_error("%s", err.msg);
+		return false;
+	}
+	if (jobdb_daemon_pid(cfg->db_path) != 0) {
+		cli_error("another perfbotd (pid %d) serves %s", jobdb_daemon_pid(cfg->db_path),
+			  cfg->db_path);
+		return false;
+	}
+	return true;
+}
+
+/* Into the background: the parent says so and returns its exit status
+ * (*parent true); the child, in a session of its own with /dev/null for
+ * stdin, stdout and stderr, logs to syslog. */
+static int detach(bool *parent)
+{
+	pid_t pid = fork();
+	int fd;
+
+	*parent = pid != 0;
+	if (pid < 0) {
+		cli_error("cannot fork: %s", strerror(errno));
+		return PB_EXIT_ERROR;
+	}
+	if (pid > 0) {
+		printf("perfbotd: started in the background (pid %d), logging to syslog\n", (int)pid);
+		return PB_EXIT_OK;
+	}
+	setsid();
+	fd = open("/dev/null", O_RDWR);
+	if (fd >= 0) {
+		dup2(fd, 0);
+		dup2(fd, 1);
+		dup2(fd, 2);
+		if (fd > 2)
+			close(fd);
+	}
+	use_syslog = true;
+	return PB_EXIT_OK;
+}
+
 int main(int argc, char **argv)
 {
 	struct cli c = { 0 };
 	struct pb_config cfg;
-	bool foreground = false, once = false;
+	bool foreground = false, once = false, parent = false;
 	int rc, poll_s = 10;
 	pb_err err;
 	const struct pb_option opts[] = {
@@ -462,49 +511,13 @@ int main(int argc, char **argv)
 		rc = PB_EXIT_ERROR;
 		goto out;
 	}
-	/* Before detaching or creating anything (the log directory, the lock):
-	 * a database that is not perfbot's, or another perfbotd, is said on
-	 * the terminal with exit 1, not in syslog after "started". */
-	if (!db_check(cfg.db_path, DB_READ_WRITE, &err)) {
-		cli_error("%s", err.msg);
+	rc = may_serve(&cfg) ? PB_EXIT_OK : PB_EXIT_ERROR;
+	if (rc == PB_EXIT_OK && !foreground)
+		rc = detach(&parent);
+	/* an error, or the parent of the perfbotd now in the background */
+	if (rc != PB_EXIT_OK || parent) {
 		config_free(&cfg);
-		rc = PB_EXIT_ERROR;
 		goto out;
-	}
-	if (jobdb_daemon_pid(cfg.db_path) != 0) {
-		cli_error("another perfbotd (pid %d) serves %s", jobdb_daemon_pid(cfg.db_path), cfg.db_path);
-		config_free(&cfg);
-		rc = PB_EXIT_ERROR;
-		goto out;
-	}
-	if (!foreground) {
-		pid_t pid = fork();
-
-		if (pid < 0) {
-			cli_error("cannot fork: %s", strerror(errno));
-			config_free(&cfg);
-			rc = PB_EXIT_ERROR;
-			goto out;
-		}
-		if (pid > 0) {
-			printf("perfbotd: started in the background (pid %d), logging to syslog\n", (int)pid);
-			config_free(&cfg);
-			rc = PB_EXIT_OK;
-			goto out;
-		}
-		setsid();
-		{
-			int fd = open("/dev/null", O_RDWR);
-
-			if (fd >= 0) {
-				dup2(fd, 0);
-				dup2(fd, 1);
-				dup2(fd, 2);
-				if (fd > 2)
-					close(fd);
-			}
-		}
-		use_syslog = true;
 	}
 	if (use_syslog)
 		openlog("perfbotd", LOG_PID, LOG_DAEMON);
