@@ -235,6 +235,70 @@ static bool import_task(struct pipeline *pl, const struct pb_config *cfg, const 
 	return ok;
 }
 
+/* Whether any of the n tasks was ever submitted. */
+static bool any_submitted(const struct cluster_task *k, int n)
+{
+	for (int i = 0; i < n; i++)
+		if (k[i].attempts > 0)
+			return true;
+	return false;
+}
+
+/* Tonight's calibration task, come home (or not): its comparison the
+ * patches' noise floor. */
+static void import_calibration(const struct pb_config *cfg, struct pipeline *pl,
+			       const struct cluster_task *k, struct tally *t, long long *calibration)
+{
+	struct pipeline_outcome out;
+	char uid[33];
+
+	if (k->state == TASK_DONE && import_task(pl, cfg, k, KIND_CALIBRATION, uid) &&
+	    executor_outcome(pl->db, uid, &out)) {
+		*calibration = out.comparison;
+		return;
+	}
+	printf("perfbot nightly: no calibration tonight (%s): the patches' noise "
+	       "floors come from their own boots\n",
+	       k->state == TASK_GAVE_UP ? k->why : "see its job's output");
+	t->failures++;
+}
+
+/* Patch p's task, come home (or not): counted, noted, answered. */
+static void import_patch(const struct pb_config *cfg, const struct pb_queue *q,
+			 struct pipeline *pl, const struct cluster_task *k,
+			 const struct pb_patch *p, struct tally *t)
+{
+	struct pipeline_outcome out;
+	char uid[33], *where, *why;
+	long long pid;
+
+	t->run++;
+	if (k->state != TASK_DONE) {
+		why = k->state == TASK_GAVE_UP
+			      ? xasprintf("its Slurm job was given up: %s", k->why)
+			      : xstrdup("not measured: perfbot was stopped (its job cancelled)");
+		note(t, p, why);
+		free(why);
+		t->failures++;
+		return;
+	}
+	/* the patch's row here first: the import maps the node's copy
+	 * (number and hash) onto it, so the comparison is tonight's
+	 * queue's, and counts as measured the next night */
+	if (!db_store_patch(pl->db, p, q->dir, &pid, &pl->err) ||
+	    !import_task(pl, cfg, k, KIND_PATCH, uid) || !executor_outcome(pl->db, uid, &out)) {
+		why = xasprintf("perfbot could not measure it on %s (exit %d; see %s)",
+				k->node[0] ? k->node : "its node", k->exit_code, k->out);
+		note(t, p, why);
+		free(why);
+		t->failures++;
+		return;
+	}
+	where = xasprintf(", on %s", k->node[0] ? k->node : "?");
+	patch_outcome(cfg, q, pl, p, &out, where, t);
+	free(where);
+}
+
 /* Task k's command line: the request's (request_argv), this command's
  * settings, tonight's spool. */
 static void task_args(struct cluster_task *k, const struct pb_config *cfg, const struct cli *c,
@@ -306,63 +370,18 @@ static bool nightly_slurm(const struct pb_config *cfg, const struct pb_queue *q,
 	}
 	/* nothing submitted (Slurm or [executor] wrong): nothing to import,
 	 * no spool left behind */
-	if (ran && !ok) {
-		bool any = false;
-
-		for (int i = first; i < n; i++)
-			any |= k[i].attempts > 0;
-		if (!any) {
-			rm_rf(spool);
-			ran = false;
-		}
+	if (ran && !ok && !any_submitted(k + first, n - first)) {
+		rm_rf(spool);
+		ran = false;
 	}
 	/* what ended is imported, even after a stop (whose error is kept) */
 	if (!ok)
 		cluster_err = pl->err;
 	for (int i = first; ran && i < n; i++) {
-		struct pipeline_outcome out;
-		char uid[33], *where;
-		long long pid;
-
-		if (i == cal) {
-			if (k[i].state == TASK_DONE && import_task(pl, cfg, &k[i], KIND_CALIBRATION, uid) &&
-			    executor_outcome(pl->db, uid, &out)) {
-				*calibration = out.comparison;
-			} else {
-				printf("perfbot nightly: no calibration tonight (%s): the patches' noise "
-				       "floors come from their own boots\n",
-				       k[i].state == TASK_GAVE_UP ? k[i].why : "see its job's output");
-				t->failures++;
-			}
-			continue;
-		}
-		t->run++;
-		if (k[i].state != TASK_DONE) {
-			char *why = k[i].state == TASK_GAVE_UP
-					    ? xasprintf("its Slurm job was given up: %s", k[i].why)
-					    : xstrdup("not measured: perfbot was stopped (its job cancelled)");
-
-			note(t, of[i], why);
-			free(why);
-			t->failures++;
-			continue;
-		}
-		/* the patch's row here first: the import maps the node's copy
-		 * (number and hash) onto it, so the comparison is tonight's
-		 * queue's, and counts as measured the next night */
-		if (!db_store_patch(pl->db, of[i], q->dir, &pid, &pl->err) ||
-		    !import_task(pl, cfg, &k[i], KIND_PATCH, uid) || !executor_outcome(pl->db, uid, &out)) {
-			char *why = xasprintf("perfbot could not measure it on %s (exit %d; see %s)",
-					      k[i].node[0] ? k[i].node : "its node", k[i].exit_code, k[i].out);
-
-			note(t, of[i], why);
-			free(why);
-			t->failures++;
-			continue;
-		}
-		where = xasprintf(", on %s", k[i].node[0] ? k[i].node : "?");
-		patch_outcome(cfg, q, pl, of[i], &out, where, t);
-		free(where);
+		if (i == cal)
+			import_calibration(cfg, pl, &k[i], t, calibration);
+		else
+			import_patch(cfg, q, pl, &k[i], of[i], t);
 	}
 	if (!ok)
 		pl->err = cluster_err;
