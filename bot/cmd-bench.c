@@ -413,8 +413,9 @@ static bool bench_kernels(struct pipeline *pl, struct kernel_change *base, struc
 
 	for (int t = 0; t < NTARGETS; t++)
 		names[t] = (char *)targets[t].workload;
-	ok = stage_workloads(pl, NULL, 0, names, NTARGETS, &why) && stage_tree(pl) &&
-	     stage_selftests(pl);
+	ok = pipeline_prepare(pl, &(struct prepare){
+					  .stages = STAGE_WORKLOADS | STAGE_TREE | STAGE_SELFTESTS,
+					  .only = names, .nonly = NTARGETS, .why = &why });
 	free(why);
 	if (!ok)
 		return false;

@@ -428,7 +428,8 @@ static int nightly(const struct pb_config *cfg, const struct pb_queue *q, const 
 	str_init(&t.lines);
 	pipeline_init(&pl, cfg);
 	if (!db_lock(cfg->db_path, &pl.err) || !workloads_load(cfg->workloads_dir, &pl.wset, &pl.err) ||
-	    !stage_tree(&pl) || !stage_configure(&pl) || !db_open(cfg->db_path, &pl.db, &pl.err))
+	    !pipeline_prepare(&pl, &(struct prepare){ .stages = STAGE_TREE | STAGE_CONFIGURE }) ||
+	    !db_open(cfg->db_path, &pl.db, &pl.err))
 		goto fail;
 	{
 		char *dir = visible(q->dir), *version = visible(pl.tree.version);

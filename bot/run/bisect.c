@@ -312,9 +312,11 @@ static bool bisect_prepare(struct bisect *b)
 			goto out;
 		}
 	}
-	if (!stage_workloads(&b->pl, mm, b->by_status ? nmm : 0, only, b->by_status ? 0 : 1,
-			     &b->choice) ||
-	    !stage_tree(&b->pl) || !stage_pair_series(&b->pl, ps, np))
+	if (!pipeline_prepare(&b->pl, &(struct prepare){
+					      .stages = STAGE_WORKLOADS | STAGE_TREE | STAGE_PAIR,
+					      .only = only, .nonly = b->by_status ? 0 : 1, .choose = mm,
+					      .nchoose = b->by_status ? nmm : 0, .why = &b->choice,
+					      .series = ps, .nseries = np }))
 		goto out;
 	if (!b->by_status) {
 		free(b->choice);

@@ -1,6 +1,7 @@
 /* The stages of pipeline.h and the two plans that store a comparison:
  * a patch's (perfbot run, nightly, perfbotd's jobs) and an A/A calibration
  * (perfbot calibrate, nightly). Each plan prints its progress and table. */
+#include <assert.h>
 #include <gsl/gsl_rng.h>
 #include <math.h>
 #include <stdlib.h>
@@ -53,11 +54,94 @@ static char *names_of(const struct workload *const *w, int n, const char *head)
 	return str_steal(&s);
 }
 
+/* The stages as data: what each needs done before it (pipeline.h), in
+ * the one order a plan may prepare them. */
+static const struct {
+	enum stage stage;
+	unsigned needs;
+} stage_table[] = {
+	{ STAGE_WORKLOADS, 0 },
+	{ STAGE_TREE, 0 },
+	{ STAGE_PAIR, STAGE_TREE },
+	{ STAGE_SELFTESTS, STAGE_WORKLOADS | STAGE_TREE },
+	{ STAGE_CONFIGURE, STAGE_TREE },
+	{ STAGE_DB, 0 },
+	{ STAGE_BUILD, STAGE_CONFIGURE },
+	{ STAGE_GUESTS, STAGE_WORKLOADS },
+	{ STAGE_NOISE, STAGE_DB | STAGE_GUESTS | STAGE_CONFIGURE },
+	{ STAGE_BOOTS, STAGE_GUESTS },
+	{ STAGE_STORE, STAGE_DB },
+};
+
+/* A stage begins: what it needs is done, or the plan is wrong (a bug, not
+ * an input: asserted, as SQLite asserts its pager's states). */
+static void stage_enter(const struct pipeline *pl, enum stage s)
+{
+	for (size_t i = 0; i < PB_ARRAY_SIZE(stage_table); i++)
+		if (stage_table[i].stage == s)
+			assert((pl->done & stage_table[i].needs) == stage_table[i].needs);
+}
+
+/* A stage ended: ok, what it provides is there for the stages after it. */
+static bool stage_leave(struct pipeline *pl, enum stage s, bool ok)
+{
+	if (ok)
+		pl->done |= (unsigned)s;
+	return ok;
+}
+
+bool pipeline_prepare(struct pipeline *pl, const struct prepare *p)
+{
+	static const enum stage order[] = { STAGE_WORKLOADS, STAGE_TREE, STAGE_PAIR,
+					    STAGE_SELFTESTS, STAGE_CONFIGURE, STAGE_DB };
+	char *why = NULL;
+	bool ok = true;
+
+	for (size_t i = 0; ok && i < PB_ARRAY_SIZE(order); i++) {
+		enum stage s = order[i];
+
+		if (!(p->stages & s))
+			continue;
+		switch (s) {
+		case STAGE_WORKLOADS:
+			ok = stage_workloads(pl, p->choose, p->nchoose, p->only, p->nonly, &why);
+			if (p->why)
+				*p->why = why;
+			else
+				free(why);
+			break;
+		case STAGE_TREE:
+			ok = stage_tree(pl);
+			break;
+		case STAGE_PAIR:
+			ok = p->patch	 ? stage_pair(pl, p->patch)
+			     : p->nseries ? stage_pair_series(pl, p->series, p->nseries)
+					  : stage_pair(pl, NULL);
+			break;
+		case STAGE_SELFTESTS:
+			ok = stage_selftests(pl);
+			break;
+		case STAGE_CONFIGURE:
+			ok = stage_configure(pl);
+			break;
+		case STAGE_DB:
+			ok = stage_open_db(pl, false, NULL);
+			break;
+		default:
+			assert(!"a stage pipeline_prepare does not run");
+		}
+		if (ok && p->said)
+			p->said(pl, s, p->ctx);
+	}
+	return ok;
+}
+
 bool stage_workloads(struct pipeline *pl, const struct pb_patch *const *ps, int np, char **only,
 		     int nonly, char **why)
 {
 	bool fallback = false;
 
+	stage_enter(pl, STAGE_WORKLOADS);
 	*why = NULL;
 	if (!workloads_load(pl->cfg->workloads_dir, &pl->wset, &pl->err))
 		return false;
@@ -86,52 +170,63 @@ bool stage_workloads(struct pipeline *pl, const struct pb_patch *const *ps, int 
 		*why = xstrdup("every workload");
 	}
 	/* Before any build: a missing package or a bad workload parameter. */
-	return host_check_requirements(pl->chosen, pl->nchosen, &pl->err) &&
-	       guest_plan_init(&pl->gp, pl->cfg, pl->chosen, pl->nchosen, &pl->err);
+	return stage_leave(pl, STAGE_WORKLOADS,
+			   host_check_requirements(pl->chosen, pl->nchosen, &pl->err) &&
+				   guest_plan_init(&pl->gp, pl->cfg, pl->chosen, pl->nchosen, &pl->err));
 }
 
 bool stage_tree(struct pipeline *pl)
 {
-	return tree_prepare(pl->cfg, &pl->tree, &pl->err);
+	stage_enter(pl, STAGE_TREE);
+	return stage_leave(pl, STAGE_TREE, tree_prepare(pl->cfg, &pl->tree, &pl->err));
 }
 
 bool stage_selftests(struct pipeline *pl)
 {
-	return host_selftests(&pl->tree, &pl->gp, &pl->err);
+	stage_enter(pl, STAGE_SELFTESTS);
+	return stage_leave(pl, STAGE_SELFTESTS, host_selftests(&pl->tree, &pl->gp, &pl->err));
 }
 
 bool stage_pair(struct pipeline *pl, const struct pb_patch *p)
 {
+	stage_enter(pl, STAGE_PAIR);
 	if (p)
-		return pair_decide(pl->cfg, &pl->tree, p, &pl->pair, &pl->err);
+		return stage_leave(pl, STAGE_PAIR, pair_decide(pl->cfg, &pl->tree, p, &pl->pair, &pl->err));
 	pl->pair.method = PAIR_FORWARD;
 	pl->pair.detail = xasprintf("A/A calibration: the base kernel %s on both sides",
 				    pl->tree.version);
 	kernel_change_set(&pl->pair.without, NULL, false, "base");
 	kernel_change_set(&pl->pair.with, NULL, false, "base");
-	return true;
+	return stage_leave(pl, STAGE_PAIR, true);
 }
 
 bool stage_pair_series(struct pipeline *pl, const struct pb_patch *const *ps, int np)
 {
-	return pair_decide_series(pl->cfg, &pl->tree, ps, np, &pl->pair, &pl->err);
+	stage_enter(pl, STAGE_PAIR);
+	return stage_leave(pl, STAGE_PAIR,
+			   pair_decide_series(pl->cfg, &pl->tree, ps, np, &pl->pair, &pl->err));
 }
 
 bool stage_configure(struct pipeline *pl)
 {
-	return kernel_config_prepare(pl->cfg, &pl->tree, &pl->kc, &pl->err);
+	stage_enter(pl, STAGE_CONFIGURE);
+	return stage_leave(pl, STAGE_CONFIGURE,
+			   kernel_config_prepare(pl->cfg, &pl->tree, &pl->kc, &pl->err));
 }
 
 bool stage_open_db(struct pipeline *pl, bool wait, volatile sig_atomic_t *stop)
 {
-	return (wait ? db_lock_wait(pl->cfg->db_path, stop, &pl->err)
-		     : db_lock(pl->cfg->db_path, &pl->err)) &&
-	       db_open(pl->cfg->db_path, &pl->db, &pl->err);
+	stage_enter(pl, STAGE_DB);
+	return stage_leave(pl, STAGE_DB,
+			   (wait ? db_lock_wait(pl->cfg->db_path, stop, &pl->err)
+				 : db_lock(pl->cfg->db_path, &pl->err)) &&
+				   db_open(pl->cfg->db_path, &pl->db, &pl->err));
 }
 
 bool stage_build(struct pipeline *pl, const struct kernel_change *const change[2],
 		 struct kernel_image img[2], bool announce)
 {
+	stage_enter(pl, STAGE_BUILD);
 	for (int s = 0; s < 2; s++) {
 		if (!kernel_build(pl->cfg, &pl->tree, &pl->kc, change[s], &img[s], &pl->err))
 			return false;
@@ -144,11 +239,12 @@ bool stage_build(struct pipeline *pl, const struct kernel_change *const change[2
 			event_progress("perfbot: %-7s the fix: %-10s BUILD FAILED, log %s\n",
 				       side_name((enum side)s), change[s]->label, img[s].log);
 	}
-	return true;
+	return stage_leave(pl, STAGE_BUILD, true);
 }
 
 bool stage_guests(struct pipeline *pl, const char *name, const char *probe_kernel)
 {
+	stage_enter(pl, STAGE_GUESTS);
 	if (!pl->stamp)
 		pl->stamp = host_timestamp();
 	free(pl->log_dir);
@@ -157,10 +253,9 @@ bool stage_guests(struct pipeline *pl, const char *name, const char *probe_kerne
 		unlink(pl->initrd);
 	free(pl->initrd);
 	pl->initrd = NULL;
-	if (!host_guest_prepare(pl->cfg, &pl->gp, probe_kernel, pl->log_dir, &pl->initrd, &pl->accel,
-				&pl->err))
-		return false;
-	return true;
+	return stage_leave(pl, STAGE_GUESTS,
+			   host_guest_prepare(pl->cfg, &pl->gp, probe_kernel, pl->log_dir, &pl->initrd,
+					      &pl->accel, &pl->err));
 }
 
 /* The index in pl->chosen of the workload whose binary is name, or -1. */
@@ -189,6 +284,7 @@ bool stage_noise(struct pipeline *pl)
 	int kept = 0;
 	pb_str stale;
 
+	stage_enter(pl, STAGE_NOISE);
 	if (!db_load_noise(pl->db, pl->accel.kind, pl->kc.sha256, pl->cfg->iterations,
 			   pl->cfg->warmup, &pl->noise, &pl->nnoise, &pl->noise_calibration, &elsewhere,
 			   &pl->err))
@@ -221,7 +317,7 @@ bool stage_noise(struct pipeline *pl)
 	if (!kept)
 		pl->noise_calibration = 0;
 	str_free(&stale);
-	return true;
+	return stage_leave(pl, STAGE_NOISE, true);
 }
 
 /* Where a run's noise floor comes from, said once its boots are known. */
@@ -240,6 +336,7 @@ bool stage_boots(struct pipeline *pl, struct comparison *cmp, struct measure_pla
 {
 	char why[160];
 
+	stage_enter(pl, STAGE_BOOTS);
 	mp->guest = &pl->gp;
 	mp->initrd = pl->initrd;
 	mp->log_dir = pl->log_dir;
@@ -250,14 +347,16 @@ bool stage_boots(struct pipeline *pl, struct comparison *cmp, struct measure_pla
 	cmp->guests_at_once = mp->parallel;
 	event_say("perfbot: %d guest%s at once (%s)\n", mp->parallel, mp->parallel == 1 ? "" : "s", why);
 	event_flush(EVENT_SAY);
-	return measure_boots(pl->cfg, cmp, mp, &pl->err);
+	return stage_leave(pl, STAGE_BOOTS, measure_boots(pl->cfg, cmp, mp, &pl->err));
 }
 
 bool stage_store(struct pipeline *pl, struct comparison *cmp)
 {
+	stage_enter(pl, STAGE_STORE);
 	cmp->finished_at = iso_time_now();
 	cmp->wall_seconds = now_seconds() - pl->start;
-	return db_store_comparison(pl->db, cmp, perfbot_version, jobdb_complete, &pl->cid, &pl->err);
+	return stage_leave(pl, STAGE_STORE, db_store_comparison(pl->db, cmp, perfbot_version,
+								 jobdb_complete, &pl->cid, &pl->err));
 }
 
 /* The comparison's inputs, as the stages so far left them. */
@@ -427,19 +526,49 @@ static bool run_skips(const struct pb_patch *p, const struct run_request *rq,
 	return true;
 }
 
+/* What a run's and a series' plans say between their stages: the patch
+ * (or the series) once its workloads are chosen, the pair once the
+ * selftests are there too. */
+struct run_said {
+	const struct pb_patch *patch;  /* a patch's run; NULL: a series' */
+	const struct series_info *si;
+	const struct pb_queue *q;
+	int nmm;
+	bool mm_only;
+};
+
+static void run_say(const struct pipeline *pl, enum stage done, const void *ctx)
+{
+	const struct run_said *r = ctx;
+
+	if (done == STAGE_WORKLOADS && r->patch)
+		print_patch(r->patch);
+	else if (done == STAGE_WORKLOADS)
+		event_say("perfbot: series %s%s%s: %d patch%s, %d mm; %s\n", r->si->name,
+			  r->si->description[0] ? ", " : "", r->si->description, r->q->npatches,
+			  r->q->npatches == 1 ? "" : "es", r->nmm,
+			  r->mm_only ? "only the mm patches applied (--mm-only)"
+				     : "every patch applied, as in the -rc (--mm-only: the mm ones alone)");
+	if (done == STAGE_SELFTESTS) {
+		event_say("perfbot: pair formed by %s: ", pair_method_name(pl->pair.method));
+		print_line("%s\n", pl->pair.detail);
+	}
+}
+
 /* The stages before the database: bad input stops here, having created
  * and touched nothing. */
 static bool run_prepare(struct pipeline *pl, const struct pb_patch *p, const struct run_request *rq,
 			char **why)
 {
-	if (!stage_workloads(pl, &p, 1, rq->only, rq->nonly, why))
-		return false;
-	print_patch(p);
-	if (!stage_tree(pl) || !stage_pair(pl, p) || !stage_selftests(pl))
-		return false;
-	event_say("perfbot: pair formed by %s: ", pair_method_name(pl->pair.method));
-	print_line("%s\n", pl->pair.detail);
-	return stage_configure(pl);
+	struct run_said said = { .patch = p };
+
+	*why = NULL;
+	return pipeline_prepare(pl, &(struct prepare){
+					    .stages = STAGE_WORKLOADS | STAGE_TREE | STAGE_PAIR |
+						      STAGE_SELFTESTS | STAGE_CONFIGURE,
+					    .only = rq->only, .nonly = rq->nonly, .choose = &p,
+					    .nchoose = 1, .why = why, .patch = p, .said = run_say,
+					    .ctx = &said });
 }
 
 /* Why no build may run beside these boots (prebuild.h), or NULL: under
@@ -634,6 +763,7 @@ static bool series_prepare(struct pipeline *pl, const struct pb_queue *q,
 	const struct pb_patch **all = xcalloc((size_t)q->npatches + 1, sizeof(*all));
 	const struct pb_patch **mm = xcalloc((size_t)q->npatches + 1, sizeof(*mm));
 	int nall = queue_series_patches(q, rq->mm_only, all), nmm = queue_series_patches(q, true, mm);
+	struct run_said said;
 	bool ok = false;
 
 	*why = NULL;
@@ -642,18 +772,13 @@ static bool series_prepare(struct pipeline *pl, const struct pb_queue *q,
 			  "names workloads to run anyway)", si->name, q->npatches);
 		goto out;
 	}
-	if (!stage_workloads(pl, mm, nmm, rq->only, rq->nonly, why))
-		goto out;
-	event_say("perfbot: series %s%s%s: %d patch%s, %d mm; %s\n", si->name,
-		  si->description[0] ? ", " : "", si->description, q->npatches,
-		  q->npatches == 1 ? "" : "es", nmm,
-		  rq->mm_only ? "only the mm patches applied (--mm-only)"
-			      : "every patch applied, as in the -rc (--mm-only: the mm ones alone)");
-	if (!stage_tree(pl) || !stage_pair_series(pl, all, nall) || !stage_selftests(pl))
-		goto out;
-	event_say("perfbot: pair formed by %s: ", pair_method_name(pl->pair.method));
-	print_line("%s\n", pl->pair.detail);
-	ok = stage_configure(pl);
+	said = (struct run_said){ .si = si, .q = q, .nmm = nmm, .mm_only = rq->mm_only };
+	ok = pipeline_prepare(pl, &(struct prepare){
+					  .stages = STAGE_WORKLOADS | STAGE_TREE | STAGE_PAIR |
+						    STAGE_SELFTESTS | STAGE_CONFIGURE,
+					  .only = rq->only, .nonly = rq->nonly, .choose = mm, .nchoose = nmm,
+					  .why = why, .series = all, .nseries = nall, .said = run_say,
+					  .ctx = &said });
 out:
 	free(all);
 	free(mm);
@@ -857,6 +982,16 @@ static bool calibrate_measure(struct pipeline *pl, struct comparison *cmp, const
 	return true;
 }
 
+/* An A/A plan's stages (a calibration's, the parallel check's): the
+ * workloads named or every one, the base on both sides, the database. */
+static bool aa_prepare(struct pipeline *pl, char **only, int nonly, char **why)
+{
+	return pipeline_prepare(pl, &(struct prepare){
+					    .stages = STAGE_WORKLOADS | STAGE_TREE | STAGE_PAIR |
+						      STAGE_SELFTESTS | STAGE_CONFIGURE | STAGE_DB,
+					    .only = only, .nonly = nonly, .why = why });
+}
+
 enum run_end pipeline_calibrate(const struct pb_config *cfg, const struct pb_queue *q, char **only,
 				int nonly, int per_side, bool reuse, struct pipeline_outcome *out,
 				pb_err *err)
@@ -872,8 +1007,7 @@ enum run_end pipeline_calibrate(const struct pb_config *cfg, const struct pb_que
 	if (out)
 		memset(out, 0, sizeof(*out));
 	pipeline_init(&pl, cfg);
-	if (!stage_workloads(&pl, NULL, 0, only, nonly, &why) || !stage_tree(&pl) ||
-	    !stage_selftests(&pl) || !stage_configure(&pl) || !stage_open_db(&pl, false, NULL) || !stage_pair(&pl, NULL))
+	if (!aa_prepare(&pl, only, nonly, &why))
 		goto fail;
 	free(why);
 	comparison_from(&cmp, &pl, KIND_CALIBRATION, q,
@@ -953,9 +1087,7 @@ enum run_end pipeline_parallel_check(const struct pb_config *cfg, const struct p
 	err->msg[0] = '\0';
 	memset(half, 0, sizeof(half));
 	pipeline_init(&pl, cfg);
-	if (!stage_workloads(&pl, NULL, 0, only, nonly, &why) || !stage_tree(&pl) ||
-	    !stage_selftests(&pl) || !stage_configure(&pl) || !stage_open_db(&pl, false, NULL) ||
-	    !stage_pair(&pl, NULL))
+	if (!aa_prepare(&pl, only, nonly, &why))
 		goto fail;
 	if (guests < 2) {
 		long cpus = sysconf(_SC_NPROCESSORS_ONLN);

@@ -96,11 +96,30 @@ enum run_end pipeline_calibrate(const struct pb_config *cfg, const struct pb_que
 enum run_end pipeline_parallel_check(const struct pb_config *cfg, const struct pb_queue *q, char **only,
 				     int nonly, int per_side, int guests, pb_err *err);
 
+/* The stages, each a bit of pipeline.done once it has run. What each
+ * needs done before it is pipeline.c's table (stage_table): a plan that
+ * runs one too early fails an assertion, as SQLite asserts its pager's
+ * states. */
+enum stage {
+	STAGE_WORKLOADS = 1 << 0,   /* chosen, gp */
+	STAGE_TREE = 1 << 1,        /* tree */
+	STAGE_PAIR = 1 << 2,        /* pair: needs the tree */
+	STAGE_SELFTESTS = 1 << 3,   /* needs the workloads and the tree */
+	STAGE_CONFIGURE = 1 << 4,   /* kc: needs the tree */
+	STAGE_DB = 1 << 5,          /* db, locked */
+	STAGE_BUILD = 1 << 6,       /* kernels (the caller's): needs the config */
+	STAGE_GUESTS = 1 << 7,      /* log_dir, initrd, accel: needs the workloads */
+	STAGE_NOISE = 1 << 8,       /* noise: needs the database, the guests, the config */
+	STAGE_BOOTS = 1 << 9,       /* needs the guests */
+	STAGE_STORE = 1 << 10,      /* cid: needs the database */
+};
+
 /* Everything one pass of the stages holds. Zeroed by pipeline_init, freed
  * (whatever stage it got to) by pipeline_free. */
 struct pipeline {
 	const struct pb_config *cfg;
 	double start;
+	unsigned done;                  /* the stages run (enum stage) */
 	/* stage_workloads */
 	struct workload_set wset;
 	const struct workload *chosen[WORKLOADS_MAX];
@@ -126,6 +145,32 @@ struct pipeline {
 
 void pipeline_init(struct pipeline *pl, const struct pb_config *cfg);
 void pipeline_free(struct pipeline *pl);
+
+/* What a plan prepares before its kernels are built, as data: the stages
+ * (STAGE_WORKLOADS .. STAGE_DB), which pipeline_prepare runs in their one
+ * order (workloads, tree, pair, selftests, configure, database), and
+ * their inputs. */
+struct prepare {
+	unsigned stages;
+	/* the workloads: the named ones, else those these patches' paths
+	 * choose (none: every one); *why (when why is set; the caller's to
+	 * free) says how */
+	char **only;
+	int nonly;
+	const struct pb_patch *const *choose;
+	int nchoose;
+	char **why;
+	/* the pair: a patch's, a series' patches', else A/A (the base twice) */
+	const struct pb_patch *patch;
+	const struct pb_patch *const *series;
+	int nseries;
+	/* what the plan says once a stage is done (NULL: nothing) */
+	void (*said)(const struct pipeline *pl, enum stage done, const void *ctx);
+	const void *ctx;
+};
+/* The stages p asks, in order, to the first that fails (pl->err). The
+ * database is opened without waiting for its lock. */
+bool pipeline_prepare(struct pipeline *pl, const struct prepare *p);
 
 /* Which workloads run: the named ones, else those the paths of ps[] choose
  * (a patch, or a series' mm patches; np 0: every workload); their packages

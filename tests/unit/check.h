@@ -81,6 +81,7 @@ void test_report(void);
 void test_model(void);
 void test_request(void);
 void test_event(void);
+void test_plan(void);
 
 /* A fresh temporary directory for one test: removed at the end of the run
  * when every check passed, kept when one failed. Free the name. */
