@@ -1070,6 +1070,90 @@ static void parallel_check_obs(const struct comparison half[2], struct observati
 		}
 }
 
+/* How many guests the A/A check boots at once: as asked, or one a CPU
+ * when fewer than 2 were; said with the rest of its plan. */
+static int parallel_check_plan(const struct pipeline *pl, int per_side, int guests)
+{
+	if (guests < 2) {
+		long cpus = sysconf(_SC_NPROCESSORS_ONLN);
+
+		guests = cpus > 1 ? (int)cpus : 2;
+	}
+	event_say("perfbot: A/A check of guests side by side: the base kernel %s, %d boots one at a time, "
+		  "then %d with %d at once; workloads:", pl->tree.version, 2 * per_side, 2 * per_side, guests);
+	for (int i = 0; i < pl->nchosen; i++)
+		event_say(" %s", pl->chosen[i]->name);
+	event_say("\n");
+	return guests;
+}
+
+/* Both halves of the A/A check measured, each per_side boots a side: one
+ * at a time, then guests at once; ok[h] how many of half h's were ok.
+ * RUN_FAILED when measuring failed (pl's error); RUN_KERNEL_FAILED (err)
+ * when a boot was not ok, as the check compares every boot. */
+static enum run_end parallel_check_measure(struct pipeline *pl, const struct pb_queue *q,
+					   struct comparison half[2], int per_side, int guests,
+					   int *flags[2], double wall[2], int ok[2], pb_err *err)
+{
+	for (int h = 0; h < 2; h++) {
+		comparison_from(&half[h], pl, KIND_CALIBRATION, q,
+				names_of(pl->chosen, pl->nchosen, "A/A check of guests side by side:"));
+		if (!calibrate_measure(pl, &half[h], h ? "aa-side-by-side" : "aa-one-at-a-time", per_side,
+				       h ? guests : 1, &flags[h], &wall[h], NULL))
+			return RUN_FAILED;
+		ok[h] = measure_ok_boots(&half[h], SIDE_WITHOUT) + measure_ok_boots(&half[h], SIDE_WITH);
+		if (half[h].status != STATUS_MEASURED || ok[h] < half[h].obs.nboots) {
+			print_failures(&half[h], true);
+			pb_seterr(err, "the A/A check needs every boot ok: %d of %d were (%s)", ok[h],
+				  half[h].obs.nboots, h ? "side by side" : "one at a time");
+			return RUN_KERNEL_FAILED;
+		}
+	}
+	return RUN_DONE;
+}
+
+/* How the metrics of the A/A check came out, counted for its verdict. */
+struct parallel_tally {
+	int bad;   /* decide verdicts, and differ from one at a time */
+	int shown; /* diagnostics that differ: shown, failing nothing */
+	int same;  /* the same value in every boot */
+	int quiet; /* apart, but within their noise */
+};
+
+/* The A/A check's table: each metric one at a time against at once, and
+ * why it is wrong when the two disagree beyond the noise. */
+static void parallel_check_table(const struct findings *f, const struct verdict_policy *vp,
+				 const struct noise_set *serial, const struct noise_set *calibrated,
+				 struct parallel_tally *t)
+{
+	event_say("\n%-15s %-35s %13s %13s %9s  %s\n", "workload", "metric", "one at a time", "at once",
+		  "change", "verdict");
+	for (int i = 0; i < f->nresults; i++) {
+		const struct metric_result *m = &f->results[i];
+		const char *wrong = compare_parallel_disagreement(m, serial, calibrated);
+
+		/* a diagnostic decides no verdict in a run: shown when it
+		 * differs, it fails nothing */
+		bool decides = m->def->kind != METRIC_DIAGNOSTIC;
+
+		if (!decides && !wrong)
+			continue;
+		t->bad += wrong && decides;
+		t->shown += wrong && !decides;
+		t->same += !wrong && !m->values_differ;
+		t->quiet += !wrong && m->values_differ;
+		char resolves[48] = "";
+
+		/* a noisy time's "no change" is only as fine as what it resolves */
+		if (m->verdict == VERDICT_NO_CHANGE && m->threshold_pct > vp->gate_pct)
+			snprintf(resolves, sizeof(resolves), " > %.1f%%", m->threshold_pct);
+		event_say("%-15s %-35s %13.6g %13.6g %8.3f%%  %s%s%s%s%s\n", m->workload, m->def->name, m->median[0],
+			  m->median[1], isnan(m->change_pct) ? 0 : m->change_pct, verdict_name(m->verdict),
+			  resolves, wrong ? ": " : "", wrong ? wrong : "",
+			  wrong && !decides ? " (decides nothing)" : "");
+	}
+}
+
 enum run_end pipeline_parallel_check(const struct pb_config *cfg, const struct pb_queue *q, char **only,
 				     int nonly, int per_side, int guests, pb_err *err)
 {
@@ -1078,10 +1162,11 @@ enum run_end pipeline_parallel_check(const struct pb_config *cfg, const struct p
 	struct findings f = { 0 };
 	struct verdict_policy vp;
 	struct noise_set serial = { 0 }, calibrated = { 0 };
+	struct parallel_tally t = { 0 };
 	struct pipeline pl;
 	double wall[2] = { 0, 0 };
-	int *flags[2] = { NULL, NULL }, bad = 0, same = 0, quiet = 0, shown = 0, ok[2];
-	enum run_end rc = RUN_FAILED;
+	int *flags[2] = { NULL, NULL }, ok[2];
+	enum run_end rc = RUN_FAILED, measured;
 	char *why = NULL;
 
 	err->msg[0] = '\0';
@@ -1089,30 +1174,13 @@ enum run_end pipeline_parallel_check(const struct pb_config *cfg, const struct p
 	pipeline_init(&pl, cfg);
 	if (!aa_prepare(&pl, only, nonly, &why))
 		goto fail;
-	if (guests < 2) {
-		long cpus = sysconf(_SC_NPROCESSORS_ONLN);
-
-		guests = cpus > 1 ? (int)cpus : 2;
-	}
-	event_say("perfbot: A/A check of guests side by side: the base kernel %s, %d boots one at a time, "
-		  "then %d with %d at once; workloads:", pl.tree.version, 2 * per_side, 2 * per_side, guests);
-	for (int i = 0; i < pl.nchosen; i++)
-		event_say(" %s", pl.chosen[i]->name);
-	event_say("\n");
-	for (int h = 0; h < 2; h++) {
-		comparison_from(&half[h], &pl, KIND_CALIBRATION, q,
-				names_of(pl.chosen, pl.nchosen, "A/A check of guests side by side:"));
-		if (!calibrate_measure(&pl, &half[h], h ? "aa-side-by-side" : "aa-one-at-a-time", per_side,
-				       h ? guests : 1, &flags[h], &wall[h], NULL))
-			goto fail;
-		ok[h] = measure_ok_boots(&half[h], SIDE_WITHOUT) + measure_ok_boots(&half[h], SIDE_WITH);
-		if (half[h].status != STATUS_MEASURED || ok[h] < half[h].obs.nboots) {
-			print_failures(&half[h], true);
-			pb_seterr(err, "the A/A check needs every boot ok: %d of %d were (%s)", ok[h],
-				  half[h].obs.nboots, h ? "side by side" : "one at a time");
-			rc = RUN_KERNEL_FAILED;
-			goto out;
-		}
+	guests = parallel_check_plan(&pl, per_side, guests);
+	measured = parallel_check_measure(&pl, q, half, per_side, guests, flags, wall, ok, err);
+	if (measured == RUN_FAILED)
+		goto fail;
+	if (measured != RUN_DONE) {
+		rc = measured;
+		goto out;
 	}
 	parallel_check_obs(half, &obs);
 	serial = (struct noise_set){ half[0].measured_noise, half[0].nmeasured_noise };
@@ -1128,43 +1196,18 @@ enum run_end pipeline_parallel_check(const struct pb_config *cfg, const struct p
 	vp = half[0].policy;
 	vp.first_look = vp.last_look = ok[0] < ok[1] ? ok[0] : ok[1];
 	compare_compute(&vp, &serial, &obs, &f);
-	event_say("\n%-15s %-35s %13s %13s %9s  %s\n", "workload", "metric", "one at a time", "at once",
-		  "change", "verdict");
-	for (int i = 0; i < f.nresults; i++) {
-		const struct metric_result *m = &f.results[i];
-		const char *wrong = compare_parallel_disagreement(m, &serial, &calibrated);
-
-		/* a diagnostic decides no verdict in a run: shown when it
-		 * differs, it fails nothing */
-		bool decides = m->def->kind != METRIC_DIAGNOSTIC;
-
-		if (!decides && !wrong)
-			continue;
-		bad += wrong && decides;
-		shown += wrong && !decides;
-		same += !wrong && !m->values_differ;
-		quiet += !wrong && m->values_differ;
-		char resolves[48] = "";
-
-		/* a noisy time's "no change" is only as fine as what it resolves */
-		if (m->verdict == VERDICT_NO_CHANGE && m->threshold_pct > vp.gate_pct)
-			snprintf(resolves, sizeof(resolves), " > %.1f%%", m->threshold_pct);
-		event_say("%-15s %-35s %13.6g %13.6g %8.3f%%  %s%s%s%s%s\n", m->workload, m->def->name, m->median[0],
-			  m->median[1], isnan(m->change_pct) ? 0 : m->change_pct, verdict_name(m->verdict),
-			  resolves, wrong ? ": " : "", wrong ? wrong : "",
-			  wrong && !decides ? " (decides nothing)" : "");
-	}
+	parallel_check_table(&f, &vp, &serial, &calibrated, &t);
 	event_say("\nboots: %d one at a time in %.0f s (%.1f s a boot), %d with %d at once in %.0f s "
 		  "(%.1f s a boot): %.2fx the boots per hour\n", ok[0], wall[0], wall[0] / ok[0], ok[1],
 		  guests, wall[1], wall[1] / ok[1], wall[1] > 0 ? (wall[0] / ok[0]) / (wall[1] / ok[1]) : 0);
-	if (bad) {
+	if (t.bad) {
 		pb_seterr(err, "the A/A check of %d guests at once failed: %d metric(s) differ from one at a "
-			  "time (above)", guests, bad);
+			  "time (above)", guests, t.bad);
 		rc = RUN_KERNEL_FAILED;
 	} else {
 		event_say("perfbot: the A/A check of %d guests at once passed: %d metric(s) the same in "
 			  "every boot, %d within their noise, %d diagnostic(s) apart, which decide no "
-			  "verdict (accel %s)\n", guests, same, quiet, shown, accel_kind_name(half[1].accel.kind));
+			  "verdict (accel %s)\n", guests, t.same, t.quiet, t.shown, accel_kind_name(half[1].accel.kind));
 		rc = RUN_DONE;
 	}
 	goto out;
