@@ -154,15 +154,77 @@ static void show_output(const struct cluster_task *k)
 	free(text);
 }
 
+/* k's job, watched to its end (cluster_run). Without a stop of the
+ * caller's, SIGTERM and SIGINT stop it, and only for as long as it runs:
+ * their handlers are put back after. */
+static bool watch_job(const struct pb_config *cfg, const char *spool, const char *perfbot,
+		      struct cluster_task *k, volatile sig_atomic_t *caller_stop, pb_err *err)
+{
+	struct sigaction sa = { .sa_handler = on_stop }, old_term, old_int;
+	volatile sig_atomic_t *stop = caller_stop ? caller_stop : &stop_requested;
+	bool ok;
+
+	if (!caller_stop) {
+		stop_requested = 0;
+		sigaction(SIGTERM, &sa, &old_term);
+		sigaction(SIGINT, &sa, &old_int);
+	}
+	ok = cluster_run(cfg, spool, perfbot, k, 1, 2, stop, err);
+	if (!caller_stop) {
+		sigaction(SIGTERM, &old_term, NULL);
+		sigaction(SIGINT, &old_int, NULL);
+	}
+	return ok;
+}
+
+/* The bundle of k, a job done, brought home into results.db with one's
+ * patch, and the pages of its answer written. RUN_DONE, saying where
+ * the answer is; RUN_FAILED (err) when it did not come home or its
+ * pages could not be written. */
+static enum run_end bring_home(const struct pb_config *cfg, const struct pb_queue *q,
+			       struct executor_one *one, const struct cluster_task *k, pb_err *err)
+{
+	sqlite3 *db = NULL;
+	char uid[33], *page = NULL;
+	enum run_end rc = RUN_FAILED;
+	struct pipeline_outcome o;
+
+	/* the job is done: its answer is brought home even if a stop comes now */
+	if (!db_lock_wait(cfg->db_path, NULL, err) || !db_open(cfg->db_path, &db, err) ||
+	    (one->patch && !db_store_patch(db, one->patch, q->dir, NULL, err)) ||
+	    !executor_import(db, cfg, k, one->kind, "perfbot", uid, err)) {
+		pb_err why = *err;
+
+		pb_seterr(err, "%s: its bundle %s did not come home: %s", one->name, k->db ? k->db : "?",
+			  why.msg);
+		goto out;
+	}
+	if (executor_outcome(db, uid, &o)) {
+		one->comparison = o.comparison;
+		one->outcome = o;
+	}
+	/* the patches' pages and the index, and the answer's page (a series',
+	 * which shows its bisect) */
+	if (one->show && one->show->imported_pages &&
+	    !one->show->imported_pages(db, q, cfg->report_dir,
+				       one->page_of ? one->page_of : one->comparison, &page, err))
+		goto out;
+	event_say("perfbot: %s: Slurm job %ld on %s: exit %d; comparison %lld here; report %s\n", one->name,
+		  k->job, k->node[0] ? k->node : "?", k->exit_code, one->comparison,
+		  page ? page : cfg->report_dir);
+	one->exit_code = k->exit_code;
+	rc = RUN_DONE;
+out:
+	free(page);
+	db_close(db);
+	return rc;
+}
+
 enum run_end executor_run_one(const struct pb_config *cfg, const struct pb_queue *q,
 			      struct executor_one *one, pb_err *err)
 {
 	char *spool = executor_spool(cfg, one->name), *perfbot = executor_perfbot();
 	struct cluster_task k = { .name = xstrdup(one->name), .seed_from = -1, .seed = one->seed };
-	struct sigaction sa = { .sa_handler = on_stop }, old_term, old_int;
-	volatile sig_atomic_t *stop = one->stop ? one->stop : &stop_requested;
-	sqlite3 *db = NULL;
-	char uid[33], *page = NULL;
 	enum run_end rc = RUN_FAILED;
 	bool ok;
 
@@ -179,16 +241,7 @@ enum run_end executor_run_one(const struct pb_config *cfg, const struct pb_queue
 		free(v);
 	}
 	event_flush(EVENT_SAY);
-	if (!one->stop) {
-		stop_requested = 0;
-		sigaction(SIGTERM, &sa, &old_term);
-		sigaction(SIGINT, &sa, &old_int);
-	}
-	ok = cluster_run(cfg, spool, perfbot, &k, 1, 2, stop, err);
-	if (!one->stop) {
-		sigaction(SIGTERM, &old_term, NULL);
-		sigaction(SIGINT, &old_int, NULL);
-	}
+	ok = watch_job(cfg, spool, perfbot, &k, one->stop, err);
 	snprintf(one->node, sizeof(one->node), "%s", k.node);
 	if (!k.attempts) {
 		/* nothing submitted (Slurm or [executor] wrong): no spool left */
@@ -227,38 +280,8 @@ enum run_end executor_run_one(const struct pb_config *cfg, const struct pb_queue
 		rc = RUN_DONE;
 		goto out;
 	}
-	/* the job is done: its answer is brought home even if a stop comes now */
-	if (!db_lock_wait(cfg->db_path, NULL, err) || !db_open(cfg->db_path, &db, err) ||
-	    (one->patch && !db_store_patch(db, one->patch, q->dir, NULL, err)) ||
-	    !executor_import(db, cfg, &k, one->kind, "perfbot", uid, err)) {
-		pb_err why = *err;
-
-		pb_seterr(err, "%s: its bundle %s did not come home: %s", one->name, k.db ? k.db : "?",
-			  why.msg);
-		goto out;
-	}
-	{
-		struct pipeline_outcome o;
-
-		if (executor_outcome(db, uid, &o)) {
-			one->comparison = o.comparison;
-			one->outcome = o;
-		}
-	}
-	/* the patches' pages and the index, and the answer's page (a series',
-	 * which shows its bisect) */
-	if (one->show && one->show->imported_pages &&
-	    !one->show->imported_pages(db, q, cfg->report_dir,
-				       one->page_of ? one->page_of : one->comparison, &page, err))
-		goto out;
-	event_say("perfbot: %s: Slurm job %ld on %s: exit %d; comparison %lld here; report %s\n", one->name,
-		  k.job, k.node[0] ? k.node : "?", k.exit_code, one->comparison,
-		  page ? page : cfg->report_dir);
-	one->exit_code = k.exit_code;
-	rc = RUN_DONE;
+	rc = bring_home(cfg, q, one, &k, err);
 out:
-	free(page);
-	db_close(db);
 	cluster_task_free(&k);
 	free(perfbot);
 	free(spool);
