@@ -227,6 +227,72 @@ static bool settle(const struct pb_config *cfg, struct cluster_task *k, const st
 	return true;
 }
 
+/* sbatch refused task k, after others of its run went through: it waits
+ * longer each time and tries again, until REFUSALS_MAX. True when that
+ * was its last: given up. */
+static bool refused(struct cluster_task *k, const pb_err *err)
+{
+	size_t at;
+
+	event_say("perfbot: %s: %s\n", k->name, err->msg);
+	if (++k->refusals < REFUSALS_MAX) {
+		k->not_before = now_seconds() + REFUSAL_WAIT * k->refusals;
+		return false;
+	}
+	at = strlen(k->why);
+	snprintf(k->why + at, sizeof(k->why) - at, "%s%s", at ? "; " : "", err->msg);
+	k->state = TASK_GAVE_UP;
+	return true;
+}
+
+/* What scontrol says now of each job under way, each that ended settled;
+ * how many did. One it no longer knows of has failed (NODE_FAIL) once
+ * it was asked ten times. */
+static int poll_active(const struct pb_config *cfg, struct cluster_task *t, int n,
+		       volatile sig_atomic_t *stop)
+{
+	int ended = 0;
+
+	for (int i = 0; i < n && !(stop && *stop); i++) {
+		struct slurm_job job;
+		enum job_seen seen;
+
+		if (t[i].state != TASK_ACTIVE)
+			continue;
+		seen = job_state(t[i].job, &job);
+		if (seen == SEEN_NO_ANSWER)
+			continue;
+		if (seen == SEEN_UNKNOWN) {
+			/* forgotten: ended long ago, or slurmctld lost it */
+			if (++t[i].unseen < 10)
+				continue;
+			memset(&job, 0, sizeof(job));
+			snprintf(job.state, sizeof(job.state), "NODE_FAIL");
+			snprintf(job.reason, sizeof(job.reason), "unknown to scontrol");
+		}
+		t[i].unseen = 0;
+		ended += settle(cfg, &t[i], &job);
+	}
+	return ended;
+}
+
+/* perfbot stopped: every job under way cancelled, in one scancel. */
+static void cancel_active(struct cluster_task *t, int n)
+{
+	long *ids = xcalloc((size_t)n + 1, sizeof(long));
+	int nids = 0;
+
+	for (int i = 0; i < n; i++)
+		if (t[i].state == TASK_ACTIVE) {
+			ids[nids++] = t[i].job;
+			t[i].state = TASK_CANCELLED;
+			event_say("perfbot: %s: Slurm job %ld cancelled (perfbot stopped)\n", t[i].name,
+				  t[i].job);
+		}
+	cancel(ids, nids);
+	free(ids);
+}
+
 bool cluster_run(const struct pb_config *cfg, const char *spool, const char *perfbot,
 		 struct cluster_task *t, int n, double poll, volatile sig_atomic_t *stop, pb_err *err)
 {
@@ -255,56 +321,17 @@ bool cluster_run(const struct pb_config *cfg, const char *spool, const char *per
 				ok = false;
 				break;
 			}
-			event_say("perfbot: %s: %s\n", t[i].name, err->msg);
-			if (++t[i].refusals < REFUSALS_MAX) {
-				t[i].not_before = now_seconds() + REFUSAL_WAIT * t[i].refusals;
-			} else {
-				size_t at = strlen(t[i].why);
-
-				snprintf(t[i].why + at, sizeof(t[i].why) - at, "%s%s", at ? "; " : "", err->msg);
-				t[i].state = TASK_GAVE_UP;
-				open--;
-			}
+			open -= refused(&t[i], err);
 		}
 		if (!ok)
 			break;
 		nap(poll);
-		for (int i = 0; i < n && !(stop && *stop); i++) {
-			struct slurm_job job;
-			enum job_seen seen;
-
-			if (t[i].state != TASK_ACTIVE)
-				continue;
-			seen = job_state(t[i].job, &job);
-			if (seen == SEEN_NO_ANSWER)
-				continue;
-			if (seen == SEEN_UNKNOWN) {
-				/* forgotten: ended long ago, or slurmctld lost it */
-				if (++t[i].unseen < 10)
-					continue;
-				memset(&job, 0, sizeof(job));
-				snprintf(job.state, sizeof(job.state), "NODE_FAIL");
-				snprintf(job.reason, sizeof(job.reason), "unknown to scontrol");
-			}
-			t[i].unseen = 0;
-			open -= settle(cfg, &t[i], &job);
-		}
+		open -= poll_active(cfg, t, n, stop);
 		event_flush(EVENT_SAY);
 	}
 	/* a stop once every job had ended has nothing to cancel */
 	if (stop && *stop && open > 0) {
-		long *ids = xcalloc((size_t)n + 1, sizeof(long));
-		int nids = 0;
-
-		for (int i = 0; i < n; i++)
-			if (t[i].state == TASK_ACTIVE) {
-				ids[nids++] = t[i].job;
-				t[i].state = TASK_CANCELLED;
-				event_say("perfbot: %s: Slurm job %ld cancelled (perfbot stopped)\n", t[i].name,
-					  t[i].job);
-			}
-		cancel(ids, nids);
-		free(ids);
+		cancel_active(t, n);
 		pb_seterr(err, "stopped: every Slurm job of it cancelled");
 		ok = false;
 	}
