@@ -20,6 +20,7 @@
 #include "prebuild.h"
 #include "queue.h"
 #include "report.h"
+#include "stop.h"
 #include "workload.h"
 
 static const struct pb_usage usage = {
@@ -211,13 +212,6 @@ static void patch_outcome(const struct pb_config *cfg, const struct pb_queue *q,
 }
 
 /* Tonight's comparisons as Slurm jobs ([executor] kind = slurm). */
-static volatile sig_atomic_t stop_requested;
-
-static void on_stop(int sig)
-{
-	(void)sig;
-	stop_requested = 1;
-}
 
 /* A done job's bundle into results.db; the uid of its comparison of kind. */
 static bool import_task(struct pipeline *pl, const struct pb_config *cfg, const struct cluster_task *k,
@@ -325,7 +319,7 @@ static bool nightly_slurm(const struct pb_config *cfg, const struct pb_queue *q,
 	char *spool = executor_spool(cfg, "nightly"), *perfbot = executor_perfbot();
 	struct cluster_task *k = xcalloc((size_t)q->npatches + 1, sizeof(*k));
 	const struct pb_patch **of = xcalloc((size_t)q->npatches + 1, sizeof(*of));
-	struct sigaction sa = { .sa_handler = on_stop }, old_term, old_int;
+	struct stop_saved saved;
 	int n, cal = -1, first;
 	bool ok, ran = false;
 	pb_err cluster_err = { "" };
@@ -361,12 +355,10 @@ static bool nightly_slurm(const struct pb_config *cfg, const struct pb_queue *q,
 		printf("perfbot nightly: %d job(s) for Slurm (at most %d at once), spool %s\n", n - first,
 		       cfg->slurm_max_jobs, v);
 		free(v);
-		sigaction(SIGTERM, &sa, &old_term);
-		sigaction(SIGINT, &sa, &old_int);
+		stop_catch(&saved);
 		ran = true;
 		ok = cluster_run(cfg, spool, perfbot, k + first, n - first, 2, &stop_requested, &pl->err);
-		sigaction(SIGTERM, &old_term, NULL);
-		sigaction(SIGINT, &old_int, NULL);
+		stop_release(&saved);
 	}
 	/* nothing submitted (Slurm or [executor] wrong): nothing to import,
 	 * no spool left behind */

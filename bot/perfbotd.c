@@ -24,19 +24,14 @@
 #include "pipeline.h"
 #include "prebuild.h"
 #include "queue.h"
+#include "stop.h"
 
 /* A crash that kills perfbotd with it (the OOM killer, a host reboot) is
  * not retried for ever. */
 #define MAX_ATTEMPTS 3
 
-static volatile sig_atomic_t stop_requested, reload_requested;
+static volatile sig_atomic_t reload_requested;
 static bool use_syslog;
-
-static void on_stop(int sig)
-{
-	(void)sig;
-	stop_requested = 1;
-}
 
 static void on_reload(int sig)
 {
@@ -229,8 +224,7 @@ static void __attribute__((noreturn)) job_child(const struct cli *c, struct pb_c
 	if (prctl(PR_SET_PDEATHSIG, SIGKILL) != 0 || getppid() != parent)
 		_exit(PB_EXIT_ERROR);
 	signal(SIGHUP, SIG_IGN);
-	handle(SIGTERM, on_stop);
-	handle(SIGINT, on_stop);
+	stop_catch(NULL);
 	fd = open(j->log, O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0644);
 	if (fd < 0)
 		_exit(PB_EXIT_ERROR);
@@ -521,8 +515,7 @@ int main(int argc, char **argv)
 	}
 	if (use_syslog)
 		openlog("perfbotd", LOG_PID, LOG_DAEMON);
-	handle(SIGTERM, on_stop);
-	handle(SIGINT, on_stop);
+	stop_catch(NULL);
 	handle(SIGHUP, on_reload);
 	rc = serve(&c, &cfg, once, poll_s);
 	config_free(&cfg);

@@ -14,6 +14,7 @@
 #include "bundle.h"
 #include "db.h"
 #include "event.h"
+#include "stop.h"
 #include "version.h"
 
 char *executor_perfbot(void)
@@ -129,14 +130,6 @@ bool executor_import(sqlite3 *db, const struct pb_config *cfg, const struct clus
 	return ok;
 }
 
-static volatile sig_atomic_t stop_requested;
-
-static void on_stop(int sig)
-{
-	(void)sig;
-	stop_requested = 1;
-}
-
 /* The job's output (what perfbot said on its node), as it was. */
 static void show_output(const struct cluster_task *k)
 {
@@ -160,20 +153,17 @@ static void show_output(const struct cluster_task *k)
 static bool watch_job(const struct pb_config *cfg, const char *spool, const char *perfbot,
 		      struct cluster_task *k, volatile sig_atomic_t *caller_stop, pb_err *err)
 {
-	struct sigaction sa = { .sa_handler = on_stop }, old_term, old_int;
 	volatile sig_atomic_t *stop = caller_stop ? caller_stop : &stop_requested;
+	struct stop_saved saved;
 	bool ok;
 
 	if (!caller_stop) {
 		stop_requested = 0;
-		sigaction(SIGTERM, &sa, &old_term);
-		sigaction(SIGINT, &sa, &old_int);
+		stop_catch(&saved);
 	}
 	ok = cluster_run(cfg, spool, perfbot, k, 1, 2, stop, err);
-	if (!caller_stop) {
-		sigaction(SIGTERM, &old_term, NULL);
-		sigaction(SIGINT, &old_int, NULL);
-	}
+	if (!caller_stop)
+		stop_release(&saved);
 	return ok;
 }
 
