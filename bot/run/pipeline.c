@@ -114,9 +114,10 @@ bool pipeline_prepare(struct pipeline *pl, const struct prepare *p)
 			ok = stage_tree(pl);
 			break;
 		case STAGE_PAIR:
-			ok = p->patch	 ? stage_pair(pl, p->patch)
-			     : p->nseries ? stage_pair_series(pl, p->series, p->nseries)
-					  : stage_pair(pl, NULL);
+			/* a series with nothing to apply is refused there, not A/A */
+			ok = p->patch	? stage_pair(pl, p->patch)
+			     : p->series ? stage_pair_series(pl, p->series, p->nseries)
+					 : stage_pair(pl, NULL);
 			break;
 		case STAGE_SELFTESTS:
 			ok = stage_selftests(pl);

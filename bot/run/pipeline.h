@@ -160,7 +160,8 @@ struct prepare {
 	const struct pb_patch *const *choose;
 	int nchoose;
 	char **why;
-	/* the pair: a patch's, a series' patches', else A/A (the base twice) */
+	/* the pair: a patch's, a series' patches' (series set, even with
+	 * nseries 0: refused), else A/A (the base twice) */
 	const struct pb_patch *patch;
 	const struct pb_patch *const *series;
 	int nseries;
