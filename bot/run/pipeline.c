@@ -286,6 +286,10 @@ bool stage_noise(struct pipeline *pl)
 	pb_str stale;
 
 	stage_enter(pl, STAGE_NOISE);
+	/* a bisect's steps load it again: the last step's goes */
+	noise_free(pl->noise, pl->nnoise);
+	pl->noise = NULL;
+	pl->nnoise = 0;
 	if (!db_load_noise(pl->db, pl->accel.kind, pl->kc.sha256, pl->cfg->iterations,
 			   pl->cfg->warmup, &pl->noise, &pl->nnoise, &pl->noise_calibration, &elsewhere,
 			   &pl->err))
