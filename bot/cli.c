@@ -448,15 +448,14 @@ int cli_submitted_status(enum run_end end, const struct submitted *s, const pb_e
 const struct pb_patch *cli_queue_patch(const struct pb_queue *q, int number)
 {
 	const struct pb_patch *p = queue_find(q, number);
-	pb_str nums;
+	char *missing;
 
 	if (p)
 		return p;
 	/* every number, however many: a line of its own, not a pb_err */
-	str_init(&nums);
-	queue_numbers(q, &nums);
-	cli_error("patch %d is not in the queue %s (it has %s)", number, q->dir, nums.buf);
-	str_free(&nums);
+	missing = queue_missing(q, number);
+	cli_error("%s", missing);
+	free(missing);
 	return NULL;
 }
 

@@ -1710,28 +1710,33 @@ const struct pb_patch *queue_find(const struct pb_queue *q, int number)
 	return NULL;
 }
 
-void queue_numbers(const struct pb_queue *q, pb_str *out)
+char *queue_missing(const struct pb_queue *q, int number)
 {
+	pb_str s;
+
+	str_init(&s);
+	str_addf(&s, "patch %d is not in the queue %s (it has ", number, q->dir);
 	for (int i = 0; i < q->npatches; i++)
-		str_addf(out, "%s%03d", i ? " " : "", q->patches[i].number);
+		str_addf(&s, "%s%03d", i ? " " : "", q->patches[i].number);
+	str_add(&s, ")");
+	return str_steal(&s);
 }
 
 const struct pb_patch *queue_patch(const struct pb_queue *q, int number, pb_err *err)
 {
 	const struct pb_patch *p = queue_find(q, number);
-	pb_str nums;
+	char *missing;
 
 	if (p)
 		return p;
-	str_init(&nums);
-	queue_numbers(q, &nums);
-	pb_seterr(err, "patch %d is not in the queue %s (it has %s)", number, q->dir, nums.buf);
+	missing = queue_missing(q, number);
+	pb_seterr(err, "%s", missing);
 	/* an error holds 1023 bytes: a queue of hundreds says how many */
 	if (strlen(err->msg) >= sizeof(err->msg) - 1)
 		pb_seterr(err, "patch %d is not in the queue %s (it has %d patches, %03d to %03d)",
 			  number, q->dir, q->npatches, q->patches[0].number,
 			  q->patches[q->npatches - 1].number);
-	str_free(&nums);
+	free(missing);
 	return NULL;
 }
 

@@ -95,8 +95,9 @@ bool queue_load(const char *path, const char *spool, struct pb_queue *q, pb_err 
  * given is (standard input needs one). */
 bool queue_load_patch_file(const char *path, const char *spool, struct pb_queue *q, pb_err *err);
 const struct pb_patch *queue_find(const struct pb_queue *q, int number);
-/* The patches' numbers, "031 146 ...", added to out. */
-void queue_numbers(const struct pb_queue *q, pb_str *out);
+/* "patch N is not in the queue DIR (it has 031 146 ...)", every number
+ * however many. Free it. */
+char *queue_missing(const struct pb_queue *q, int number);
 /* queue_find, or NULL with an error that says which patches q has. */
 const struct pb_patch *queue_patch(const struct pb_queue *q, int number, pb_err *err);
 /* The patches a series run applies, in series order (a quilt series' own,
