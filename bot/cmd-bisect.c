@@ -113,7 +113,7 @@ static int run_bisect(const struct cli *c, const struct pb_config *cfg, const st
 		seed = bisect_seed(cfg, q, r, &how.page_of);
 		if (!seed)
 			return PB_EXIT_ERROR;
-		how.seed = xstrdup(seed);
+		how.seed = seed;
 	}
 	end = executor_submit(cfg, q, r, &how, &sub, &err);
 	if (seed)

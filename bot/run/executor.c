@@ -321,22 +321,18 @@ static enum run_end submit_slurm(const struct pb_config *cfg, const struct pb_qu
 		[REQUEST_CALIBRATE] = { NULL, KIND_CALIBRATION },
 	};
 	struct executor_one one = { .overrides = how->overrides, .noverrides = how->noverrides,
-				    .seed = how->seed, .page_of = how->page_of, .stop = how->stop,
+				    .page_of = how->page_of, .stop = how->stop,
 				    .show = how->show, .kind = of[r->kind].kind, .name = of[r->kind].name };
 	char name[16], **argv;
 	enum run_end end;
 
 	if (r->kind == REQUEST_PATCH) {
 		one.patch = queue_patch(q, r->number, err);
-		if (!one.patch) {
-			free(how->seed);
+		if (!one.patch)
 			return RUN_FAILED;
-		}
 		/* said here, as run says it: there is nothing to measure */
-		if (!one.patch->is_mm && !r->force) {
-			free(how->seed);
+		if (!one.patch->is_mm && !r->force)
 			return submit_here(cfg, q, r, how, out, err);
-		}
 		snprintf(name, sizeof(name), "%03d", r->number);
 		one.name = name;
 	} else if (r->kind == REQUEST_CALIBRATE) {
@@ -346,6 +342,7 @@ static enum run_end submit_slurm(const struct pb_config *cfg, const struct pb_qu
 		one.name = how->name;
 	argv = request_argv(r, &one.ncmd);
 	one.cmd = argv;
+	one.seed = how->seed ? xstrdup(how->seed) : NULL; /* the job's to free */
 	end = executor_run_one(cfg, q, &one, err);
 	out->exit_code = one.exit_code;
 	snprintf(out->node, sizeof(out->node), "%s", one.node);
@@ -364,6 +361,5 @@ enum run_end executor_submit(const struct pb_config *cfg, const struct pb_queue 
 	err->msg[0] = '\0';
 	if (cfg->executor == EXECUTOR_SLURM)
 		return submit_slurm(cfg, q, r, how, out, err);
-	free(how->seed);
 	return submit_here(cfg, q, r, how, out, err);
 }

@@ -89,9 +89,10 @@ struct submit {
 	long long job_id;
 	void (*boots_begin)(void *ctx, const struct comparison *cmp, const char *why_not);
 	void *ctx;
-	/* on Slurm: a database the job starts from (taken), the comparison
-	 * here whose page shows the answer (0: the answer's own) */
-	char *seed;
+	/* on Slurm: a database the job starts from (the caller's; NULL:
+	 * none), the comparison here whose page shows the answer (0: the
+	 * answer's own) */
+	const char *seed;
 	long long page_of;
 };
 
