@@ -92,13 +92,12 @@ static bool stage_leave(struct pipeline *pl, enum stage s, bool ok)
 
 bool pipeline_prepare(struct pipeline *pl, const struct prepare *p)
 {
-	static const enum stage order[] = { STAGE_WORKLOADS, STAGE_TREE, STAGE_PAIR,
-					    STAGE_SELFTESTS, STAGE_CONFIGURE, STAGE_DB };
 	char *why = NULL;
 	bool ok = true;
 
-	for (size_t i = 0; ok && i < PB_ARRAY_SIZE(order); i++) {
-		enum stage s = order[i];
+	/* in the table's order: the prepare stages come first there */
+	for (size_t i = 0; ok && i < PB_ARRAY_SIZE(stage_table); i++) {
+		enum stage s = stage_table[i].stage;
 
 		if (!(p->stages & s))
 			continue;
