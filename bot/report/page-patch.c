@@ -1,15 +1,14 @@
 /* A comparison's page: a patch's or a series': its head (the patch, the
  * kernels, the accelerator, the verdicts), the failure banners, the
  * metrics' tables and strip plots, the boots, the bisection log, the
- * reproduce section and the patch's text. */
+ * reproduce section and the patch's text. A pure function of its view
+ * (patch-view.h): no query, no file read or written here. */
+#include "patch-view.h"
 #include "report.h"
 #include "html.h"
 
 #include "view.h"
-#include "compare.h"
-#include "db-report.h"
 #include "outcome.h"
-#include "plot.h"
 #include "queue.h"
 #include "stats.h"
 
@@ -17,47 +16,6 @@
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
-
-/* One metric's samples of a comparison, per side and boot (warm-up and
- * boots that were not ok left out): for the spread column and the plots. */
-struct metric_samples {
-	double *v[2][PLOT_MAX_BOOTS];
-	int n[2][PLOT_MAX_BOOTS], nboots[2];
-};
-
-static bool load_samples(sqlite3 *db, long long cid, const char *workload, const char *metric,
-			 struct metric_samples *ms, pb_err *err)
-{
-	struct db_cursor c;
-	struct sample_row r;
-	int last_run[2] = { -1, -1 };
-
-	memset(ms, 0, sizeof(*ms));
-	if (!db_report_samples(&c, db, cid, workload, metric, err))
-		return false;
-	while (db_cursor_step(&c, &r)) {
-		int side = r.with_fix ? 1 : 0, b;
-
-		if (r.run != last_run[side]) {
-			if (ms->nboots[side] == PLOT_MAX_BOOTS)
-				continue;
-			ms->nboots[side]++;
-			last_run[side] = r.run;
-		}
-		b = ms->nboots[side] - 1;
-		ms->v[side][b] = xrealloc(ms->v[side][b], sizeof(double) * (size_t)(ms->n[side][b] + 1));
-		ms->v[side][b][ms->n[side][b]++] = r.value;
-	}
-	db_cursor_close(&c, NULL); /* a step that fails ends the samples, as it always has */
-	return true;
-}
-
-static void samples_free(struct metric_samples *ms)
-{
-	for (int s = 0; s < 2; s++)
-		for (int b = 0; b < ms->nboots[s]; b++)
-			free(ms->v[s][b]);
-}
 
 /* Spread of one side: sd of its boot medians over their mean, in percent. */
 static double side_spread(const struct metric_samples *ms, int side)
@@ -98,8 +56,9 @@ struct metric_tables {
 };
 
 /* One metric's row of its table. */
-static void result_html(pb_str *t, const struct result_row *r, const struct metric_samples *ms)
+static void result_html(pb_str *t, const struct patch_metric *r)
 {
+	const struct metric_samples *ms = &r->samples;
 	enum verdict v = r->verdict;
 	char a[32], b[32], c[32], n[64], ci[64], p[32], nz[64], sp[64], x0[24], x1[24], at[48] = "";
 	char *ub = xasprintf("%s, %s", r->unit, better_name(r->better));
@@ -148,20 +107,13 @@ static void result_html(pb_str *t, const struct result_row *r, const struct metr
 	free(ub);
 }
 
-/* The strip plot of one metric, and its figure for the page. */
-static bool result_plot(struct metric_tables *mt, const char *plot_dir, const char *num,
-			long long cid, const struct result_row *r, const struct metric_samples *ms,
-			pb_err *err)
+/* The figure of one metric's strip plot (patch_view_plots wrote it). */
+static void result_figure(struct metric_tables *mt, const struct patch_view *v,
+			  const struct patch_metric *r)
 {
-	char *name = xasprintf("%s-c%lld-%s-%s.svg", num, cid, r->workload, r->metric);
-	char *svg = xasprintf("%s/%s", plot_dir, name), *title = xasprintf("%s %s", r->workload, r->metric);
-	struct plot_side sides[2] = {
-		{ "without the fix", ms->nboots[0], (double **)ms->v[0], (int *)ms->n[0] },
-		{ "with the fix", ms->nboots[1], (double **)ms->v[1], (int *)ms->n[1] },
-	};
-	bool ok = plot_strip(svg, title, r->unit, sides, 2, err);
+	char *name = patch_plot_name(v, r), *title = xasprintf("%s %s", r->workload, r->metric);
 
-	str_add(&mt->figs, "<figure><img src=\"plots/");
+	str_add(&mt->figs, "<figure><img src=\"");
 	html_escape(&mt->figs, name);
 	str_add(&mt->figs, "\" alt=\"");
 	html_escape(&mt->figs, title);
@@ -172,9 +124,7 @@ static bool result_plot(struct metric_tables *mt, const char *plot_dir, const ch
 	str_add(&mt->figs, "</figcaption></figure>\n");
 	mt->nplots++;
 	free(name);
-	free(svg);
 	free(title);
-	return ok;
 }
 
 static void metric_tables_html(pb_str *h, const struct metric_tables *mt)
@@ -206,47 +156,27 @@ static void metric_tables_html(pb_str *h, const struct metric_tables *mt)
 
 /* The timing table, the behaviour changes apart, the unchanged counters
  * folded away, and a strip plot of every metric that was tested or changed. */
-static bool comparison_tables(sqlite3 *db, long long cid, const char *num, const char *report_dir,
-			      pb_str *h, pb_err *err)
+static void comparison_tables(pb_str *h, const struct patch_view *v)
 {
 	struct metric_tables mt = { 0 };
-	struct db_cursor c;
-	struct result_row r;
-	char *plot_dir = xasprintf("%s/plots", report_dir);
-	bool ok = mkdir_p(plot_dir, err);
 
-	if (!ok || !db_report_results(&c, db, cid, err)) {
-		free(plot_dir);
-		return false;
-	}
 	for (int i = 0; i < 3; i++)
 		str_init(&mt.part[i]);
 	str_init(&mt.figs);
-	while (ok && db_cursor_step(&c, &r)) {
-		enum verdict v = r.verdict;
+	for (int i = 0; i < v->nmetrics; i++) {
+		const struct patch_metric *r = &v->metric[i];
 		/* diagnostics sit with the times they help explain */
-		bool time = r.kind == METRIC_TIME || r.kind == METRIC_DIAGNOSTIC;
-		bool both = r.n_without && r.n_with;
-		int which = time ? 0 : v == VERDICT_BEHAVIOUR_CHANGE ? 1 : 2;
-		struct metric_samples ms;
+		bool time = r->kind == METRIC_TIME || r->kind == METRIC_DIAGNOSTIC;
+		int which = time ? 0 : r->verdict == VERDICT_BEHAVIOUR_CHANGE ? 1 : 2;
 
-		if (!load_samples(db, cid, r.workload, r.metric, &ms, err)) {
-			ok = false;
-			break;
-		}
-		result_html(&mt.part[which], &r, &ms);
-		if (which < 2 && (ms.nboots[0] || ms.nboots[1]) && (both || which == 1))
-			ok = result_plot(&mt, plot_dir, num, cid, &r, &ms, err);
-		samples_free(&ms);
+		result_html(&mt.part[which], r);
+		if (patch_metric_plotted(r))
+			result_figure(&mt, v, r);
 	}
-	db_cursor_close(&c, NULL);
-	if (ok)
-		metric_tables_html(h, &mt);
+	metric_tables_html(h, &mt);
 	for (int i = 0; i < 3; i++)
 		str_free(&mt.part[i]);
 	str_free(&mt.figs);
-	free(plot_dir);
-	return ok;
 }
 
 /* A kernel of the pair, in a line. */
@@ -409,56 +339,51 @@ static void build_banner(pb_str *h, const struct patch_page_row *r)
 }
 
 /* Every boot of the comparison, its outcome and its logs. */
-static bool boots_table(sqlite3 *db, long long cid, const char *report_dir, pb_str *h, pb_err *err)
+static void boots_table(pb_str *h, const struct patch_view *v, const char *report_dir)
 {
-	struct db_cursor c;
-	struct boot_row r;
-
-	if (!db_report_boots(&c, db, cid, err))
-		return false;
 	str_add(h, "<h2>Boots</h2>\n<p>A workload without a time metric (the kernel's selftests) runs "
 		   "in the first ok boot of each kernel only; <i>ran</i> says what each boot ran.</p>\n"
 		   "<table><tr><th>#</th><th>kernel</th><th>outcome</th>"
 		   "<th>wall</th><th>ran</th><th>logs</th><th>detail</th></tr>\n");
-	while (db_cursor_step(&c, &r)) {
+	for (int i = 0; i < v->nboots; i++) {
+		const struct patch_boot *r = &v->boot[i];
 		char idx[16], wall[32];
 
-		snprintf(idx, sizeof(idx), "%d", r.boot_index);
-		snprintf(wall, sizeof(wall), "%.1f s", r.wall_seconds);
+		snprintf(idx, sizeof(idx), "%d", r->index);
+		snprintf(wall, sizeof(wall), "%.1f s", r->wall_seconds);
 		str_add(h, "<tr>");
 		html_cell(h, "td", idx, "num");
-		html_cell(h, "td", side_name(r.side), NULL);
-		html_cell(h, "td", boot_outcome_name(r.outcome), r.outcome != BOOT_OK ? "bad" : NULL);
+		html_cell(h, "td", side_name(r->side), NULL);
+		html_cell(h, "td", boot_outcome_name(r->outcome), r->outcome != BOOT_OK ? "bad" : NULL);
 		html_cell(h, "td", wall, "num");
-		html_cell(h, "td", r.ran, NULL);
+		html_cell(h, "td", r->ran, NULL);
 		str_add(h, "<td>");
-		html_log_link(h, r.console_log, report_dir, "console");
+		html_log_link(h, r->console_log, report_dir, "console");
 		str_add(h, " ");
-		html_log_link(h, r.results_log, report_dir, "results");
+		html_log_link(h, r->results_log, report_dir, "results");
 		str_add(h, "</td>");
-		if (r.outcome != BOOT_OK && r.detail[0]) {
+		if (r->outcome != BOOT_OK && r->detail[0]) {
 			/* its whole text is in the banner at the top, once */
-			char *line = crash_headline(r.detail);
+			char *line = crash_headline(r->detail);
 
 			str_add(h, "<td>");
 			html_escape(h, line);
 			str_add(h, " <a href=\"#crash\">(above)</a></td>");
 			free(line);
 		} else {
-			html_cell(h, "td", r.detail, NULL);
+			html_cell(h, "td", r->detail, NULL);
 		}
 		str_add(h, "</tr>\n");
 	}
 	str_add(h, "</table>\n");
-	db_cursor_close(&c, NULL);
-	return true;
 }
 
 /* A failed boot, as the crash banner names it. */
 struct failed_boot {
 	int index, side;
 	enum boot_outcome outcome;
-	char *headline, *detail, *console;
+	char *headline;
+	const char *detail, *console; /* the view's */
 };
 
 /* "without the fix (base+port)": a side of the comparison and its kernel. */
@@ -536,33 +461,27 @@ static char *oops_once(const char *detail)
 /* The banner at the top of a page whose boots did not all come out ok:
  * each failure's one line (crash_headline), which boots ended so, of which
  * kernel, their console logs, and the failure's text once. */
-static bool crash_banner(sqlite3 *db, long long cid, const struct patch_page_row *pr,
-			 const char *report_dir, pb_str *h, pb_err *err)
+static void crash_banner(pb_str *h, const struct patch_view *v, const char *report_dir)
 {
+	const struct patch_page_row *pr = &v->r;
 	struct failed_boot *fb = NULL;
-	struct db_cursor c;
-	struct boot_row r;
 	int n = 0;
-	bool ok;
 
-	if (!db_report_boots(&c, db, cid, err))
-		return false;
-	while (db_cursor_step(&c, &r)) {
+	for (int i = 0; i < v->nboots; i++) {
+		const struct patch_boot *r = &v->boot[i];
 		char *line;
 
-		if (r.outcome == BOOT_OK)
+		if (r->outcome == BOOT_OK)
 			continue;
-		line = crash_headline(r.detail);
+		line = crash_headline(r->detail);
 		fb = xrealloc(fb, sizeof(*fb) * (size_t)(n + 1));
-		fb[n++] = (struct failed_boot){ r.boot_index, r.side == SIDE_WITH, r.outcome,
-						line[0] ? line : xstrdup(boot_outcome_name(r.outcome)),
-						xstrdup(r.detail),
-						xstrdup(r.console_log) };
+		fb[n++] = (struct failed_boot){ r->index, r->side == SIDE_WITH, r->outcome,
+						line[0] ? line : xstrdup(boot_outcome_name(r->outcome)),
+						r->detail, r->console_log };
 		if (!line[0])
 			free(line);
 	}
-	ok = db_cursor_close(&c, err);
-	if (ok && n) {
+	if (n) {
 		str_add(h, "<div id=\"crash\">\n");
 		/* each headline once, with every boot that ended with it */
 		for (int i = 0; i < n; i++) {
@@ -603,40 +522,20 @@ static bool crash_banner(sqlite3 *db, long long cid, const struct patch_page_row
 		}
 		str_add(h, "</div>\n");
 	}
-	for (int i = 0; i < n; i++) {
+	for (int i = 0; i < n; i++)
 		free(fb[i].headline);
-		free(fb[i].detail);
-		free(fb[i].console);
-	}
 	free(fb);
-	return ok;
 }
 
-/* A kernel's .config, from its directory in the kernel cache
- * (<cache>/kernels/<key>/config beside its build.log, kernel.h), copied to
- * <report_dir>/configs/<key>.config and linked: the page keeps it when the
- * cache is cleaned. Where there is none, why. */
-static void config_kv(pb_str *h, const char *k, const struct kernel_row *kr, const char *report_dir)
+/* A kernel's .config, linked where patch_view_configs copied it into the
+ * report (the page keeps it when the kernel cache is cleaned); where
+ * there is none, why. */
+static void config_kv(pb_str *h, const char *k, const struct kernel_row *kr, const char *why)
 {
-	char key[17], *name, *dir = xasprintf("%s/configs", report_dir), *dst, *src = NULL, *why = NULL;
-	pb_err err = { "" };
+	char key[17], *name;
 
-	html_safe_name(key, sizeof(key), kr->key, strlen(kr->key));
+	patch_config_key(key, kr);
 	name = xasprintf("configs/%s.config", key);
-	dst = xasprintf("%s/%s", report_dir, name);
-	if (ends_with(kr->build_log, "/build.log"))
-		src = xasprintf("%.*s/config", (int)(strlen(kr->build_log) - strlen("/build.log")),
-				kr->build_log);
-	if (path_exists(dst))
-		; /* copied before: the same key, the same kernel */
-	else if (kr->build_status != BUILD_BUILT)
-		why = xstrdup("none: the kernel did not build");
-	else if (!src)
-		why = xstrdup("not found: the database does not say where the kernel was built");
-	else if (!path_exists(src))
-		why = xasprintf("not found: the kernel cache no longer holds %s", src);
-	else if (!mkdir_p(dir, &err) || !copy_file(src, dst, &err))
-		why = xasprintf("not copied: %s", err.msg[0] ? err.msg : "cannot write it");
 	str_add(h, "<tr>");
 	html_cell(h, "th", k, NULL);
 	str_add(h, "<td>");
@@ -649,17 +548,13 @@ static void config_kv(pb_str *h, const char *k, const struct kernel_row *kr, con
 		str_addf(h, ", key %s)", key);
 	}
 	str_add(h, "</td></tr>\n");
-	free(why);
-	free(src);
-	free(dst);
-	free(dir);
 	free(name);
 }
 
 /* How to run the comparison again: perfbot's command with its seed, the
  * version that ran it, both kernels' .config, a boot's QEMU command line
  * and guest kernel command line of each side. */
-static void reproduce(pb_str *h, const struct patch_page_row *r, const char *report_dir)
+static void reproduce(pb_str *h, const struct patch_page_row *r, const struct patch_configs *configs)
 {
 	char *line = view_reproduce_line(r, true);
 
@@ -671,7 +566,7 @@ static void reproduce(pb_str *h, const struct patch_page_row *r, const char *rep
 	for (int s = 0; s < 2; s++) {
 		char *who = kernel_side(r, s), *k = xasprintf(".config of %s", who);
 
-		config_kv(h, k, &r->kernel[s], report_dir);
+		config_kv(h, k, &r->kernel[s], configs->why[s]);
 		free(k);
 		free(who);
 	}
@@ -720,168 +615,107 @@ static void reproduce(pb_str *h, const struct patch_page_row *r, const char *rep
 }
 
 /* The port (if the pair was made with one) and the patch, as text. */
-static void patch_texts(pb_str *h, const char *patch_file, const char *port_file)
+static void patch_texts(pb_str *h, const struct patch_view *v)
 {
-	char *text;
-
-	if (port_file) {
-		text = read_file(port_file, NULL, NULL);
+	if (v->r.pair_method == PAIR_PORT) {
 		str_add(h, "<h2>The port (applied to form the kernel without the fix)</h2>\n<p>");
-		html_escape(h, port_file);
+		html_escape(h, v->r.port_file);
 		str_add(h, "</p>\n<pre>");
-		html_linkify(h, text ? text : "(the port file is gone)");
+		html_linkify(h, v->port_text ? v->port_text : "(the port file is gone)");
 		str_add(h, "</pre>\n");
-		free(text);
 	}
-	text = read_file(patch_file, NULL, NULL);
 	str_add(h, "<h2>The patch</h2>\n<pre>");
-	html_linkify(h, text ? text : "(the patch file is gone)");
+	html_linkify(h, v->patch_text ? v->patch_text : "(the patch file is gone)");
 	str_add(h, "</pre>\n");
-	free(text);
 }
 
 /* One bisect's steps: the kernels each compared, and what it found. */
-static bool bisect_steps_table(sqlite3 *db, long long bid, pb_str *h, pb_err *err)
+static void bisect_steps_table(pb_str *h, const struct patch_bisect *b)
 {
-	struct bisect_step_row r;
-	struct db_cursor c;
-
-	if (!db_report_bisect_steps(&c, db, bid, err))
-		return false;
 	str_add(h, "<table><tr><th>step</th><th>role</th><th>prefix</th><th>kernel</th>"
 		   "<th>against prefix</th><th>kernel</th><th>change</th><th>95% CI</th>"
 		   "<th>verdict</th><th>boots a side</th><th>s</th></tr>\n");
-	while (db_cursor_step(&c, &r)) {
+	for (int i = 0; i < b->nsteps; i++) {
+		const struct patch_bisect_step *r = &b->step[i];
 		char num[64];
 
-		str_addf(h, "<tr><td>%d</td>", r.step);
-		html_cell(h, "td", bisect_role_name(r.role), NULL);
-		str_addf(h, "<td>%d</td>", r.prefix_a);
+		str_addf(h, "<tr><td>%d</td>", r->step);
+		html_cell(h, "td", bisect_role_name(r->role), NULL);
+		str_addf(h, "<td>%d</td>", r->prefix_a);
 		str_add(h, "<td><code>");
-		html_escape(h, r.kernel_a);
-		str_addf(h, "</code> (%.12s)</td><td>%d</td><td><code>", r.key_a, r.prefix_b);
-		html_escape(h, r.kernel_b);
-		str_addf(h, "</code> (%.12s)</td>", r.key_b);
-		snprintf(num, sizeof(num), isnan(r.change_pct) ? "-" : "%+.2f%%", r.change_pct);
+		html_escape(h, r->kernel_a);
+		str_addf(h, "</code> (%.12s)</td><td>%d</td><td><code>", r->key_a, r->prefix_b);
+		html_escape(h, r->kernel_b);
+		str_addf(h, "</code> (%.12s)</td>", r->key_b);
+		snprintf(num, sizeof(num), isnan(r->change_pct) ? "-" : "%+.2f%%", r->change_pct);
 		html_cell(h, "td", num, NULL);
-		if (isnan(r.ci_lo_pct))
+		if (isnan(r->ci_lo_pct))
 			snprintf(num, sizeof(num), "-");
 		else
-			snprintf(num, sizeof(num), "[%+.2f%%, %+.2f%%]", r.ci_lo_pct, r.ci_hi_pct);
+			snprintf(num, sizeof(num), "[%+.2f%%, %+.2f%%]", r->ci_lo_pct, r->ci_hi_pct);
 		html_cell(h, "td", num, NULL);
-		str_addf(h, "<td class=\"%s\">", r.bad ? "bad" : "");
-		html_escape(h, r.verdict);
-		str_addf(h, "%s</td><td>%d</td><td>%.0f</td></tr>\n", r.bad ? " (bad)" : "", r.boots,
-			 r.wall_seconds);
+		str_addf(h, "<td class=\"%s\">", r->bad ? "bad" : "");
+		html_escape(h, r->verdict);
+		str_addf(h, "%s</td><td>%d</td><td>%.0f</td></tr>\n", r->bad ? " (bad)" : "", r->boots,
+			 r->wall_seconds);
 	}
 	str_add(h, "</table>\n");
-	return db_cursor_close(&c, err);
 }
 
-/* A series page's bisects (perfbot bisect): the culprit and each step
- * (SQLite steps the two cursors side by side). */
-static bool bisection_log(sqlite3 *db, long long cid, pb_str *h, pb_err *err)
+/* A series page's bisects (perfbot bisect): the culprit and each step. */
+static void bisection_log(pb_str *h, const struct patch_view *v)
 {
-	struct bisect_row r;
-	struct db_cursor c;
-	bool ok = true, first = true;
+	for (int i = 0; i < v->nbisects; i++) {
+		const struct patch_bisect *r = &v->bisect[i];
 
-	if (!db_report_bisects(&c, db, cid, err))
-		return false;
-	while (ok && db_cursor_step(&c, &r)) {
-		if (first)
+		if (!i)
 			str_add(h, "<h2>Bisection</h2>\n");
-		first = false;
-		str_addf(h, "<h3>Bisect %lld: ", r.id);
-		html_escape(h, r.workload[0] ? r.workload : bisect_change_name(r.change));
-		str_add(h, r.workload[0] ? "." : "");
-		html_escape(h, r.metric);
+		str_addf(h, "<h3>Bisect %lld: ", r->id);
+		html_escape(h, r->workload[0] ? r->workload : bisect_change_name(r->change));
+		str_add(h, r->workload[0] ? "." : "");
+		html_escape(h, r->metric);
 		str_add(h, " (");
-		html_escape(h, bisect_change_name(r.change));
-		str_addf(h, "), %d patch%s: <span class=\"%s tag\">", r.npatches,
-			 r.npatches == 1 ? "" : "es", r.status == BISECT_CONFIRMED ? "bad" : "");
-		html_escape(h, bisect_status_name(r.status));
+		html_escape(h, bisect_change_name(r->change));
+		str_addf(h, "), %d patch%s: <span class=\"%s tag\">", r->npatches,
+			 r->npatches == 1 ? "" : "es", r->status == BISECT_CONFIRMED ? "bad" : "");
+		html_escape(h, bisect_status_name(r->status));
 		str_add(h, "</span></h3>\n<p>");
-		if (r.culprit)
+		if (r->culprit)
 			str_addf(h, "The first prefix that shows the change is %d: the culprit is ",
-				 r.culprit);
-		html_escape(h, r.detail);
-		str_addf(h, ". %d comparisons, %.0f s, finished ", r.steps, r.wall_seconds);
-		html_escape(h, r.finished_at);
+				 r->culprit);
+		html_escape(h, r->detail);
+		str_addf(h, ". %d comparisons, %.0f s, finished ", r->steps, r->wall_seconds);
+		html_escape(h, r->finished_at);
 		str_add(h, ". Confirmed means the change reproduced between the prefixes before "
 			   "and with the culprit in two independent comparisons, and did not show "
 			   "between the base and the prefix before it.</p>\n");
-		ok = bisect_steps_table(db, r.id, h, err);
+		bisect_steps_table(h, r);
 	}
-	return db_cursor_close(&c, ok ? err : NULL) && ok;
 }
 
-bool report_write_patch(sqlite3 *db, long long cid, const char *report_dir, char **written,
-			pb_err *err)
+char *patch_page_html(const struct patch_view *v, const struct patch_configs *c,
+		      const char *report_dir)
 {
-	struct patch_page_row r;
-	struct db_cursor c;
-	pb_str h, banners, repro;
-	char *path = NULL, *num = NULL, *page = NULL, *patch_file = NULL, *port_file = NULL;
+	const struct patch_page_row *r = &v->r;
+	bool series = r->kind == KIND_SERIES;
 	char label[PATCH_LABEL_SIZE];
-	bool ok = false, found, series;
+	pb_str h, banners;
 
-	*written = NULL;
 	str_init(&h);
-	if (!db_report_patch_page(&c, db, cid, &r, &found, err))
-		goto out;
-	if (!found) {
-		db_cursor_close(&c, NULL);
-		pb_seterr(err, "report: no comparison %lld in the database", cid);
-		goto out;
-	}
-	series = r.kind == KIND_SERIES;
-	page = report_page_of(&r);
-	/* the plots are named after the page: <page>-c<cid>-... */
-	num = xstrndup(page, strlen(page) - strlen(".html"));
 	/* a failed build or boot leads the page, under its heading */
 	str_init(&banners);
-	build_banner(&banners, &r);
-	if (!crash_banner(db, cid, &r, report_dir, &banners, err)) {
-		str_free(&banners);
-		db_cursor_close(&c, NULL);
-		goto out;
-	}
-	patch_head(&h, &r, series ? r.series_name : patch_label(label, r.number, r.sha256),
+	build_banner(&banners, r);
+	crash_banner(&banners, v, report_dir);
+	patch_head(&h, r, series ? r->series_name : patch_label(label, r->number, r->sha256),
 		   banners.buf ? banners.buf : "");
 	str_free(&banners);
-	patch_file = series ? NULL : xstrdup(r.file);
-	/* A port is this project's own change: show it beside the patch. */
-	port_file = r.pair_method == PAIR_PORT ? xstrdup(r.port_file) : NULL;
-	str_init(&repro);
-	reproduce(&repro, &r, report_dir);
-	db_cursor_close(&c, NULL);
-	ok = comparison_tables(db, cid, num, report_dir, &h, err) &&
-	     boots_table(db, cid, report_dir, &h, err);
-	str_addn(&h, repro.buf ? repro.buf : "", repro.len);
-	str_free(&repro);
-	if (!ok)
-		goto out;
-	ok = false;
-	if (!series)
-		patch_texts(&h, patch_file, port_file);
-	else if (!bisection_log(db, cid, &h, err))
-		goto out;
+	comparison_tables(&h, v);
+	boots_table(&h, v, report_dir);
+	reproduce(&h, r, c);
+	if (series)
+		bisection_log(&h, v);
+	else
+		patch_texts(&h, v);
 	str_add(&h, "</body></html>\n");
-	if (!mkdir_p(report_dir, err))
-		goto out;
-	path = xasprintf("%s/%s", report_dir, page);
-	if (!write_file_atomic(path, h.buf, h.len, err))
-		goto out;
-	*written = path;
-	path = NULL;
-	ok = true;
-out:
-	free(num);
-	free(page);
-	free(patch_file);
-	free(port_file);
-	free(path);
-	str_free(&h);
-	return ok;
+	return str_steal(&h);
 }

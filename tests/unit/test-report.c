@@ -9,6 +9,7 @@
 #include "db-report.h"
 #include "db.h"
 #include "fixture.h"
+#include "patch-view.h"
 #include "report.h"
 
 #define W "PB1 sample hugetlb-migrate "
@@ -528,6 +529,75 @@ static void check_old_database(const char *dir)
 	free(v1);
 }
 
+/* The page is a pure function of its view: the view loaded holds what
+ * was stored (each metric's samples by side and boot, every boot); its
+ * rendering is the page report_write_patch wrote, the same bytes again,
+ * writes no file (no plot, no config under the report directory it is
+ * given) and leaves the view as it was; a view changed in memory renders
+ * the change. */
+static void check_patch_view(sqlite3 *db, struct fixture *f, const char *dir)
+{
+	char *report = xasprintf("%s/pv", dir), *gone = xasprintf("%s/pv-none", dir);
+	char *page = NULL, *written, *html, *again, *none;
+	struct patch_configs cfg = { { NULL } };
+	struct patch_view v;
+	const struct patch_metric *m;
+	const char *texts[4] = { W "1 migrate_ms 3\n", W "1 migrate_ms 6\n", W "1 migrate_ms 4\n",
+				 W "1 migrate_ms 9\n" };
+	const enum side sides[4] = { SIDE_WITHOUT, SIDE_WITH, SIDE_WITHOUT, SIDE_WITH };
+	long long id;
+	pb_err err = { "" };
+
+	CHECK(fixture_set_boots(f, 4, texts, sides));
+	id = store_as(db, f, f->queue.dir, "2026-12-08T00:00:00Z");
+	CHECK(report_write_patch(db, id, report, &page, &err));
+	written = read_file(page, NULL, NULL);
+	CHECK(patch_view_load(&v, db, id, &err));
+	CHECK(v.nmetrics >= 1);
+	CHECK_INT(v.nboots, 4);
+	CHECK_INT(v.nbisects, 0);
+	m = &v.metric[0];
+	CHECK_STR(m->metric, "migrate_ms");
+	CHECK_INT(m->samples.nboots[0], 2);
+	CHECK_INT(m->samples.nboots[1], 2);
+	CHECK(m->samples.n[0][0] == 1 && m->samples.v[0][0][0] == 3);
+	CHECK(m->samples.n[0][1] == 1 && m->samples.v[0][1][0] == 4);
+	CHECK(m->samples.n[1][0] == 1 && m->samples.v[1][0][0] == 6);
+	CHECK(m->samples.n[1][1] == 1 && m->samples.v[1][1][0] == 9);
+	CHECK(patch_metric_plotted(m));
+	CHECK(v.patch_text != NULL);
+	patch_view_configs(&v, report, &cfg);
+	html = patch_page_html(&v, &cfg, report);
+	CHECK_STR(html, written);
+	/* rendering again, for a report directory that does not exist: the
+	 * same page but for its log links, and nothing written there */
+	none = patch_page_html(&v, &cfg, gone);
+	again = patch_page_html(&v, &cfg, report);
+	CHECK_STR(again, html);
+	CHECK(!path_exists(gone));
+	CHECK_STR(v.metric[0].metric, "migrate_ms");
+	CHECK_INT(v.metric[0].samples.nboots[1], 2);
+	free(again);
+	/* a boot that panicked, changed in the view alone */
+	v.boot[1].outcome = BOOT_PANIC;
+	free(v.boot[1].detail);
+	v.boot[1].detail = xstrdup("Kernel panic - not syncing: <in memory>");
+	again = patch_page_html(&v, &cfg, report);
+	CHECK(!strstr(html, "id=\"crash\""));
+	CHECK_HAS(again, "<div id=\"crash\">\n<h2 class=\"bad\">Kernel panic - not syncing: &lt;in memory&gt;</h2>");
+	free(again);
+	free(none);
+	free(html);
+	free(written);
+	free(page);
+	patch_configs_free(&cfg);
+	patch_view_free(&v);
+	CHECK(!patch_view_load(&v, db, 99999, &err));
+	CHECK_STR(err.msg, "report: no comparison 99999 in the database");
+	free(report);
+	free(gone);
+}
+
 void test_report(void)
 {
 	char *dir = test_tmpdir(), *path = xasprintf("%s/r.db", dir);
@@ -544,6 +614,7 @@ void test_report(void)
 	check_trend_versions(db, &f, dir);
 	check_crash(db, &f, dir);
 	check_reproduce(db, &f, dir);
+	check_patch_view(db, &f, dir);
 	check_old_database(dir);
 	db_close(db);
 	fixture_free(&f);
