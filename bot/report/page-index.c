@@ -1,11 +1,13 @@
 /* The index of every queue and each queue's page: its patches, their
  * newest comparison's verdicts per workload, or why they were skipped,
- * and its series runs; then the patches without a series number. */
+ * and its series runs; then the patches without a series number. Each
+ * rendered from the view index_view_load reads (index-view.h), by
+ * functions that run no query: report_write_index loads, then writes. */
+#include "index-view.h"
 #include "report.h"
 #include "html.h"
 
 #include "compare.h"
-#include "db-report.h"
 #include "outcome.h"
 #include "plot.h"
 #include "queue.h"
@@ -17,53 +19,32 @@
 #include <string.h>
 
 /* Each workload of a comparison with its most pressing verdict. */
-static bool workload_verdicts(sqlite3 *db, long long cid, pb_str *h, pb_err *err)
+static void run_verdicts(pb_str *h, const struct index_run *run)
 {
-	struct db_cursor c;
-	struct workload_verdict_row r;
-	char last[128] = "";
-	enum verdict worst = VERDICT_NO_DATA;
-
-	if (!db_report_workload_verdicts(&c, db, cid, err))
-		return false;
-	for (bool more = true; more;) {
-		more = db_cursor_step(&c, &r);
-		if (last[0] && (!more || strcmp(r.workload, last))) {
-			str_addf(h, "<span class=\"%s tag\">", html_verdict_class(worst));
-			html_escape(h, last);
-			str_add(h, ": ");
-			html_escape(h, verdict_name(worst));
-			str_add(h, "</span> ");
-			worst = VERDICT_NO_DATA;
-		}
-		if (more) {
-			/* the enum's order is the ranking: the workload's worst */
-			snprintf(last, sizeof(last), "%s", r.workload);
-			if (r.verdict > worst)
-				worst = r.verdict;
-		}
+	for (int i = 0; i < run->nworkloads; i++) {
+		str_addf(h, "<span class=\"%s tag\">", html_verdict_class(run->workloads[i].worst));
+		html_escape(h, run->workloads[i].name);
+		str_add(h, ": ");
+		html_escape(h, verdict_name(run->workloads[i].worst));
+		str_add(h, "</span> ");
 	}
-	db_cursor_close(&c, NULL);
-	return true;
 }
 
 /* The index's cells of a patch that has a comparison: its verdicts, its run. */
-static bool index_measured(sqlite3 *db, const struct index_row *r, pb_str *h, pb_err *err)
+static void index_measured(pb_str *h, const struct index_run *run)
 {
 	str_add(h, "<td>");
-	if (r->status != STATUS_MEASURED) {
+	if (run->status != STATUS_MEASURED) {
 		str_add(h, "<span class=\"bad tag\">");
-		html_escape(h, status_name(r->status));
+		html_escape(h, status_name(run->status));
 		str_add(h, "</span> ");
 	}
-	if (!workload_verdicts(db, r->id, h, err))
-		return false;
+	run_verdicts(h, run);
 	str_add(h, "</td><td>");
-	html_escape(h, accel_kind_name(r->accel));
+	html_escape(h, accel_kind_name(run->accel));
 	str_add(h, " ");
-	html_escape(h, r->finished_at);
+	html_escape(h, run->finished_at);
 	str_add(h, "</td>");
-	return true;
 }
 
 /* What a queue's table shows of a patch: what the queue says of it, or,
@@ -83,10 +64,10 @@ static struct patch_cells cells_of_patch(const struct pb_patch *p, pb_str *fixes
 				     fixes->buf ? fixes->buf : "", p->is_mm, p->cc_stable };
 }
 
-static struct patch_cells cells_of_row(const struct measured_row *r)
+static struct patch_cells cells_of_stored(const struct index_patch *p)
 {
-	return (struct patch_cells){ r->number, r->sha256, r->subject, r->upstream, r->mm_reason,
-				     r->fixes, r->is_mm, r->cc_stable };
+	return (struct patch_cells){ p->number, p->sha256, p->subject, p->upstream, p->mm_reason,
+				     p->fixes, p->is_mm, p->cc_stable };
 }
 
 /* A patch's first cell: its label, linked to its page when it has one. */
@@ -140,32 +121,20 @@ static void index_patch(pb_str *h, const char *queue, const struct patch_cells *
 	str_add(h, p->fixes[0] ? "</td>" : "-</td>");
 }
 
-/* What a queue's page and its part of the index count of it. */
-struct queue_count {
-	int patches, measured, skipped, gone; /* gone: measured, no longer in the queue */
-};
-
-/* One patch of the loaded queue: its row of the queue's table. */
-static bool queue_patch_row(sqlite3 *db, const struct pb_queue *q, const struct pb_patch *p, pb_str *h,
-			    struct queue_count *n, pb_err *err)
+/* Patch i of e's loaded queue: its row of the queue's table. */
+static void queue_patch_row(pb_str *h, const struct index_queue *e, int i)
 {
-	struct db_cursor c;
-	struct index_row r = { 0 };
+	const struct pb_patch *p = &e->loaded->patches[i];
+	const struct index_run *run = &e->newest_runs[i];
 	struct patch_cells pc;
 	pb_str fixes;
-	bool ok = true;
 
-	if (!db_report_newest(&c, db, q->dir, p->number, err))
-		return false;
-	if (!db_cursor_step(&c, &r))
-		r.id = 0;
 	str_init(&fixes);
 	pc = cells_of_patch(p, &fixes);
 	str_add(h, "<tr>");
-	index_patch(h, q->dir, &pc, r.id != 0, NULL);
-	if (r.id) {
-		ok = index_measured(db, &r, h, err);
-		n->measured++;
+	index_patch(h, e->queue, &pc, run->id != 0, NULL);
+	if (run->id) {
+		index_measured(h, run);
 	} else {
 		char *why = p->is_mm ? xstrdup("not measured yet (perfbot run --patch N)")
 				     : xasprintf("skipped: not an mm patch (%s)", p->mm_reason);
@@ -174,86 +143,59 @@ static bool queue_patch_row(sqlite3 *db, const struct pb_queue *q, const struct 
 		html_escape(h, why);
 		str_add(h, "</td>");
 		free(why);
-		n->skipped += !p->is_mm;
 	}
 	str_add(h, "</tr>\n");
 	str_free(&fixes);
-	db_cursor_close(&c, NULL);
-	return ok;
 }
 
-/* The measured patches of queue the database holds: of a queue not loaded
- * (q NULL) every one, of the loaded queue q those no longer in it. */
-static bool queue_stored_rows(sqlite3 *db, const char *queue, const struct pb_queue *q, pb_str *h,
-			      struct queue_count *n, pb_err *err)
+/* The measured patches of e the database holds: of a queue not loaded
+ * every one, of the loaded queue those no longer in it. */
+static void queue_stored_rows(pb_str *h, const struct index_queue *e)
 {
-	struct db_cursor c;
-	struct measured_row r;
-	bool ok = true;
+	const struct pb_queue *q = e->loaded;
 
-	if (!db_report_measured(&c, db, queue, err))
-		return false;
-	while (ok && db_cursor_step(&c, &r)) {
-		struct patch_cells pc = cells_of_row(&r);
+	for (int i = 0; i < e->nmeasured; i++) {
+		struct patch_cells pc = cells_of_stored(&e->measured[i]);
 
-		if (q && queue_find(q, r.number))
+		if (q && queue_find(q, e->measured[i].number))
 			continue;
 		str_add(h, "<tr>");
-		index_patch(h, queue, &pc, true, q ? "(measured before; not in the queue now)" : NULL);
-		ok = index_measured(db, &r.run, h, err);
+		index_patch(h, e->queue, &pc, true, q ? "(measured before; not in the queue now)" : NULL);
+		index_measured(h, &e->measured[i].run);
 		str_add(h, "</tr>\n");
-		n->measured++;
-		n->gone += q != NULL;
 	}
-	return db_cursor_close(&c, ok ? err : NULL) && ok;
 }
 
 /* The queue as a whole (perfbot run --series): each series' newest run. */
-static bool index_series(sqlite3 *db, const char *queue, pb_str *h, pb_err *err)
+static void index_series(pb_str *h, const struct index_queue *e)
 {
-	struct series_index_row r;
-	struct db_cursor c;
-	char *page;
-	int n = 0;
+	if (e->nseries)
+		str_add(h, "<h3>The queue as a whole</h3>\n<table><tr><th>series</th><th>how"
+			   "</th><th>patches applied</th><th>workloads: verdict</th>"
+			   "<th>run</th></tr>\n");
+	for (int i = 0; i < e->nseries; i++) {
+		const struct index_series *s = &e->series[i];
+		char *page = report_series_page(e->queue, s->name);
 
-	if (!db_report_series(&c, db, queue, err))
-		return false;
-	while (db_cursor_step(&c, &r)) {
-		if (!n++)
-			str_add(h, "<h3>The queue as a whole</h3>\n<table><tr><th>series</th><th>how"
-				   "</th><th>patches applied</th><th>workloads: verdict</th>"
-				   "<th>run</th></tr>\n");
-		page = report_series_page(queue, r.name);
 		str_add(h, "<tr><td><a href=\"");
 		html_escape(h, page);
 		free(page);
 		str_add(h, "\">");
-		html_escape(h, r.name);
+		html_escape(h, s->name);
 		str_add(h, "</a></td><td>");
-		html_escape(h, r.mode == SERIES_FORWARD ? "applied" : "mm patches taken out");
+		html_escape(h, s->mode == SERIES_FORWARD ? "applied" : "mm patches taken out");
 		str_add(h, "</td><td>");
-		html_escape(h, r.patches);
+		html_escape(h, s->patches);
 		str_add(h, "</td>");
-		if (!index_measured(db, &r.run, h, err)) {
-			db_cursor_close(&c, NULL);
-			return false;
-		}
+		index_measured(h, &s->run);
 		str_add(h, "</tr>\n");
 	}
-	if (n)
+	if (e->nseries)
 		str_add(h, "</table>\n");
-	return db_cursor_close(&c, err);
 }
 
-/* A queue of the report: the index's part and its own page. */
-struct queue_entry {
-	char *queue, *newest;
-	const struct pb_queue *loaded; /* the queue of this run, else NULL */
-	struct queue_count n;
-};
-
 /* The sentence that counts a queue's patches. */
-static char *queue_counts(const struct queue_entry *e)
+static char *queue_counts(const struct index_queue *e)
 {
 	if (!e->loaded)
 		return xasprintf("%d patch%s measured (this queue is not the one loaded: a patch "
@@ -265,17 +207,12 @@ static char *queue_counts(const struct queue_entry *e)
 			 e->n.gone ? " Some measured before are no longer in the queue." : "");
 }
 
-/* <report_dir>/queue-<name>-<hash>.html: every patch of the queue, its
- * newest comparison's verdict per workload or why it was skipped, and its
- * series; e->n gets the counts. */
-static bool write_queue_page(sqlite3 *db, struct queue_entry *e, const char *report_dir, pb_err *err)
+char *queue_page_html(const struct index_view *v, int i)
 {
-	const struct pb_queue *q = e->loaded;
-	char *title = xasprintf("perfbot: queue %s", html_queue_name(e->queue)), *page, *path, *counts;
+	const struct index_queue *e = &v->queues[i];
+	char *title = xasprintf("perfbot: queue %s", html_queue_name(e->queue)), *counts;
 	pb_str h;
-	bool ok = true;
 
-	memset(&e->n, 0, sizeof(e->n));
 	str_init(&h);
 	html_page_head(&h, title);
 	html_nav(&h, NULL);
@@ -284,34 +221,24 @@ static bool write_queue_page(sqlite3 *db, struct queue_entry *e, const char *rep
 	str_add(&h, ". <a href=\"trend.html\">The base kernel over time and across versions</a>.</p>\n"
 		    "<table><tr><th>#</th><th>subject</th><th>upstream</th><th>mm</th>"
 		    "<th>reached stable</th><th>Fixes</th><th>workloads: verdict</th><th>run</th></tr>\n");
-	for (int i = 0; ok && q && i < q->npatches; i++)
-		ok = queue_patch_row(db, q, &q->patches[i], &h, &e->n, err);
-	ok = ok && queue_stored_rows(db, e->queue, q, &h, &e->n, err);
+	for (int p = 0; e->loaded && p < e->loaded->npatches; p++)
+		queue_patch_row(&h, e, p);
+	queue_stored_rows(&h, e);
 	counts = queue_counts(e);
 	str_add(&h, "</table>\n<p>");
 	html_escape(&h, counts);
 	str_add(&h, "</p>\n");
 	free(counts);
-	ok = ok && index_series(db, e->queue, &h, err);
+	index_series(&h, e);
 	str_add(&h, "<p>Generated from results.db by perfbot.</p>\n</body></html>\n");
-	page = report_queue_page(e->queue);
-	path = xasprintf("%s/%s", report_dir, page);
-	ok = ok && write_file_atomic(path, h.buf, h.len, err);
-	free(path);
-	free(page);
 	free(title);
-	str_free(&h);
-	return ok;
+	return str_steal(&h);
 }
 
 /* The index's part of a queue: its measured patches, its series. */
-static bool index_queue(sqlite3 *db, const struct queue_entry *e, pb_str *h, pb_err *err)
+static void index_queue(pb_str *h, const struct index_queue *e)
 {
 	char *page = report_queue_page(e->queue), *counts = queue_counts(e);
-	struct db_cursor c;
-	struct measured_row r;
-	bool ok = true;
-	int n = 0;
 
 	str_add(h, "<h2>");
 	html_page_link(h, page, html_queue_name(e->queue));
@@ -327,113 +254,51 @@ static bool index_queue(sqlite3 *db, const struct queue_entry *e, pb_str *h, pb_
 	str_add(h, "</p>\n");
 	free(counts);
 	free(page);
-	if (!db_report_measured(&c, db, e->queue, err))
-		return false;
-	while (ok && db_cursor_step(&c, &r)) {
-		if (!n++)
-			str_add(h, "<table><tr><th>#</th><th>subject</th><th>workloads: verdict</th>"
-				   "<th>run</th></tr>\n");
+	if (e->nmeasured)
+		str_add(h, "<table><tr><th>#</th><th>subject</th><th>workloads: verdict</th>"
+			   "<th>run</th></tr>\n");
+	for (int i = 0; i < e->nmeasured; i++) {
+		const struct index_patch *p = &e->measured[i];
+
 		str_add(h, "<tr>");
-		label_cell(h, e->queue, r.number, r.sha256, true);
-		html_cell(h, "td", r.subject, NULL);
-		ok = index_measured(db, &r.run, h, err);
+		label_cell(h, e->queue, p->number, p->sha256, true);
+		html_cell(h, "td", p->subject, NULL);
+		index_measured(h, &p->run);
 		str_add(h, "</tr>\n");
 	}
-	if (n)
+	if (e->nmeasured)
 		str_add(h, "</table>\n");
-	ok = db_cursor_close(&c, ok ? err : NULL) && ok;
-	return ok && index_series(db, e->queue, h, err);
+	index_series(h, e);
 }
 
 /* The index's patches without a series number (perfbot run --patch-file). */
-static bool index_own(sqlite3 *db, pb_str *h, int *n, pb_err *err)
+static void index_own(pb_str *h, const struct index_view *v)
 {
-	struct db_cursor c;
-	struct measured_row r;
-	bool ok = true;
+	if (v->nown)
+		str_add(h, "<h2 id=\"own\">Patches on their own</h2>\n<p>Patch files without a "
+			   "series number, each by its identity (the first 12 hex digits of its "
+			   "sha256).</p>\n<table><tr><th>patch</th><th>subject</th><th>file</th>"
+			   "<th>workloads: verdict</th><th>run</th></tr>\n");
+	for (int i = 0; i < v->nown; i++) {
+		const struct index_patch *p = &v->own[i];
 
-	*n = 0;
-	if (!db_report_measured(&c, db, NULL, err))
-		return false;
-	while (ok && db_cursor_step(&c, &r)) {
-		if (!(*n)++)
-			str_add(h, "<h2 id=\"own\">Patches on their own</h2>\n<p>Patch files without a "
-				   "series number, each by its identity (the first 12 hex digits of its "
-				   "sha256).</p>\n<table><tr><th>patch</th><th>subject</th><th>file</th>"
-				   "<th>workloads: verdict</th><th>run</th></tr>\n");
 		str_add(h, "<tr>");
-		label_cell(h, "", 0, r.sha256, true);
-		html_cell(h, "td", r.subject, NULL);
-		html_cell(h, "td", r.file, NULL);
-		ok = index_measured(db, &r.run, h, err);
+		label_cell(h, "", 0, p->sha256, true);
+		html_cell(h, "td", p->subject, NULL);
+		html_cell(h, "td", p->file, NULL);
+		index_measured(h, &p->run);
 		str_add(h, "</tr>\n");
 	}
-	if (*n)
+	if (v->nown)
 		str_add(h, "</table>\n");
-	return db_cursor_close(&c, ok ? err : NULL) && ok;
 }
 
-/* Every queue of the database, the newest first, and q where it has no
- * comparison yet; free with queue_entries_free. */
-static bool queue_entries(sqlite3 *db, const struct pb_queue *q, struct queue_entry **out, int *n,
-			  pb_err *err)
+char *index_html(const struct index_view *v)
 {
-	struct db_cursor c;
-	struct queue_row r;
-	struct queue_entry *e = NULL;
-	bool loaded = false;
-
-	*n = 0;
-	if (!db_report_queues(&c, db, err))
-		return false;
-	while (db_cursor_step(&c, &r)) {
-		e = xrealloc(e, sizeof(*e) * (size_t)(*n + 1));
-		e[*n] = (struct queue_entry){ xstrdup(r.queue), xstrdup(r.newest), NULL, { 0 } };
-		if (q && !strcmp(q->dir, r.queue)) {
-			e[*n].loaded = q;
-			loaded = true;
-		}
-		(*n)++;
-	}
-	if (q && !loaded) {
-		e = xrealloc(e, sizeof(*e) * (size_t)(*n + 1));
-		e[(*n)++] = (struct queue_entry){ xstrdup(q->dir), xstrdup(""), q, { 0 } };
-	}
-	*out = e;
-	return db_cursor_close(&c, err);
-}
-
-static void queue_entries_free(struct queue_entry *e, int n)
-{
-	for (int i = 0; i < n; i++) {
-		free(e[i].queue);
-		free(e[i].newest);
-	}
-	free(e);
-}
-
-bool report_write_index(sqlite3 *db, const struct pb_queue *q, const char *report_dir, pb_err *err)
-{
-	struct queue_entry *e = NULL;
-	pb_str h, body;
-	char *path;
-	int n = 0, own = 0, measured = 0;
-	bool ok;
-
-	/* a patch of one's own is no queue: it is listed among those on their own */
-	if (q && q->one_patch)
-		q = NULL;
-	ok = mkdir_p(report_dir, err) && queue_entries(db, q, &e, &n, err);
+	int n = v->nqueues, own = v->nown, measured = v->measured;
+	pb_str h;
 
 	str_init(&h);
-	str_init(&body);
-	for (int i = 0; ok && i < n; i++)
-		ok = write_queue_page(db, &e[i], report_dir, err);
-	for (int i = 0; ok && i < n; i++) {
-		ok = index_queue(db, &e[i], &body, err);
-		measured += e[i].n.measured;
-	}
-	ok = ok && index_own(db, &body, &own, err);
 	html_page_head(&h, "perfbot: mm patches of the stable queues");
 	str_addf(&h, "<p>%d queue%s with %d measured patch%s", n, n == 1 ? "" : "s", measured,
 		 measured == 1 ? "" : "es");
@@ -444,15 +309,44 @@ bool report_write_index(sqlite3 *db, const struct pb_queue *q, const char *repor
 		    "kernel over time and across versions</a>.</p>\n");
 	if (!n && !own)
 		str_add(&h, "<p>Nothing measured yet.</p>\n");
-	str_addn(&h, body.buf ? body.buf : "", body.len);
+	for (int i = 0; i < n; i++)
+		index_queue(&h, &v->queues[i]);
+	index_own(&h, v);
 	str_add(&h, "<p>Generated from results.db by perfbot.</p>\n</body></html>\n");
-	if (ok) {
-		path = xasprintf("%s/index.html", report_dir);
-		ok = write_file_atomic(path, h.buf, h.len, err);
-		free(path);
+	return str_steal(&h);
+}
+
+/* page's text written to <report_dir>/page. */
+static bool write_page(const char *report_dir, const char *page, const char *text, pb_err *err)
+{
+	char *path = xasprintf("%s/%s", report_dir, page);
+	bool ok = write_file_atomic(path, text, strlen(text), err);
+
+	free(path);
+	return ok;
+}
+
+bool report_write_index(sqlite3 *db, const struct pb_queue *q, const char *report_dir, pb_err *err)
+{
+	struct index_view v;
+	char *page, *html;
+	bool ok;
+
+	if (!mkdir_p(report_dir, err) || !index_view_load(&v, db, q, err))
+		return false;
+	ok = true;
+	for (int i = 0; ok && i < v.nqueues; i++) {
+		page = report_queue_page(v.queues[i].queue);
+		html = queue_page_html(&v, i);
+		ok = write_page(report_dir, page, html, err);
+		free(html);
+		free(page);
 	}
-	queue_entries_free(e, n);
-	str_free(&body);
-	str_free(&h);
+	if (ok) {
+		html = index_html(&v);
+		ok = write_page(report_dir, "index.html", html, err);
+		free(html);
+	}
+	index_view_free(&v);
 	return ok;
 }
