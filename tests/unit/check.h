@@ -79,6 +79,7 @@ void test_json(void);
 void test_answer(void);
 void test_report(void);
 void test_index_view(void);
+void test_trend_view(void);
 void test_model(void);
 void test_request(void);
 void test_event(void);

@@ -103,7 +103,8 @@ static const struct {
 	{ "results", test_results }, { "kernel", test_kernel },   { "compare", test_compare }, { "measure", test_measure },
 	{ "workload", test_workload }, { "vm", test_vm },         { "stats", test_stats },
 	{ "options", test_options }, { "mail", test_mail }, { "json", test_json }, { "answer", test_answer },
-	{ "report", test_report }, { "index-view", test_index_view }, { "model", test_model }, { "request", test_request }, { "event", test_event }, { "plan", test_plan },
+	{ "report", test_report }, { "index-view", test_index_view }, { "trend-view", test_trend_view },
+	{ "model", test_model }, { "request", test_request }, { "event", test_event }, { "plan", test_plan },
 	{ "pairing", test_pairing }, { "layout", test_layout }, { "sim", test_sim },
 };
 
