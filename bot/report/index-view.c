@@ -1,6 +1,8 @@
 /* The view of the index and the queues' pages (index-view.h): loaded once,
- * from the report's queries, into values the renderers share. */
+ * from the report's queries, into values the renderers share; and the
+ * pages written from it (page-index.c renders them). */
 #include "index-view.h"
+#include "report.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -251,4 +253,39 @@ void index_view_free(struct index_view *v)
 		stored_free(&v->own[i]);
 	free(v->own);
 	memset(v, 0, sizeof(*v));
+}
+
+/* page's text written to <report_dir>/page. */
+static bool write_page(const char *report_dir, const char *page, const char *text, pb_err *err)
+{
+	char *path = xasprintf("%s/%s", report_dir, page);
+	bool ok = write_file_atomic(path, text, strlen(text), err);
+
+	free(path);
+	return ok;
+}
+
+bool report_write_index(sqlite3 *db, const struct pb_queue *q, const char *report_dir, pb_err *err)
+{
+	struct index_view v;
+	char *page, *html;
+	bool ok;
+
+	if (!mkdir_p(report_dir, err) || !index_view_load(&v, db, q, err))
+		return false;
+	ok = true;
+	for (int i = 0; ok && i < v.nqueues; i++) {
+		page = report_queue_page(v.queues[i].queue);
+		html = queue_page_html(&v, i);
+		ok = write_page(report_dir, page, html, err);
+		free(html);
+		free(page);
+	}
+	if (ok) {
+		html = index_html(&v);
+		ok = write_page(report_dir, "index.html", html, err);
+		free(html);
+	}
+	index_view_free(&v);
+	return ok;
 }

@@ -2,19 +2,14 @@
  * newest comparison's verdicts per workload, or why they were skipped,
  * and its series runs; then the patches without a series number. Each
  * rendered from the view index_view_load reads (index-view.h), by
- * functions that run no query: report_write_index loads, then writes. */
+ * functions that run no query and write no file: report_write_index
+ * (index-view.c) loads, then writes. */
 #include "index-view.h"
 #include "report.h"
 #include "html.h"
 
-#include "compare.h"
-#include "outcome.h"
-#include "plot.h"
 #include "queue.h"
-#include "stats.h"
 
-#include <ctype.h>
-#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -314,39 +309,4 @@ char *index_html(const struct index_view *v)
 	index_own(&h, v);
 	str_add(&h, "<p>Generated from results.db by perfbot.</p>\n</body></html>\n");
 	return str_steal(&h);
-}
-
-/* page's text written to <report_dir>/page. */
-static bool write_page(const char *report_dir, const char *page, const char *text, pb_err *err)
-{
-	char *path = xasprintf("%s/%s", report_dir, page);
-	bool ok = write_file_atomic(path, text, strlen(text), err);
-
-	free(path);
-	return ok;
-}
-
-bool report_write_index(sqlite3 *db, const struct pb_queue *q, const char *report_dir, pb_err *err)
-{
-	struct index_view v;
-	char *page, *html;
-	bool ok;
-
-	if (!mkdir_p(report_dir, err) || !index_view_load(&v, db, q, err))
-		return false;
-	ok = true;
-	for (int i = 0; ok && i < v.nqueues; i++) {
-		page = report_queue_page(v.queues[i].queue);
-		html = queue_page_html(&v, i);
-		ok = write_page(report_dir, page, html, err);
-		free(html);
-		free(page);
-	}
-	if (ok) {
-		html = index_html(&v);
-		ok = write_page(report_dir, "index.html", html, err);
-		free(html);
-	}
-	index_view_free(&v);
-	return ok;
 }

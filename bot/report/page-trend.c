@@ -1,72 +1,20 @@
 /* The base kernel's trend: each time metric across runs, and its median
- * per base kernel version, by accelerator. Loaded into its view
- * (trend-view.h), its plots drawn from that, then its HTML. */
+ * per base kernel version, by accelerator. A pure function of its view
+ * (trend-view.h), which loads it and draws its plots: no query, no file
+ * read or written here. */
 #include "report.h"
 #include "html.h"
-#include "plot.h"
 #include "trend-view.h"
 
 #include <stdio.h>
 #include <stdlib.h>
-
-/* A line's plot (its file's name under plots/) and its title: the same
- * for the file plotted and the page that shows it. Free both. */
-static void line_names(const struct trend_line *l, bool by_version, char **name, char **title)
-{
-	const char *accel = accel_kind_name(l->accel);
-
-	if (by_version) {
-		*name = xasprintf("trend-version-%s-%s-%s.svg", accel, l->workload, l->metric);
-		*title = xasprintf("%s %s (%s) by base version", l->workload, l->metric, accel);
-	} else {
-		*name = xasprintf("trend-%s-%s-%s.svg", accel, l->workload, l->metric);
-		*title = xasprintf("%s %s (%s)", l->workload, l->metric, accel);
-	}
-}
-
-/* Line l's plot, in plot_dir. */
-static bool line_plot(const struct trend_line *l, bool by_version, const char *plot_dir,
-		      pb_err *err)
-{
-	const char **x = xcalloc((size_t)l->n, sizeof(*x));
-	double *y = xcalloc((size_t)l->n, sizeof(*y));
-	char *name, *title, *svg;
-	bool ok;
-
-	for (int i = 0; i < l->n; i++) {
-		x[i] = l->p[i].x;
-		y[i] = l->p[i].y;
-	}
-	line_names(l, by_version, &name, &title);
-	svg = xasprintf("%s/%s", plot_dir, name);
-	ok = plot_trend(svg, title, l->unit, y, x, l->n, err);
-	free(svg);
-	free(name);
-	free(title);
-	free(x);
-	free(y);
-	return ok;
-}
-
-/* The plot of every line with a point, over time then across versions;
- * the first that fails stops them (and the page). */
-static bool trend_plots(const struct trend_view *v, const char *plot_dir, pb_err *err)
-{
-	for (int i = 0; i < v->ntime; i++)
-		if (v->time[i].n && !line_plot(&v->time[i], false, plot_dir, err))
-			return false;
-	for (int i = 0; i < v->nversions; i++)
-		if (v->versions[i].n && !line_plot(&v->versions[i], true, plot_dir, err))
-			return false;
-	return true;
-}
 
 /* A line's figure: its plot, captioned with how many points it has. */
 static void line_figure(pb_str *h, const struct trend_line *l, bool by_version)
 {
 	char *name, *title;
 
-	line_names(l, by_version, &name, &title);
+	trend_line_names(l, by_version, &name, &title);
 	str_add(h, "<figure><img src=\"plots/");
 	html_escape(h, name);
 	str_add(h, "\" alt=\"");
@@ -153,30 +101,4 @@ void trend_html(const struct trend_view *v, pb_str *h)
 	over_time_html(h, v);
 	versions_html(h, v);
 	str_add(h, "</body></html>\n");
-}
-
-bool report_write_trend(sqlite3 *db, const char *report_dir, pb_err *err)
-{
-	char *plot_dir = xasprintf("%s/plots", report_dir), *path;
-	struct trend_view v;
-	bool ok;
-
-	if (!mkdir_p(plot_dir, err) || !trend_view_load(&v, db, err)) {
-		free(plot_dir);
-		return false;
-	}
-	ok = trend_plots(&v, plot_dir, err);
-	if (ok) {
-		pb_str h;
-
-		str_init(&h);
-		trend_html(&v, &h);
-		path = xasprintf("%s/trend.html", report_dir);
-		ok = write_file_atomic(path, h.buf, h.len, err);
-		free(path);
-		str_free(&h);
-	}
-	trend_view_free(&v);
-	free(plot_dir);
-	return ok;
 }

@@ -1,5 +1,7 @@
 /* The view of the trend page (trend-view.h): the report's two trend
- * queries read once, their samples made into lines of medians. */
+ * queries read once, their samples made into lines of medians; and the
+ * page written: its plots drawn from the view, then its HTML
+ * (page-trend.c's pure trend_html). */
 #include "trend-view.h"
 
 #include <stdio.h>
@@ -7,6 +9,8 @@
 #include <string.h>
 
 #include "db-report.h"
+#include "plot.h"
+#include "report.h"
 #include "stats.h"
 
 /* One time metric's samples as a query gives them, copied (a row's text
@@ -171,4 +175,82 @@ void trend_view_free(struct trend_view *v)
 	lines_free(v->time, v->ntime);
 	lines_free(v->versions, v->nversions);
 	memset(v, 0, sizeof(*v));
+}
+
+/* A line's plot (its file's name under plots/) and its title: the same
+ * for the file plotted and the page that shows it. Free both. */
+void trend_line_names(const struct trend_line *l, bool by_version, char **name, char **title)
+{
+	const char *accel = accel_kind_name(l->accel);
+
+	if (by_version) {
+		*name = xasprintf("trend-version-%s-%s-%s.svg", accel, l->workload, l->metric);
+		*title = xasprintf("%s %s (%s) by base version", l->workload, l->metric, accel);
+	} else {
+		*name = xasprintf("trend-%s-%s-%s.svg", accel, l->workload, l->metric);
+		*title = xasprintf("%s %s (%s)", l->workload, l->metric, accel);
+	}
+}
+
+/* Line l's plot, in plot_dir. */
+static bool line_plot(const struct trend_line *l, bool by_version, const char *plot_dir,
+		      pb_err *err)
+{
+	const char **x = xcalloc((size_t)l->n, sizeof(*x));
+	double *y = xcalloc((size_t)l->n, sizeof(*y));
+	char *name, *title, *svg;
+	bool ok;
+
+	for (int i = 0; i < l->n; i++) {
+		x[i] = l->p[i].x;
+		y[i] = l->p[i].y;
+	}
+	trend_line_names(l, by_version, &name, &title);
+	svg = xasprintf("%s/%s", plot_dir, name);
+	ok = plot_trend(svg, title, l->unit, y, x, l->n, err);
+	free(svg);
+	free(name);
+	free(title);
+	free(x);
+	free(y);
+	return ok;
+}
+
+/* The plot of every line with a point, over time then across versions;
+ * the first that fails stops them (and the page). */
+static bool trend_plots(const struct trend_view *v, const char *plot_dir, pb_err *err)
+{
+	for (int i = 0; i < v->ntime; i++)
+		if (v->time[i].n && !line_plot(&v->time[i], false, plot_dir, err))
+			return false;
+	for (int i = 0; i < v->nversions; i++)
+		if (v->versions[i].n && !line_plot(&v->versions[i], true, plot_dir, err))
+			return false;
+	return true;
+}
+
+bool report_write_trend(sqlite3 *db, const char *report_dir, pb_err *err)
+{
+	char *plot_dir = xasprintf("%s/plots", report_dir), *path;
+	struct trend_view v;
+	bool ok;
+
+	if (!mkdir_p(plot_dir, err) || !trend_view_load(&v, db, err)) {
+		free(plot_dir);
+		return false;
+	}
+	ok = trend_plots(&v, plot_dir, err);
+	if (ok) {
+		pb_str h;
+
+		str_init(&h);
+		trend_html(&v, &h);
+		path = xasprintf("%s/trend.html", report_dir);
+		ok = write_file_atomic(path, h.buf, h.len, err);
+		free(path);
+		str_free(&h);
+	}
+	trend_view_free(&v);
+	free(plot_dir);
+	return ok;
 }

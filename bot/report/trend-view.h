@@ -48,6 +48,11 @@ bool trend_view_load(struct trend_view *v, sqlite3 *db, pb_err *err);
  * empty. */
 void trend_view_free(struct trend_view *v);
 
+/* The file name of line l's plot under plots/ (by_version: of the line
+ * across versions) and its title: the same for the file plotted and the
+ * page that shows it. Free both. */
+void trend_line_names(const struct trend_line *l, bool by_version, char **name, char **title);
+
 /* trend.html of v, appended to h: the lines' figures (their plots under
  * plots/, by the names the plots are written to) and the medians by base
  * version in a table. Runs no query and writes no file. */
