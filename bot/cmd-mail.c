@@ -3,15 +3,14 @@
  * names a program. What is answered is a target: a patch's review mail
  * (--patch N, its newest comparison), the cover letter (--series, the
  * queue's newest series comparison) or a bisect's culprit (--bisect ID).
- * Each finds its rows and builds its message; the writing and sending are
- * shared. Nothing is measured. */
+ * Each loads its view (mail-view.h) and renders its message; the writing
+ * and sending are shared. Nothing is measured. */
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
 
 #include "cli.h"
-#include "db-report.h"
-#include "mail.h"
+#include "mail-view.h"
 #include "queue.h"
 
 static const struct pb_usage usage = {
@@ -40,34 +39,19 @@ static struct mail_cover queue_cover(const struct pb_queue *q)
 static bool patch_message(sqlite3 *db, const struct pb_config *cfg, const struct pb_queue *q,
 			  const struct pb_patch *p, pb_str *msg, char **name, pb_err *err)
 {
-	struct index_row newest = { 0 };
-	struct db_cursor c;
-	struct view v;
-	bool ok, same;
+	struct mail_patch_view m;
+	bool ok;
 
-	if (!db_report_newest(&c, db, q->dir, p->number, err))
+	if (!mail_patch_view_load(&m, db, cfg->db_path, q, p, err))
 		return false;
-	if (!db_cursor_step(&c, &newest))
-		newest.id = 0;
-	if (!db_cursor_close(&c, err))
-		return false;
-	if (!newest.id) {
-		pb_seterr(err, "no comparison of patch %d in %s yet: perfbot run --patch %d measures it",
-			  p->number, cfg->db_path, p->number);
-		return false;
-	}
-	if (!view_load(&v, db, newest.id, err))
-		return false;
-	/* the trailers are the queue's: only if its file is the one measured */
-	same = !strcmp(v.r.sha256, p->sha256);
-	if (!same)
+	if (!m.queued)
 		printf("perfbot: patch %d changed since it was measured: its trailers "
 		       "are left out of Cc\n", p->number);
 	ok = mail_patch_message(&(struct mail_patch_input){
-		.view = &v, .queued = same ? p : NULL, .from = cfg->mail_from,
+		.view = &m.view, .queued = m.queued, .from = cfg->mail_from,
 		.list_cc = cfg->mail_cc, .report_url = cfg->report_url, .date = time(NULL) }, msg, err);
 	*name = xasprintf("patch-%03d.eml", p->number);
-	view_free(&v);
+	mail_patch_view_free(&m);
 	return ok;
 }
 
@@ -76,64 +60,18 @@ static bool patch_message(sqlite3 *db, const struct pb_config *cfg, const struct
 static bool series_message(sqlite3 *db, const struct pb_config *cfg, const struct pb_queue *q,
 			   pb_str *msg, char **name, pb_err *err)
 {
-	struct series_target t;
-	struct bisect_row b;
-	struct db_cursor bisects;
-	struct view v;
-	bool ok, bisected;
+	struct mail_series_view m;
+	bool ok;
 
-	if (!db_series_target(db, q->dir, 0, NULL, NULL, &t, err))
+	if (!mail_series_view_load(&m, db, q, err))
 		return false;
-	ok = view_load(&v, db, t.id, err);
-	if (ok && !db_report_bisects(&bisects, db, t.id, err)) {
-		view_free(&v);
-		ok = false;
-	}
-	if (ok) {
-		bisected = db_cursor_step(&bisects, &b);
-		ok = mail_series_message(&(struct mail_series_input){
-			.view = &v, .bisect = bisected ? &b : NULL, .cover = queue_cover(q),
-			.from = cfg->mail_from, .list_cc = cfg->mail_cc, .report_url = cfg->report_url,
-			.date = time(NULL) }, msg, err);
-		ok = db_cursor_close(&bisects, ok ? err : NULL) && ok;
-		*name = xasprintf("series-%s.eml", v.r.series_name);
-		view_free(&v);
-	}
-	series_target_free(&t);
+	ok = mail_series_message(&(struct mail_series_input){
+		.view = &m.view, .bisect = m.bisected ? &m.bisect : NULL, .cover = queue_cover(q),
+		.from = cfg->mail_from, .list_cc = cfg->mail_cc, .report_url = cfg->report_url,
+		.date = time(NULL) }, msg, err);
+	*name = xasprintf("series-%s.eml", m.view.r.series_name);
+	mail_series_view_free(&m);
 	return ok;
-}
-
-/* The culprit of bisect b: the newest stored copy of its patch, else the
- * queue's (a patch measured only within the series has none stored).
- * *queued gets the queue's copy while it is the one stored: its trailers
- * are then the culprit's. False (err) when neither has it. */
-static bool culprit_row(sqlite3 *db, const struct pb_queue *q, const struct bisect_row *b,
-			struct db_cursor *c, struct patch_page_row *row, bool *open,
-			const struct pb_patch **queued, pb_err *err)
-{
-	const struct pb_patch *p = queue_find(q, b->culprit_number);
-	bool found;
-
-	*open = false;
-	if (!db_report_queue_patch(c, db, q->dir, b->culprit_number, row, &found, err))
-		return false;
-	*open = true;
-	if (found) {
-		*queued = p && !strcmp(p->sha256, row->sha256) ? p : NULL;
-		return true;
-	}
-	if (!p) {
-		pb_seterr(err, "bisect %lld: its culprit, patch %d, is neither in the database nor in "
-			  "the queue %s", b->id, b->culprit_number, q->dir);
-		return false;
-	}
-	*row = (struct patch_page_row){
-		.number = p->number, .total = p->total, .series = p->series, .sha256 = p->sha256,
-		.subject = p->subject, .author = p->author, .upstream = p->upstream,
-		.message_id = p->message_id,
-	};
-	*queued = p;
-	return true;
 }
 
 /* The message answering bisect id's culprit (the cover letter where it
@@ -141,49 +79,18 @@ static bool culprit_row(sqlite3 *db, const struct pb_queue *q, const struct bise
 static bool bisect_message(sqlite3 *db, const struct pb_config *cfg, const struct pb_queue *q,
 			   long long id, pb_str *msg, char **name, pb_err *err)
 {
-	struct mail_steps steps = { 0 };
-	struct patch_page_row culprit;
-	struct view series;
-	struct bisect_row b;
-	struct bisect_step_row sr;
-	struct db_cursor bc, sc, cc;
-	const struct pb_patch *queued = NULL;
-	bool ok = false, found, cc_open = false;
+	struct mail_bisect_view m;
+	bool ok;
 
-	if (!db_report_bisect(&bc, db, id, &b, &found, err))
+	if (!mail_bisect_view_load(&m, db, cfg->db_path, q, id, err))
 		return false;
-	if (!found) {
-		pb_seterr(err, "no bisect %lld in %s: perfbot bisect makes one", id, cfg->db_path);
-		goto out_bisect;
-	}
-	if (!view_load(&series, db, b.series_comparison, err))
-		goto out_bisect;
-	if (strcmp(series.r.series_queue, q->dir)) {
-		pb_seterr(err, "bisect %lld is of the queue %s, not %s: --queue names it", id,
-			  series.r.series_queue, q->dir);
-		goto out_series;
-	}
-	if (!db_report_bisect_steps(&sc, db, id, err))
-		goto out_series;
-	while (db_cursor_step(&sc, &sr))
-		mail_steps_add(&steps, &sr);
-	if (!db_cursor_close(&sc, err) ||
-	    (b.culprit_number && !culprit_row(db, q, &b, &cc, &culprit, &cc_open, &queued, err)))
-		goto out_steps;
 	ok = mail_bisect_message(&(struct mail_bisect_input){
-		.bisect = &b, .steps = &steps, .series = &series,
-		.culprit = b.culprit_number ? &culprit : NULL, .queued = queued,
+		.bisect = &m.bisect, .steps = &m.steps, .series = &m.series,
+		.culprit = m.has_culprit ? &m.culprit : NULL, .queued = m.queued,
 		.cover = queue_cover(q), .from = cfg->mail_from, .list_cc = cfg->mail_cc,
 		.report_url = cfg->report_url, .date = time(NULL) }, msg, err);
 	*name = xasprintf("bisect-%lld.eml", id);
-out_steps:
-	if (cc_open)
-		db_cursor_close(&cc, NULL);
-	mail_steps_free(&steps);
-out_series:
-	view_free(&series);
-out_bisect:
-	db_cursor_close(&bc, NULL);
+	mail_bisect_view_free(&m);
 	return ok;
 }
 
