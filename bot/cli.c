@@ -382,7 +382,7 @@ static void show_answer(sqlite3 *db, long long cid, bool table)
 	struct answer a;
 	pb_err err;
 
-	if (!answer_load(&a, db, cid, &err)) {
+	if (!view_load(&a.view, db, cid, &err)) {
 		event_progress("perfbot: the answer cannot be read back: %s\n", err.msg);
 		return;
 	}

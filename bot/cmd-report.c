@@ -55,7 +55,7 @@ static bool report_answers(sqlite3 *db, bool json, pb_err *err)
 	for (int i = 0; ok && i < n; i++) {
 		struct answer a;
 
-		ok = answer_load(&a, db, ids[i], err);
+		ok = view_load(&a.view, db, ids[i], err);
 		if (ok && json)
 			answer_json(&a, &j, NULL);
 		else if (ok) {

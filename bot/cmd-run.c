@@ -124,7 +124,7 @@ static bool print_json(const struct pb_config *cfg, int rc, long long cid)
 	json_int(&j, "exit_status", rc);
 	json_array_begin(&j, "comparisons");
 	if (cid) {
-		ok = db_open_readonly(cfg->db_path, &db, &err) && answer_load(&a, db, cid, &err);
+		ok = db_open_readonly(cfg->db_path, &db, &err) && view_load(&a.view, db, cid, &err);
 		if (ok) {
 			answer_json(&a, &j, NULL);
 			answer_free(&a);

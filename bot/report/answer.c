@@ -16,11 +16,6 @@ static const char *text(const char *s)
 	return s ? s : "";
 }
 
-bool answer_load(struct answer *a, sqlite3 *db, long long cid, pb_err *err)
-{
-	return view_load(&a->view, db, cid, err);
-}
-
 void answer_free(struct answer *a)
 {
 	view_free(&a->view);

@@ -17,8 +17,8 @@
 struct answer {
 	struct view view;
 };
-/* view_load and view_free, for the commands. */
-bool answer_load(struct answer *a, sqlite3 *db, long long cid, pb_err *err);
+/* An answer is loaded by view_load(&a->view, ...) (the renderers here
+ * run no query); answer_free frees it. */
 void answer_free(struct answer *a);
 
 /* The line that says what it found, LKP's way: "the kernel with the patch
