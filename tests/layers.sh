@@ -1,7 +1,8 @@
 #!/bin/bash
 # tests/layers.sh [--graph] [TOP]: perfbot's layers, each calling only down.
 # tests/layers.sh --self-test: the check fails on a tree with an include
-# that points up, SQL in run/ and a print in kernel/.
+# that points up, SQL in run/, a print in kernel/ and a renderer that
+# reads a file.
 #
 #   0 base      bot/base/: strings, files,
 #               processes, options, mail headers, number formats, JSON
@@ -17,7 +18,9 @@
 # bot/db/ fails, a line each; so does, in every layer but base and the
 # commands, a print to the terminal (printf, puts, stdout, stderr),
 # an exit(), an exit status (PB_EXIT_*) or cli_error: those layers say
-# what they do through event.h and return how it ended.
+# what they do through event.h and return how it ended; and a renderer
+# (answer.c, mail.c, json.c, html.c, pages.c, page-*.c) that queries,
+# touches a file or runs a program: it renders a view loaded before.
 # Prints, with --graph, which layer includes which and how often; always
 # each include that points up (a lower layer's file naming a higher
 # layer's header), one line each. Known ones still being taken apart are
@@ -40,6 +43,7 @@ if [ "${1:-}" = --self-test ]; then
 	echo '#include "report.h"' >> "$t/bot/stats/stats.c"
 	echo 'static const char *q = "SELECT id FROM runs";' >> "$t/bot/run/host.c"
 	printf 'static void say(void)\n{\n\tfprintf(stderr, "built\\n");\n}\n' >> "$t/bot/kernel/kernel.c"
+	printf 'static char *peek(void)\n{\n\treturn read_file("x", NULL, NULL);\n}\n' >> "$t/bot/report/page-index.c"
 	# literals and comments that only look like printing: none of these is one
 	printf 'static const char *u = "http://x/*"; /* printf( */\nstatic const char *v = "stderr printf(";\nstatic char w = \x27"\x27;\n' >> "$t/bot/vm/guest.c"
 	if "$0" "$t" > "$t/out" 2>&1; then
@@ -49,13 +53,14 @@ if [ "${1:-}" = --self-test ]; then
 	elif ! grep -q '^layers: bot/stats/stats.c:[0-9]*: core includes report (report.h)' "$t/out" ||
 		! grep -q '^layers: bot/run/host.c:[0-9]*: SQL outside bot/db/' "$t/out" ||
 		! grep -q '^layers: bot/kernel/kernel.c:[0-9]*: prints' "$t/out" ||
+		! grep -q '^layers: bot/report/page-index.c:[0-9]*: a renderer queries' "$t/out" ||
 		grep -q '^layers: bot/vm/guest.c' "$t/out"; then
-		echo "layers: the check failed, but did not name stats.c including report.h, host.c's SQL and kernel.c's fprintf:"
+		echo "layers: the check failed, but did not name stats.c including report.h, host.c's SQL, kernel.c's fprintf and page-index.c's read_file:"
 		cat "$t/out"
 		echo "layers: 0 passed, 1 failed"
 		exit 1
 	fi
-	echo "layers: an include pointing up, SQL in run/ and a print in kernel/ are caught: $(grep -c '^layers: bot/' "$t/out") line(s)"
+	echo "layers: an include pointing up, SQL in run/, a print in kernel/ and a renderer reading a file are caught: $(grep -c '^layers: bot/' "$t/out") line(s)"
 	echo "layers: 1 passed, 0 failed"
 	exit 0
 fi
@@ -157,6 +162,26 @@ done < <(for f in $(find bot/model bot/input bot/stats bot/kernel bot/vm bot/db 
 			print "$ARGV:$n\n" if $l =~ /(?<![\w.>])(printf|vprintf|dprintf|puts|putchar|perror|exit|_Exit|quick_exit|err|errx|warn|warnx|cli_error)\s*\(/ ||
 				$l =~ /\b(stdout|stderr|STDOUT_FILENO|STDERR_FILENO)\b/ || $l =~ /\bwrite\s*\(\s*[12]\s*,/ ||
 				$l =~ /\bPB_EXIT_/;
+		}' "$f"
+done)
+passed=$((passed + 1))
+# The renderers are pure functions of a view: what they show was loaded
+# before (view.h, patch-view.h, index-view.h, trend-view.h, mail-view.h)
+# and what a page links beside it written apart, so none of them runs a
+# query, reads or writes a file or runs a program (code only, as above;
+# a stream it is handed, the caller's, is no file of its own)
+while IFS= read -r hit; do
+	echo "layers: $hit: a renderer queries or touches a file: load it into the view, write it apart"
+	failed=$((failed + 1))
+done < <(for f in $(ls bot/report/answer.c bot/report/mail.c bot/report/json.c bot/report/html.c \
+		bot/report/pages.c bot/report/page-*.c 2> /dev/null | sort); do
+	perl -0777 -ne '
+		s{(/\*.*?\*/)|(//[^\n]*)|("(?:\\.|[^"\\\n])*")|(\x27(?:\\.|[^\x27\\\n])*\x27)}
+		 { defined $1 ? $1 =~ s/[^\n]//gr : defined $2 ? "" : defined $3 ? "\"\"" : "0" }gse;
+		my $n = 0;
+		for my $l (split /\n/, $_, -1) {
+			$n++;
+			print "$ARGV:$n\n" if $l =~ /(?<![\w.>])(db_\w+|jobdb_\w+|sqlite3_\w+|\w*view_load|read_file|write_file\w*|mkdir_p|copy_file|path_exists|rm_rf|plot_\w+|fopen|fdopen|open|popen|system|unlink|rename|spawn_\w+)\s*\(/;
 		}' "$f"
 done)
 passed=$((passed + 1))
