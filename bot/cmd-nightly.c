@@ -5,14 +5,11 @@
  * then writes the report again. Holds the database's lock from
  * start to end, so a nightly and a manual run never collide; prints and
  * stores a summary. */
-#include <signal.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
-#include "bundle.h"
 #include "cli.h"
-#include "cluster.h"
 #include "executor.h"
 #include "db.h"
 #include "kernel.h"
@@ -20,7 +17,6 @@
 #include "prebuild.h"
 #include "queue.h"
 #include "report.h"
-#include "stop.h"
 #include "workload.h"
 
 static const struct pb_usage usage = {
@@ -211,98 +207,64 @@ static void patch_outcome(const struct pb_config *cfg, const struct pb_queue *q,
 	}
 }
 
-/* Tonight's comparisons as Slurm jobs ([executor] kind = slurm). */
+/* Tonight's comparisons as Slurm jobs ([executor] kind = slurm): what
+ * nightly makes of each task, come home (or not). */
+struct night {
+	const struct pb_config *cfg;
+	const struct pb_queue *q;
+	const struct pipeline *pl;
+	struct tally *t;
+	long long *calibration;
+};
 
-/* A done job's bundle into results.db; the uid of its comparison of kind. */
-static bool import_task(struct pipeline *pl, const struct pb_config *cfg, const struct cluster_task *k,
-			enum comparison_kind kind, char uid[33])
+/* Tonight's calibration task: its comparison the patches' noise floor. */
+static void calibration_ended(struct night *n, const struct submit_task *k)
 {
-	bool ok = executor_import(pl->db, cfg, k, kind, "perfbot nightly", uid, &pl->err);
-
-	if (!ok) {
-		char *v = visible(pl->err.msg);
-
-		printf("perfbot nightly: %s: nothing to import from %s: %s\n", k->name,
-		       k->db ? k->db : "?", v);
-		free(v);
-	}
-	return ok;
-}
-
-/* Whether any of the n tasks was ever submitted. */
-static bool any_submitted(const struct cluster_task *k, int n)
-{
-	for (int i = 0; i < n; i++)
-		if (k[i].attempts > 0)
-			return true;
-	return false;
-}
-
-/* Tonight's calibration task, come home (or not): its comparison the
- * patches' noise floor. */
-static void import_calibration(const struct pb_config *cfg, struct pipeline *pl,
-			       const struct cluster_task *k, struct tally *t, long long *calibration)
-{
-	struct pipeline_outcome out;
-	char uid[33];
-
-	if (k->state == TASK_DONE && import_task(pl, cfg, k, KIND_CALIBRATION, uid) &&
-	    executor_outcome(pl->db, uid, &out)) {
-		*calibration = out.comparison;
+	if (k->imported) {
+		*n->calibration = k->outcome.comparison;
 		return;
 	}
 	printf("perfbot nightly: no calibration tonight (%s): the patches' noise "
 	       "floors come from their own boots\n",
-	       k->state == TASK_GAVE_UP ? k->why : "see its job's output");
-	t->failures++;
+	       k->end == RUN_FAILED ? k->why : "see its job's output");
+	n->t->failures++;
 }
 
-/* Patch p's task, come home (or not): counted, noted, answered. */
-static void import_patch(const struct pb_config *cfg, const struct pb_queue *q,
-			 struct pipeline *pl, const struct cluster_task *k,
-			 const struct pb_patch *p, struct tally *t)
+/* A patch's task: counted, noted, answered. */
+static void patch_ended(struct night *n, const struct submit_task *k)
 {
-	struct pipeline_outcome out;
-	char uid[33], *where, *why;
-	long long pid;
+	char *where, *why;
 
-	t->run++;
-	if (k->state != TASK_DONE) {
-		why = k->state == TASK_GAVE_UP
+	n->t->run++;
+	if (k->end != RUN_DONE) {
+		why = k->end == RUN_FAILED
 			      ? xasprintf("its Slurm job was given up: %s", k->why)
 			      : xstrdup("not measured: perfbot was stopped (its job cancelled)");
-		note(t, p, why);
+		note(n->t, k->patch, why);
 		free(why);
-		t->failures++;
+		n->t->failures++;
 		return;
 	}
-	/* the patch's row here first: the import maps the node's copy
-	 * (number and hash) onto it, so the comparison is tonight's
-	 * queue's, and counts as measured the next night */
-	if (!db_store_patch(pl->db, p, q->dir, &pid, &pl->err) ||
-	    !import_task(pl, cfg, k, KIND_PATCH, uid) || !executor_outcome(pl->db, uid, &out)) {
+	if (!k->imported) {
 		why = xasprintf("perfbot could not measure it on %s (exit %d; see %s)",
 				k->node[0] ? k->node : "its node", k->exit_code, k->out);
-		note(t, p, why);
+		note(n->t, k->patch, why);
 		free(why);
-		t->failures++;
+		n->t->failures++;
 		return;
 	}
 	where = xasprintf(", on %s", k->node[0] ? k->node : "?");
-	patch_outcome(cfg, q, pl, p, &out, where, t);
+	patch_outcome(n->cfg, n->q, n->pl, k->patch, &k->outcome, where, n->t);
 	free(where);
 }
 
-/* Task k's command line: the request's (request_argv), this command's
- * settings, tonight's spool. */
-static void task_args(struct cluster_task *k, const struct pb_config *cfg, const struct cli *c,
-		      const struct pb_queue *q, const char *spool, const struct request *r)
+/* Each task, once it came home or not (executor_submit_many). */
+static void task_ended(void *ctx, const struct submit_task *k)
 {
-	int n;
-	char **argv = request_argv(r, &n);
-
-	executor_job_args(k, cfg, c->overrides, c->noverrides, q, spool, argv, n);
-	request_argv_free(argv);
+	if (k->request.kind == REQUEST_CALIBRATE)
+		calibration_ended(ctx, k);
+	else
+		patch_ended(ctx, k);
 }
 
 /* The calibration, then every patch that runs tonight, as Slurm jobs in a
@@ -316,74 +278,33 @@ static bool nightly_slurm(const struct pb_config *cfg, const struct pb_queue *q,
 			  struct pipeline *pl, char **names, int nnames, bool all, bool calibrate,
 			  struct tally *t, long long *calibration)
 {
-	char *spool = executor_spool(cfg, "nightly"), *perfbot = executor_perfbot();
-	struct cluster_task *k = xcalloc((size_t)q->npatches + 1, sizeof(*k));
-	const struct pb_patch **of = xcalloc((size_t)q->npatches + 1, sizeof(*of));
-	struct stop_saved saved;
-	int n, cal = -1, first;
-	bool ok, ran = false;
-	pb_err cluster_err = { "" };
+	struct submit_task *k = xcalloc((size_t)q->npatches + 1, sizeof(*k));
+	struct night night = { cfg, q, pl, t, calibration };
+	struct submit how = { .overrides = c->overrides, .noverrides = c->noverrides,
+			      .name = "nightly", .who = "perfbot nightly",
+			      .task_ended = task_ended, .ctx = &night };
+	int n = 1, first;
+	enum run_end end;
 
-	ok = true;
 	/* the patches first, at 1..: the calibration, at 0, only when one runs */
-	n = 1;
 	for (int i = 0; i < q->npatches; i++) {
 		const struct pb_patch *p = &q->patches[i];
 
 		if (skipped_tonight(pl, q, p, all, t))
 			continue;
-		of[n] = p;
-		k[n].name = xasprintf("%03d", p->number);
-		task_args(&k[n++], cfg, c, q, spool,
-			  &(struct request){ .kind = REQUEST_PATCH, .number = p->number });
+		k[n++].request = (struct request){ .kind = REQUEST_PATCH, .number = p->number };
 	}
-	if (ok && n > 1 && calibrate && nnames) {
-		cal = 0;
-		k[0].name = xstrdup(comparison_kind_name(KIND_CALIBRATION));
-		task_args(&k[0], cfg, c, q, spool,
-			  &(struct request){ .kind = REQUEST_CALIBRATE, .only = names, .nonly = nnames,
-					     .per_side = cfg->calibrate_boots });
-	}
-	/* without a calibration, the tasks are 1..n-1 */
-	first = cal < 0 ? 1 : 0;
+	first = n > 1 && calibrate && nnames ? 0 : 1;
+	k[0].request = (struct request){ .kind = REQUEST_CALIBRATE, .only = names, .nonly = nnames,
+					 .per_side = cfg->calibrate_boots };
 	k[0].seed_from = -1;
 	for (int i = 1; i < n; i++)
-		k[i].seed_from = cal;
-	if (ok && n > first) {
-		char *v = visible(spool);
-
-		printf("perfbot nightly: %d job(s) for Slurm (at most %d at once), spool %s\n", n - first,
-		       cfg->slurm_max_jobs, v);
-		free(v);
-		stop_catch(&saved);
-		ran = true;
-		ok = cluster_run(cfg, spool, perfbot, k + first, n - first, 2, &stop_requested, &pl->err);
-		stop_release(&saved);
-	}
-	/* nothing submitted (Slurm or [executor] wrong): nothing to import,
-	 * no spool left behind */
-	if (ran && !ok && !any_submitted(k + first, n - first)) {
-		rm_rf(spool);
-		ran = false;
-	}
-	/* what ended is imported, even after a stop (whose error is kept) */
-	if (!ok)
-		cluster_err = pl->err;
-	for (int i = first; ran && i < n; i++) {
-		if (i == cal)
-			import_calibration(cfg, pl, &k[i], t, calibration);
-		else
-			import_patch(cfg, q, pl, &k[i], of[i], t);
-	}
-	if (!ok)
-		pl->err = cluster_err;
+		k[i].seed_from = first == 0 ? 0 : -1;
+	end = executor_submit_many(cfg, q, pl->db, k + first, n - first, &how, &pl->err);
 	for (int i = 0; i < n; i++)
-		cluster_task_free(&k[i]);
+		submit_task_free(&k[i]);
 	free(k);
-	free(of);
-	free(perfbot);
-	free(spool);
-	return ok;
+	return end == RUN_DONE;
 }
 
 /* The nightly table's row; its id into *nid. */

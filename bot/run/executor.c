@@ -66,9 +66,14 @@ char *executor_spool(const struct pb_config *cfg, const char *what)
 	return spool;
 }
 
-void executor_job_args(struct cluster_task *k, const struct pb_config *cfg,
-		       char *const *overrides, int noverrides, const struct pb_queue *q,
-		       const char *spool, char *const *cmd, int ncmd)
+/* k's command line after perfbot's binary: cmd, then the same config file
+ * and overrides as this command's (relative paths resolve as here: the job
+ * starts in this directory), then what is the job's own, last so that it
+ * wins: run locally, the queue q as this command read it (the nodes see
+ * it), reports of its own in the spool. */
+static void job_args(struct cluster_task *k, const struct pb_config *cfg,
+		     char *const *overrides, int noverrides, const struct pb_queue *q,
+		     const char *spool, char *const *cmd, int ncmd)
 {
 	int n = 0, cap = ncmd + 2 * noverrides + 10;
 
@@ -89,7 +94,8 @@ void executor_job_args(struct cluster_task *k, const struct pb_config *cfg,
 	k->args[n++] = xasprintf("%s/%s-reports", spool, k->name);
 }
 
-bool executor_outcome(sqlite3 *db, const char *uid, struct pipeline_outcome *out)
+/* What the comparison of uid in db says, as run would have told it. */
+static bool outcome_of(sqlite3 *db, const char *uid, struct pipeline_outcome *out)
 {
 	struct db_comparison_outcome o;
 	bool found;
@@ -105,8 +111,12 @@ bool executor_outcome(sqlite3 *db, const char *uid, struct pipeline_outcome *out
 	return true;
 }
 
-bool executor_import(sqlite3 *db, const struct pb_config *cfg, const struct cluster_task *k,
-		     enum comparison_kind kind, const char *who, char uid[33], pb_err *err)
+/* A done task's bundle into db (this process holds its lock); uid: the
+ * newest comparison of kind it brought (or held). Says what it imported
+ * (event_say), prefixed who. False, with err, if there was nothing to bring
+ * or the bundle was refused (nothing of it stored). */
+static bool import_bundle(sqlite3 *db, const struct pb_config *cfg, const struct cluster_task *k,
+			  enum comparison_kind kind, const char *who, char uid[33], pb_err *err)
 {
 	struct bundle_outcome o;
 	char *logs = xasprintf("%s/logs", cfg->report_dir);
@@ -147,11 +157,13 @@ static void show_output(const struct cluster_task *k)
 	free(text);
 }
 
-/* k's job, watched to its end (cluster_run). Without a stop of the
- * caller's, SIGTERM and SIGINT stop it, and only for as long as it runs:
- * their handlers are put back after. */
-static bool watch_job(const struct pb_config *cfg, const char *spool, const char *perfbot,
-		      struct cluster_task *k, volatile sig_atomic_t *caller_stop, pb_err *err)
+/* The n jobs of k, watched to their end (cluster_run). Without a stop
+ * of the caller's, SIGTERM and SIGINT stop them, and only for as long as
+ * they run: their handlers are put back after. *stopped: whether a stop
+ * came. */
+static bool watch_jobs(const struct pb_config *cfg, const char *spool, const char *perfbot,
+		       struct cluster_task *k, int n, volatile sig_atomic_t *caller_stop,
+		       bool *stopped, pb_err *err)
 {
 	volatile sig_atomic_t *stop = caller_stop ? caller_stop : &stop_requested;
 	struct stop_saved saved;
@@ -161,9 +173,10 @@ static bool watch_job(const struct pb_config *cfg, const char *spool, const char
 		stop_requested = 0;
 		stop_catch(&saved);
 	}
-	ok = cluster_run(cfg, spool, perfbot, k, 1, 2, stop, err);
+	ok = cluster_run(cfg, spool, perfbot, k, n, 2, stop, err);
 	if (!caller_stop)
 		stop_release(&saved);
+	*stopped = *stop != 0;
 	return ok;
 }
 
@@ -182,14 +195,14 @@ static enum run_end bring_home(const struct pb_config *cfg, const struct pb_queu
 	/* the job is done: its answer is brought home even if a stop comes now */
 	if (!db_lock_wait(cfg->db_path, NULL, err) || !db_open(cfg->db_path, &db, err) ||
 	    (one->patch && !db_store_patch(db, one->patch, q->dir, NULL, err)) ||
-	    !executor_import(db, cfg, k, one->kind, "perfbot", uid, err)) {
+	    !import_bundle(db, cfg, k, one->kind, "perfbot", uid, err)) {
 		pb_err why = *err;
 
 		pb_seterr(err, "%s: its bundle %s did not come home: %s", one->name, k->db ? k->db : "?",
 			  why.msg);
 		goto out;
 	}
-	if (executor_outcome(db, uid, &o)) {
+	if (outcome_of(db, uid, &o)) {
 		one->comparison = o.comparison;
 		one->outcome = o;
 	}
@@ -216,14 +229,14 @@ enum run_end executor_run_one(const struct pb_config *cfg, const struct pb_queue
 	char *spool = executor_spool(cfg, one->name), *perfbot = executor_perfbot();
 	struct cluster_task k = { .name = xstrdup(one->name), .seed_from = -1, .seed = one->seed };
 	enum run_end rc = RUN_FAILED;
-	bool ok;
+	bool ok, stopped;
 
 	err->msg[0] = '\0';
 	one->exit_code = -1;
 	one->seed = NULL;
 	one->comparison = 0;
 	one->node[0] = '\0';
-	executor_job_args(&k, cfg, one->overrides, one->noverrides, q, spool, one->cmd, one->ncmd);
+	job_args(&k, cfg, one->overrides, one->noverrides, q, spool, one->cmd, one->ncmd);
 	{
 		char *v = visible(spool);
 
@@ -231,7 +244,7 @@ enum run_end executor_run_one(const struct pb_config *cfg, const struct pb_queue
 		free(v);
 	}
 	event_flush(EVENT_SAY);
-	ok = watch_job(cfg, spool, perfbot, &k, one->stop, err);
+	ok = watch_jobs(cfg, spool, perfbot, &k, 1, one->stop, &stopped, err);
 	snprintf(one->node, sizeof(one->node), "%s", k.node);
 	if (!k.attempts) {
 		/* nothing submitted (Slurm or [executor] wrong): no spool left */
@@ -307,9 +320,9 @@ static enum run_end submit_here(const struct pb_config *cfg, const struct pb_que
 	return RUN_FAILED;
 }
 
-static enum run_end submit_slurm(const struct pb_config *cfg, const struct pb_queue *q,
-				 const struct request *r, const struct submit *how,
-				 struct submitted *out, pb_err *err)
+/* The kind of comparison that answers r; its job's name into name: a
+ * patch's number ("765"), else what it is ("series", "calibration"). */
+static enum comparison_kind job_of(const struct request *r, char name[16])
 {
 	static const struct {
 		const char *name;
@@ -320,12 +333,27 @@ static enum run_end submit_slurm(const struct pb_config *cfg, const struct pb_qu
 		[REQUEST_BISECT] = { "bisect", KIND_BISECT },
 		[REQUEST_CALIBRATE] = { NULL, KIND_CALIBRATION },
 	};
+
+	if (r->kind == REQUEST_PATCH)
+		snprintf(name, 16, "%03d", r->number);
+	else if (r->kind == REQUEST_CALIBRATE)
+		snprintf(name, 16, "%s", comparison_kind_name(KIND_CALIBRATION));
+	else
+		snprintf(name, 16, "%s", of[r->kind].name);
+	return of[r->kind].kind;
+}
+
+static enum run_end submit_slurm(const struct pb_config *cfg, const struct pb_queue *q,
+				 const struct request *r, const struct submit *how,
+				 struct submitted *out, pb_err *err)
+{
 	struct executor_one one = { .overrides = how->overrides, .noverrides = how->noverrides,
-				    .page_of = how->page_of, .stop = how->stop,
-				    .show = how->show, .kind = of[r->kind].kind, .name = of[r->kind].name };
+				    .page_of = how->page_of, .stop = how->stop, .show = how->show };
 	char name[16], **argv;
 	enum run_end end;
 
+	one.kind = job_of(r, name);
+	one.name = how->name ? how->name : name;
 	if (r->kind == REQUEST_PATCH) {
 		one.patch = queue_patch(q, r->number, err);
 		if (!one.patch)
@@ -333,13 +361,7 @@ static enum run_end submit_slurm(const struct pb_config *cfg, const struct pb_qu
 		/* said here, as run says it: there is nothing to measure */
 		if (!one.patch->is_mm && !r->force)
 			return submit_here(cfg, q, r, how, out, err);
-		snprintf(name, sizeof(name), "%03d", r->number);
-		one.name = name;
-	} else if (r->kind == REQUEST_CALIBRATE) {
-		one.name = comparison_kind_name(KIND_CALIBRATION);
 	}
-	if (how->name)
-		one.name = how->name;
 	argv = request_argv(r, &one.ncmd);
 	one.cmd = argv;
 	one.seed = how->seed ? xstrdup(how->seed) : NULL; /* the job's to free */
@@ -362,4 +384,127 @@ enum run_end executor_submit(const struct pb_config *cfg, const struct pb_queue 
 	if (cfg->executor == EXECUTOR_SLURM)
 		return submit_slurm(cfg, q, r, how, out, err);
 	return submit_here(cfg, q, r, how, out, err);
+}
+
+void submit_task_free(struct submit_task *t)
+{
+	free(t->out);
+	t->out = NULL;
+}
+
+/* The n tasks made ready, each one's job in k: its request's command
+ * line (request_argv) with this command's settings, in spool; a patch
+ * request's patch looked up in q. False (err) if one is not there, or a
+ * task starts from one that is not another of them. */
+static bool many_jobs(const struct pb_config *cfg, const struct pb_queue *q,
+		      const struct submit *how, const char *spool, struct submit_task *t,
+		      struct cluster_task *k, int n, pb_err *err)
+{
+	for (int i = 0; i < n; i++) {
+		struct request r = t[i].request;
+		int from = t[i].seed_from, ncmd;
+		char name[16], **argv;
+
+		memset(&t[i], 0, sizeof(t[i]));
+		t[i].request = r;
+		t[i].seed_from = from;
+		t[i].end = RUN_STOPPED;
+		if (from < -1 || from >= n || from == i) {
+			pb_seterr(err, "task %d of %d starts from task %d", i, n, from);
+			return false;
+		}
+		if (r.kind == REQUEST_PATCH && !(t[i].patch = queue_patch(q, r.number, err)))
+			return false;
+		job_of(&r, name);
+		k[i].name = xstrdup(name);
+		k[i].seed_from = from;
+		argv = request_argv(&r, &ncmd);
+		job_args(&k[i], cfg, how->overrides, how->noverrides, q, spool, argv, ncmd);
+		request_argv_free(argv);
+	}
+	return true;
+}
+
+/* Whether any of the n jobs of k was ever submitted. */
+static bool any_submitted(const struct cluster_task *k, int n)
+{
+	for (int i = 0; i < n; i++)
+		if (k[i].attempts > 0)
+			return true;
+	return false;
+}
+
+/* Task t, its job k watched to its end or stopped: how it ended, and
+ * the bundle of a job that ran to its end imported into db. A patch's
+ * row goes in first: the import maps the node's copy (number and hash)
+ * onto it, so that the comparison is this queue's patch's, and counts
+ * as measured the next night. */
+static void task_home(const struct pb_config *cfg, const struct pb_queue *q, sqlite3 *db,
+		      const char *who, struct submit_task *t, const struct cluster_task *k)
+{
+	char name[16], uid[33];
+	enum comparison_kind kind = job_of(&t->request, name);
+	pb_err e;
+
+	t->end = k->state == TASK_DONE ? RUN_DONE
+		 : k->state == TASK_GAVE_UP ? RUN_FAILED : RUN_STOPPED;
+	snprintf(t->why, sizeof(t->why), "%s", k->why);
+	snprintf(t->node, sizeof(t->node), "%s", k->node);
+	t->exit_code = k->exit_code;
+	t->out = k->out ? xstrdup(k->out) : NULL;
+	if (t->end != RUN_DONE || (t->patch && !db_store_patch(db, t->patch, q->dir, NULL, &e)))
+		return;
+	if (!import_bundle(db, cfg, k, kind, who, uid, &e)) {
+		char *v = visible(e.msg);
+
+		event_say("%s: %s: nothing to import from %s: %s\n", who, k->name,
+			  k->db ? k->db : "?", v);
+		free(v);
+		return;
+	}
+	t->imported = outcome_of(db, uid, &t->outcome);
+}
+
+enum run_end executor_submit_many(const struct pb_config *cfg, const struct pb_queue *q,
+				  sqlite3 *db, struct submit_task *t, int n,
+				  const struct submit *how, pb_err *err)
+{
+	const char *who = how->who ? how->who : "perfbot";
+	char *spool = executor_spool(cfg, how->name ? how->name : "many");
+	char *perfbot = executor_perfbot();
+	struct cluster_task *k = xcalloc((size_t)n + 1, sizeof(*k));
+	enum run_end end = RUN_FAILED;
+	bool ok = true, stopped = false;
+
+	err->msg[0] = '\0';
+	if (!many_jobs(cfg, q, how, spool, t, k, n, err))
+		goto out;
+	if (n > 0) {
+		char *v = visible(spool);
+
+		event_say("%s: %d job(s) for Slurm (at most %d at once), spool %s\n", who, n,
+			  cfg->slurm_max_jobs, v);
+		free(v);
+		ok = watch_jobs(cfg, spool, perfbot, k, n, how->stop, &stopped, err);
+	}
+	end = ok ? RUN_DONE : stopped ? RUN_STOPPED : RUN_FAILED;
+	/* nothing submitted (Slurm or [executor] wrong): nothing to bring
+	 * home, no spool left behind */
+	if (!ok && !any_submitted(k, n)) {
+		rm_rf(spool);
+		goto out;
+	}
+	/* what ended comes home, even after a stop (whose error is kept) */
+	for (int i = 0; i < n; i++) {
+		task_home(cfg, q, db, who, &t[i], &k[i]);
+		if (how->task_ended)
+			how->task_ended(how->ctx, &t[i]);
+	}
+out:
+	for (int i = 0; i < n; i++)
+		cluster_task_free(&k[i]);
+	free(k);
+	free(perfbot);
+	free(spool);
+	return end;
 }

@@ -1,8 +1,9 @@
 /* [executor] kind = slurm: perfbot's own commands as Slurm jobs (cluster.h)
  * for every command that hands its comparisons to the executor: nightly
- * (its tasks at once), run --patch and run --series, bisect, and
- * perfbotd's jobs (one job each). Each job runs perfbot locally on its
- * node into a database of its own, which comes home as a bundle. */
+ * (its tasks at once, executor_submit_many), run --patch and run --series,
+ * bisect, and perfbotd's jobs (one job each, executor_submit). Each job
+ * runs perfbot locally on its node into a database of its own, which
+ * comes home as a bundle. */
 #ifndef PERFBOT_EXECUTOR_H
 #define PERFBOT_EXECUTOR_H
 
@@ -24,25 +25,6 @@ char *executor_perfbot(void);
  * <spool>/<what>-<time>-<pid>. Not made yet. Those of commands that wrote
  * nothing for [executor] keep_days go first. */
 char *executor_spool(const struct pb_config *cfg, const char *what);
-
-/* k's command line after perfbot's binary: cmd, then the same config file
- * and overrides as this command's (relative paths resolve as here: the job
- * starts in this directory), then what is the job's own, last so that it
- * wins: run locally, the queue q as this command read it (the nodes see
- * it), reports of its own in the spool. */
-void executor_job_args(struct cluster_task *k, const struct pb_config *cfg,
-		       char *const *overrides, int noverrides, const struct pb_queue *q,
-		       const char *spool, char *const *cmd, int ncmd);
-
-/* A done task's bundle into db (this process holds its lock); uid: the
- * newest comparison of kind it brought (or held). Says what it imported
- * (event_say), prefixed who. False, with err, if there was nothing to bring
- * or the bundle was refused (nothing of it stored). */
-bool executor_import(sqlite3 *db, const struct pb_config *cfg, const struct cluster_task *k,
-		     enum comparison_kind kind, const char *who, char uid[33], pb_err *err);
-
-/* What the comparison of uid in db says, as run would have told it. */
-bool executor_outcome(sqlite3 *db, const char *uid, struct pipeline_outcome *out);
 
 /* One command as one Slurm job, to its end. */
 struct executor_one {
@@ -75,12 +57,15 @@ struct executor_one {
 enum run_end executor_run_one(const struct pb_config *cfg, const struct pb_queue *q,
 			      struct executor_one *one, pb_err *err);
 
+struct submit_task;
+
 /* How a request runs, beside what it asks. */
 struct submit {
 	char *const *overrides;        /* this command's -c overrides: a Slurm job's too */
 	int noverrides;
 	const char *name;              /* a Slurm job's name; NULL: the request's ("765",
-					* "series", "bisect", "calibration") */
+					* "series", "bisect", "calibration"); many's: its
+					* spool's ("nightly") */
 	const struct presenter *show;  /* the pages and the answer (NULL: none) */
 	volatile sig_atomic_t *stop;   /* stops it: a run here after its boot, a Slurm job
 					* cancelled; NULL: SIGTERM and SIGINT stop a Slurm job */
@@ -94,6 +79,13 @@ struct submit {
 	 * answer's own) */
 	const char *seed;
 	long long page_of;
+	/* many (executor_submit_many): what its lines start with (NULL:
+	 * "perfbot"), and what the caller makes of each task once its
+	 * bundle came home or not (NULL: nothing), called before the next
+	 * task's is imported, so that what the caller says of a task
+	 * follows what its import said */
+	const char *who;
+	void (*task_ended)(void *ctx, const struct submit_task *t);
 };
 
 /* What came of a request. */
@@ -111,5 +103,46 @@ struct submitted {
 enum run_end executor_submit(const struct pb_config *cfg, const struct pb_queue *q,
 			     const struct request *r, const struct submit *how,
 			     struct submitted *out, pb_err *err);
+
+/* One of many requests run at once as Slurm jobs: a nightly's
+ * calibration and patches. */
+struct submit_task {
+	struct request request;          /* what it asks; a patch's runs, mm or not: the
+					  * caller chose it */
+	int seed_from;                   /* the task whose database its job starts from,
+					  * once that one's job is done (-1: none): a
+					  * nightly's patches start from its calibration */
+	/* out */
+	enum run_end end;                /* RUN_DONE: its job ran to its end; RUN_FAILED:
+					  * its job was given up (why); RUN_STOPPED: stopped
+					  * before (its job cancelled, or never submitted) */
+	char why[256];                   /* why its job was given up */
+	char node[64];                   /* where its job ran last ("": nowhere) */
+	int exit_code;                   /* perfbot's exit status there, RUN_DONE's */
+	char *out;                       /* its job's output, in the spool (NULL: never
+					  * submitted); submit_task_free frees it */
+	const struct pb_patch *patch;    /* a patch's: the queue's, its row stored here
+					  * before the import, so that the comparison is
+					  * this queue's patch's (and counts as measured) */
+	bool imported;                   /* its bundle came home: outcome says what it found */
+	struct pipeline_outcome outcome;
+};
+
+/* Runs the n tasks as Slurm jobs in a spool of their own, named
+ * how->name (at most [executor] max_jobs at once, each submitted once
+ * the job it starts from is done), watches them to their end (stopped
+ * as executor_run_one is), then brings home, in order, the bundle of
+ * each task whose job ran to its end into db, the caller's, whose lock
+ * it holds (a patch's row first), filling in each task and handing it
+ * to how->task_ended. Says what it does (event_say), its lines starting
+ * how->who. RUN_DONE: every job ended or was given up; RUN_STOPPED
+ * (err) when stopped: every job under way cancelled, what had ended
+ * brought home. Before any job was submitted (Slurm or [executor]
+ * wrong, a patch not in q, a stop): RUN_FAILED or RUN_STOPPED (err), no
+ * task handed back, no spool left behind. */
+enum run_end executor_submit_many(const struct pb_config *cfg, const struct pb_queue *q,
+				  sqlite3 *db, struct submit_task *t, int n,
+				  const struct submit *how, pb_err *err);
+void submit_task_free(struct submit_task *t);
 
 #endif

@@ -1,5 +1,7 @@
 /* The Slurm executor's rules: what scontrol's line says, what follows
- * each state, and sbatch's argv (lines as Slurm 22.05 prints them). */
+ * each state, and sbatch's argv (lines as Slurm 22.05 prints them); many
+ * requests at once on a fake Slurm. */
+#include <dirent.h>
 #include <stdlib.h>
 #include <sys/stat.h>
 #include <sys/time.h>
@@ -7,8 +9,12 @@
 
 #include "check.h"
 #include "cluster.h"
+#include "db.h"
+#include "event.h"
 #include "executor.h"
+#include "fixture.h"
 #include "slurm.h"
+#include "version.h"
 
 /* path's times set days ago */
 static void age(const char *path, int days)
@@ -60,6 +66,207 @@ static void test_spool_pruning(void)
 	free(p);
 	rm_rf(root);
 	free(root);
+}
+
+/* A fake Slurm in dir: sbatch logs each job ("ID NAME seed=SEED CMD"),
+ * writes its output and copies dir/NAME.db, when there is one, to the
+ * job's database (the bundle its node would have made); it refuses
+ * every job while dir/refuse is there. scontrol says every job completed
+ * on node1, but 772's: that one runs, and scontrol stops perfbot
+ * (SIGTERM to its parent) as it says so. scancel logs what it cancels. */
+static void fake_slurm(const char *dir)
+{
+	static const char *const scripts[][2] = {
+		{ "sbatch",
+		  "#!/bin/sh\n"
+		  "d=${0%/*}\n"
+		  "for a; do case $a in --job-name=perfbot-*) name=${a#--job-name=perfbot-};;\n"
+		  "\t--output=*) out=${a#--output=};; esac; done\n"
+		  "[ -f \"$d/refuse\" ] && { echo 'sbatch: error: Batch job submission failed'; exit 1; }\n"
+		  "while [ $# -gt 0 ] && [ \"${1##*/}\" != job.sh ]; do shift; done\n"
+		  "n=$(( $(cat \"$d/count\" 2>/dev/null || echo 0) + 1 )); echo $n > \"$d/count\"\n"
+		  "echo \"$n $name seed=${4##*/} $5 $6 $7\" >> \"$d/log\"\n"
+		  "[ -f \"$d/$name.db\" ] && cp \"$d/$name.db\" \"$3\"\n"
+		  "echo \"job $name\" > \"$out\"\n"
+		  "echo $n\n" },
+		{ "scontrol",
+		  "#!/bin/sh\n"
+		  "name=$(awk -v id=\"$4\" '$1 == id { print $2 }' \"${0%/*}/log\")\n"
+		  "state=COMPLETED\n"
+		  "[ \"$name\" = 772 ] && { state=RUNNING; kill -TERM $PPID; }\n"
+		  "echo \"JobId=$4 JobName=perfbot-$name JobState=$state Reason=None Restarts=0 \\\n"
+		  "NodeList=node1 ExitCode=0:0\"\n" },
+		{ "scancel", "#!/bin/sh\necho \"$*\" >> \"${0%/*}/cancelled\"\n" },
+	};
+
+	for (size_t i = 0; i < PB_ARRAY_SIZE(scripts); i++) {
+		char *path = test_write(dir, scripts[i][0], scripts[i][1]);
+
+		CHECK(chmod(path, 0755) == 0);
+		free(path);
+	}
+}
+
+/* A bundle of one comparison, f's, in dir/name.db, as a job stores it. */
+static void fake_bundle(const char *dir, const char *name, struct fixture *f)
+{
+	char *path = xasprintf("%s/%s.db", dir, name);
+	sqlite3 *b;
+	long long id;
+	pb_err err = { "" };
+
+	CHECK(db_open(path, &b, &err));
+	CHECK(db_store_comparison(b, &f->cmp, perfbot_version, NULL, &id, &err));
+	db_close(b);
+	free(path);
+}
+
+static void heard_write(void *ctx, enum event_stream s, const char *text, size_t len)
+{
+	(void)s;
+	str_addn(ctx, text, len);
+}
+
+/* Each task as it is handed back: "number:end:imported " (a calibration's 0). */
+static void handed_back(void *ctx, const struct submit_task *t)
+{
+	str_addf(ctx, "%d:%d:%d ", t->request.number, (int)t->end, (int)t->imported);
+}
+
+/* The n tasks on the fake Slurm; what was said into *said and what was
+ * handed back into *handed (the caller's to free). */
+static enum run_end submit_many(const struct pb_config *cfg, struct fixture *f, sqlite3 *db,
+				struct submit_task *t, int n, char **handed, char **said,
+				pb_err *err)
+{
+	pb_str heard, back;
+	const struct event_sink sink = { heard_write, NULL, &heard };
+	struct submit how = { .name = "nightly", .who = "perfbot nightly",
+			      .task_ended = handed_back, .ctx = &back };
+	enum run_end end;
+
+	str_init(&heard);
+	str_init(&back);
+	event_sink_set(&sink);
+	end = executor_submit_many(cfg, &f->queue, db, t, n, &how, err);
+	event_sink_set(NULL);
+	*said = heard.buf ? heard.buf : xstrdup("");
+	*handed = back.buf ? back.buf : xstrdup("");
+	return end;
+}
+
+/* What dir/name holds ("" nothing), the caller's to free. */
+static char *text_of(const char *dir, const char *name)
+{
+	char *path = xasprintf("%s/%s", dir, name), *text = read_file(path, NULL, NULL);
+
+	free(path);
+	return text ? text : xstrdup("");
+}
+
+/* Entries of directory path. */
+static int entries(const char *path)
+{
+	DIR *d = opendir(path);
+	struct dirent *e;
+	int n = 0;
+
+	while (d && (e = readdir(d)))
+		n += e->d_name[0] != '.';
+	if (d)
+		closedir(d);
+	return n;
+}
+
+#define W "PB1 sample hugetlb-migrate "
+
+/* A nightly's jobs: the calibration first, each patch's job started
+ * from its database once it is done; stopped (SIGTERM) while 772 runs:
+ * 772's job cancelled, the calibration and 771 still brought home (771
+ * onto the queue's patch), each task handed back in order after its
+ * import. Then Slurm refuses the first job: nothing handed back, no
+ * spool left. */
+static void test_submit_many(void)
+{
+	char *dir = test_tmpdir(), *spool = xasprintf("%s/spool", dir), *home = xasprintf("%s/home.db", dir);
+	char *old_path = xstrdup(getenv("PATH")), *path = xasprintf("%s:%s", dir, old_path);
+	char *said, *handed, *text;
+	struct pb_config cfg = { .path = "/nonexistent/perfbot.ini", .report_dir = dir,
+				 .spool_dir = spool, .slurm_max_jobs = 4, .slurm_resubmits = 2,
+				 .slurm_cpus = 1, .slurm_partition = "", .slurm_account = "",
+				 .slurm_extra_args = "" };
+	struct submit_task t[3] = {
+		{ .request = { .kind = REQUEST_CALIBRATE, .per_side = 2 }, .seed_from = -1 },
+		{ .request = { .kind = REQUEST_PATCH, .number = 771 }, .seed_from = 0 },
+		{ .request = { .kind = REQUEST_PATCH, .number = 772 }, .seed_from = 0 },
+	};
+	struct fixture f;
+	sqlite3 *db = NULL;
+	pb_err err = { "" };
+
+	CHECK(fixture_init(&f, W "1 migrate_ms 1\n", W "1 migrate_ms 2\n"));
+	fake_slurm(dir);
+	/* the node's copy of the queue is at another path */
+	f.cmp.queue_dir = "/node/queue";
+	fake_bundle(dir, "771", &f);
+	f.cmp.patch = NULL; /* of no patch: a calibration */
+	fake_bundle(dir, "calibration", &f);
+	setenv("PATH", path, 1);
+	CHECK(db_open(home, &db, &err));
+
+	CHECK_INT(submit_many(&cfg, &f, db, t, 3, &handed, &said, &err), RUN_STOPPED);
+	CHECK_HAS(err.msg, "stopped");
+	CHECK_HAS(said, "perfbot nightly: 3 job(s) for Slurm (at most 4 at once), spool ");
+	CHECK_HAS(said, "perfbot nightly: calibration: imported 1 comparison(s) of its bundle");
+	CHECK_HAS(said, "perfbot nightly: 771: imported 1 comparison(s) of its bundle");
+	CHECK_HAS(said, "perfbot: 772: Slurm job 3 cancelled (perfbot stopped)");
+	CHECK_STR(handed, "0:0:1 771:0:1 772:3:0 ");
+	free(said);
+	free(handed);
+	CHECK(t[0].outcome.comparison > 0 && t[1].outcome.comparison > t[0].outcome.comparison);
+	CHECK_INT(t[1].outcome.status, STATUS_MEASURED);
+	CHECK_STR(t[1].node, "node1");
+	CHECK_INT(t[1].exit_code, 0);
+	CHECK(t[1].patch == queue_find(&f.queue, 771) && t[2].patch == queue_find(&f.queue, 772));
+	CHECK_HAS(t[1].out, "/771-1.out");
+	CHECK(t[2].out && !t[2].outcome.comparison);
+	CHECK_INT(entries(spool), 1);
+	/* the patches after the calibration, from its database */
+	text = text_of(dir, "log");
+	CHECK_STR(text, "1 calibration seed= calibrate -b 2\n"
+			"2 771 seed=calibration-1.db run --patch 771\n"
+			"3 772 seed=calibration-1.db run --patch 772\n");
+	free(text);
+	text = text_of(dir, "cancelled");
+	CHECK_STR(text, "3\n");
+	free(text);
+	/* both here, 771's on the row of this queue's patch, not the node's */
+	CHECK_INT(fixture_rows(db, "comparisons"), 2);
+	CHECK_INT(fixture_rows(db, "patches"), 1);
+	CHECK_INT(db_count(db, "SELECT count(*) FROM patches WHERE queue='/node/queue'", 0), 0);
+	for (int i = 0; i < 3; i++)
+		submit_task_free(&t[i]);
+
+	free(test_write(dir, "refuse", ""));
+	rm_rf(spool);
+	CHECK_INT(submit_many(&cfg, &f, db, t, 3, &handed, &said, &err), RUN_FAILED);
+	CHECK_HAS(err.msg, "sbatch refused the job of calibration");
+	CHECK_STR(handed, "");
+	CHECK(t[0].end == RUN_STOPPED && !t[0].out);
+	CHECK_INT(entries(spool), 0);
+	free(said);
+	free(handed);
+	for (int i = 0; i < 3; i++)
+		submit_task_free(&t[i]);
+
+	setenv("PATH", old_path, 1);
+	db_close(db);
+	fixture_free(&f);
+	free(old_path);
+	free(path);
+	free(home);
+	free(spool);
+	free(dir);
 }
 
 #define JOB_LINE(state, reason, code) \
@@ -199,4 +406,5 @@ void test_slurm(void)
 		free(dir);
 	}
 	test_spool_pruning();
+	test_submit_many();
 }
