@@ -52,9 +52,17 @@ bool mail_series_view_load(struct mail_series_view *m, sqlite3 *db, const struct
 		view_free(&m->view);
 		return false;
 	}
-	if (ok)
-		m->bisected = db_cursor_step(&m->bisects, &m->bisect);
-	return ok;
+	if (!ok)
+		return false;
+	m->bisected = db_cursor_step(&m->bisects, &m->bisect);
+	/* a bisect that cannot be read is an error, not "no bisect": the
+	 * mail would leave out what the series' bisect found */
+	if (!m->bisected && m->bisects.failed) {
+		db_cursor_close(&m->bisects, err);
+		view_free(&m->view);
+		return false;
+	}
+	return true;
 }
 
 void mail_series_view_free(struct mail_series_view *m)
