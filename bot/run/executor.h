@@ -137,9 +137,11 @@ struct submit_task {
  * to how->task_ended. Says what it does (event_say), its lines starting
  * how->who. RUN_DONE: every job ended or was given up; RUN_STOPPED
  * (err) when stopped: every job under way cancelled, what had ended
- * brought home. Before any job was submitted (Slurm or [executor]
- * wrong, a patch not in q, a stop): RUN_FAILED or RUN_STOPPED (err), no
- * task handed back, no spool left behind. */
+ * brought home; RUN_FAILED (err) when watching them failed after some
+ * were submitted: what had ended brought home too. Before any job was
+ * submitted (Slurm or [executor] wrong, a patch not in q, a stop):
+ * RUN_FAILED or RUN_STOPPED (err), no task handed back, no spool left
+ * behind. */
 enum run_end executor_submit_many(const struct pb_config *cfg, const struct pb_queue *q,
 				  sqlite3 *db, struct submit_task *t, int n,
 				  const struct submit *how, pb_err *err);
