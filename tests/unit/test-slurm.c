@@ -127,10 +127,19 @@ static void heard_write(void *ctx, enum event_stream s, const char *text, size_t
 	str_addn(ctx, text, len);
 }
 
-/* Each task as it is handed back: "number:end:imported " (a calibration's 0). */
+/* What was said and what was handed back, in their own buffers. */
+struct heard {
+	pb_str said, back;
+};
+
+/* Each task as it is handed back: "number:end:imported " (a calibration's
+ * 0), and "[handed number]" among what was said, where it came. */
 static void handed_back(void *ctx, const struct submit_task *t)
 {
-	str_addf(ctx, "%d:%d:%d ", t->request.number, (int)t->end, (int)t->imported);
+	struct heard *h = ctx;
+
+	str_addf(&h->back, "%d:%d:%d ", t->request.number, (int)t->end, (int)t->imported);
+	str_addf(&h->said, "[handed %d]\n", t->request.number);
 }
 
 /* The n tasks on the fake Slurm; what was said into *said and what was
@@ -139,19 +148,19 @@ static enum run_end submit_many(const struct pb_config *cfg, struct fixture *f, 
 				struct submit_task *t, int n, char **handed, char **said,
 				pb_err *err)
 {
-	pb_str heard, back;
-	const struct event_sink sink = { heard_write, NULL, &heard };
+	struct heard h;
+	const struct event_sink sink = { heard_write, NULL, &h.said };
 	struct submit how = { .name = "nightly", .who = "perfbot nightly",
-			      .task_ended = handed_back, .ctx = &back };
+			      .task_ended = handed_back, .ctx = &h };
 	enum run_end end;
 
-	str_init(&heard);
-	str_init(&back);
+	str_init(&h.said);
+	str_init(&h.back);
 	event_sink_set(&sink);
 	end = executor_submit_many(cfg, &f->queue, db, t, n, &how, err);
 	event_sink_set(NULL);
-	*said = heard.buf ? heard.buf : xstrdup("");
-	*handed = back.buf ? back.buf : xstrdup("");
+	*said = h.said.buf ? h.said.buf : xstrdup("");
+	*handed = h.back.buf ? h.back.buf : xstrdup("");
 	return end;
 }
 
@@ -221,6 +230,17 @@ static void test_submit_many(void)
 	CHECK_HAS(said, "perfbot nightly: 771: imported 1 comparison(s) of its bundle");
 	CHECK_HAS(said, "perfbot: 772: Slurm job 3 cancelled (perfbot stopped)");
 	CHECK_STR(handed, "0:0:1 771:0:1 772:3:0 ");
+	/* each handed back once its import was said, before the next one's */
+	{
+		const char *steps[] = { "calibration: imported", "[handed 0]", "771: imported",
+					"[handed 771]", "[handed 772]" };
+		const char *at = said;
+
+		for (size_t i = 0; i < PB_ARRAY_SIZE(steps) && at; i++) {
+			at = strstr(at, steps[i]);
+			CHECK(at != NULL);
+		}
+	}
 	free(said);
 	free(handed);
 	CHECK(t[0].outcome.comparison > 0 && t[1].outcome.comparison > t[0].outcome.comparison);
