@@ -90,6 +90,8 @@ void test_plan(void);
 char *test_tmpdir(void);
 /* Writes text to dir/name and returns the path. */
 char *test_write(const char *dir, const char *name, const char *text);
+/* How many times sub is in s, one after the other (0 for a NULL s). */
+int test_occurrences(const char *s, const char *sub);
 /* What cmd (a subcommand) wrote on stdout, run with argv (NULL-terminated)
  * as from main(); *err gets its stderr (NULL: stderr is left alone). */
 char *test_run_command(int (*cmd)(int, char **), char **argv, int *rc, char **err);

@@ -39,6 +39,15 @@ static void tmpdirs_clean(bool keep)
 	ntmpdirs = 0;
 }
 
+int test_occurrences(const char *s, const char *sub)
+{
+	int n = 0;
+
+	for (const char *p = s; p && (p = strstr(p, sub)); p += strlen(sub))
+		n++;
+	return n;
+}
+
 char *test_write(const char *dir, const char *name, const char *text)
 {
 	char *path = xasprintf("%s/%s", dir, name);

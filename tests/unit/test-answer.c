@@ -43,15 +43,6 @@ static void add(struct answer *a, const char *workload, const char *metric, cons
 	view_metrics_add(&a->view.metrics, &r);
 }
 
-static int occurrences(const char *s, const char *what)
-{
-	int n = 0;
-
-	for (const char *p = strstr(s, what); p; p = strstr(p + 1, what))
-		n++;
-	return n;
-}
-
 static char *printed(const struct answer *a, bool table)
 {
 	char *buf = NULL;
@@ -136,7 +127,7 @@ static void terminal(void)
 	CHECK_HAS(out, "reproduce: perfbot run --patch 771 --queue '/q/stable 5.13' -c run.seed=42");
 	CHECK(!strstr(out, "same_counter"));
 	/* the crash line once; every line within 100 columns */
-	CHECK_INT(occurrences(out, "kernel BUG"), 1);
+	CHECK_INT(test_occurrences(out, "kernel BUG"), 1);
 	for (char *p = out; (line = p) && *p; p += strcspn(p, "\n") + (p[strcspn(p, "\n")] != 0)) {
 		size_t n = strcspn(line, "\n");
 

@@ -17,16 +17,6 @@
 #define LOADED "/srv/queues/stable-5.13"
 #define OTHER "/elsewhere/stable-5.10"
 
-/* How many times sub is in s. */
-static int occurrences(const char *s, const char *sub)
-{
-	int n = 0;
-
-	for (const char *p = s; p && (p = strstr(p, sub)); p += strlen(sub))
-		n++;
-	return n;
-}
-
 static char *fixes_771[] = { "d6995da31122 (\"mm: fix the fix\")" };
 
 /* A loaded queue of two patches: 771 an mm patch, measured; 772 not mm. */
@@ -238,8 +228,8 @@ static void shown(void)
 	CHECK_HAS(page0, "<span class=\"change tag\">thp-anon: behaviour change</span>");
 	/* 771 once (from the queue, not again from the database), 772, 770
 	 * (gone); the other queue's patch on its own page */
-	CHECK_INT(occurrences(page0, "<tr><td class=\"num\">"), 3);
-	CHECK_INT(occurrences(page0, ">771</a></td>"), 1);
+	CHECK_INT(test_occurrences(page0, "<tr><td class=\"num\">"), 3);
+	CHECK_INT(test_occurrences(page0, ">771</a></td>"), 1);
 	CHECK(!strstr(page0, ">012</a></td>"));
 	CHECK_HAS(page1, ">012</a></td>");
 	bad = xasprintf("<td><span class=\"bad tag\">%s</span> </td>",

@@ -61,16 +61,6 @@ static void split_checked(const char *msg, char **head, char **body)
 	CHECK(lines_fit(*body, MAIL_BODY_COLUMNS));
 }
 
-/* How many times sub is in s. */
-static int occurrences(const char *s, const char *sub)
-{
-	int n = 0;
-
-	for (const char *p = s; (p = strstr(p, sub)); p += strlen(sub))
-		n++;
-	return n;
-}
-
 static void check_headers(void)
 {
 	pb_str h;
@@ -81,7 +71,7 @@ static void check_headers(void)
 	str_init(&h);
 	mail_header(&h, "Subject", subject);
 	CHECK(lines_fit(h.buf, MAIL_HEADER_COLUMNS));
-	CHECK(occurrences(h.buf, "\n ") >= 1); /* folded, continued with a space */
+	CHECK(test_occurrences(h.buf, "\n ") >= 1); /* folded, continued with a space */
 	CHECK(starts_with(h.buf, "Subject: Re: [PATCH 5.13 771/800] mm:"));
 	/* unfolding gives the words back */
 	{
@@ -97,7 +87,7 @@ static void check_headers(void)
 	h.len = 0;
 	/* a subject that forges a header stays one header line */
 	mail_header(&h, "Subject", "fix\r\nBcc: victim@example.org\nX-Evil: 1");
-	CHECK_INT(occurrences(h.buf, "\n"), 1);
+	CHECK_INT(test_occurrences(h.buf, "\n"), 1);
 	CHECK(!strstr(h.buf, "\nBcc:") && !strstr(h.buf, "\r"));
 	CHECK_HAS(h.buf, "fix\\x0d\\x0aBcc:");
 	h.len = 0;
@@ -114,7 +104,7 @@ static void check_headers(void)
 				   "\xc3\xa9\xc3\xa9\xc3\xa9\xc3\xa9\xc3\xa9\xc3\xa9\xc3\xa9\xc3\xa9"
 				   "\xc3\xa9\xc3\xa9\xc3\xa9\xc3\xa9\xc3\xa9\xc3\xa9\xc3\xa9\xc3\xa9");
 	CHECK(lines_fit(h.buf, MAIL_HEADER_COLUMNS));
-	CHECK_INT(occurrences(h.buf, "=?UTF-8?Q?"), 3);
+	CHECK_INT(test_occurrences(h.buf, "=?UTF-8?Q?"), 3);
 	str_free(&h);
 	free(subject);
 }
@@ -185,7 +175,7 @@ static void check_wrap(void)
 	str_init(&s);
 	mail_wrap(&s, "", "  ", LONG_METRIC " (ms)");
 	CHECK(lines_fit(s.buf, MAIL_BODY_COLUMNS));
-	CHECK_INT(occurrences(s.buf, "\n"), 2);
+	CHECK_INT(test_occurrences(s.buf, "\n"), 2);
 	/* cut after a '_', the rest indented */
 	CHECK_HAS(s.buf, "_\n  ");
 	s.len = 0;
@@ -346,10 +336,10 @@ static void check_message(void)
 	CHECK_HAS(head, "From: perfbot <perfbot@localhost>\nTo: Muchun Song <songmuchun@bytedance.com>\n"
 			"Cc: Andrew Morton <akpm@linux-foundation.org>,\n \"Kirill A. Shutemov\"");
 	/* each address once, the author and From never in Cc */
-	CHECK_INT(occurrences(head, "akpm@"), 1);
-	CHECK_INT(occurrences(head, "songmuchun@"), 1);
-	CHECK_INT(occurrences(head, "perfbot@localhost"), 1);
-	CHECK_INT(occurrences(head, "avetz@"), 1);
+	CHECK_INT(test_occurrences(head, "akpm@"), 1);
+	CHECK_INT(test_occurrences(head, "songmuchun@"), 1);
+	CHECK_INT(test_occurrences(head, "perfbot@localhost"), 1);
+	CHECK_INT(test_occurrences(head, "avetz@"), 1);
 	CHECK_HAS(head, "\"Kirill A. Shutemov\" <kirill@shutemov.name>");
 	CHECK_HAS(head, "=?UTF-8?Q?J=C3=A9r=C3=B4me_Glisse?= <jglisse@redhat.com>");
 	CHECK_HAS(head, " stable@vger.kernel.org,");
@@ -777,7 +767,7 @@ static void check_command(void)
 	free(test_run_command(cmd_mail, argv, &rc, &errs));
 	CHECK_INT(rc, PB_EXIT_ERROR);
 	CHECK_HAS(errs, "[mail] sendmail: 'false' exited with status 1, the mail is not sent");
-	CHECK_INT(occurrences(errs, "\n"), 1);
+	CHECK_INT(test_occurrences(errs, "\n"), 1);
 	free(errs);
 	argv[12] = "mail.sendmail=";
 
@@ -806,7 +796,7 @@ static void check_command(void)
 		free(errs);
 		free(test_run_command(cmd_mail, unwritable, &rc, &errs));
 		CHECK_INT(rc, PB_EXIT_ERROR);
-		CHECK_INT(occurrences(errs, "\n"), 1);
+		CHECK_INT(test_occurrences(errs, "\n"), 1);
 		CHECK_HAS(errs, "cannot create");
 		CHECK(!path_exists(bad_dir));
 		free(errs);
@@ -869,7 +859,7 @@ static void check_series_command(void)
 	free(test_run_command(cmd_mail, argv, &rc, &errs));
 	CHECK_INT(rc, PB_EXIT_ERROR);
 	CHECK_HAS(errs, "no series comparison of queue");
-	CHECK_INT(occurrences(errs, "\n"), 1);
+	CHECK_INT(test_occurrences(errs, "\n"), 1);
 	CHECK(!path_exists(reports));
 	free(errs);
 
@@ -945,7 +935,7 @@ static void check_series_command(void)
 		free(test_run_command(cmd_mail, unknown, &rc, &errs));
 		CHECK_INT(rc, PB_EXIT_ERROR);
 		CHECK_HAS(errs, "no bisect 99 in");
-		CHECK_INT(occurrences(errs, "\n"), 1);
+		CHECK_INT(test_occurrences(errs, "\n"), 1);
 		free(errs);
 		/* a newest bisect that cannot be read fails the series' mail
 		 * (as a name the model lacks, past the schema's CHECK) */
@@ -956,7 +946,7 @@ static void check_series_command(void)
 		free(test_run_command(cmd_mail, argv, &rc, &errs));
 		CHECK_INT(rc, PB_EXIT_ERROR);
 		CHECK_HAS(errs, "half-done");
-		CHECK_INT(occurrences(errs, "\n"), 1);
+		CHECK_INT(test_occurrences(errs, "\n"), 1);
 		CHECK(!path_exists(reports));
 		free(errs);
 		CHECK(db_open(dbp, &db, &err));
@@ -967,7 +957,7 @@ static void check_series_command(void)
 		free(test_run_command(cmd_mail, bisect_argv, &rc, &errs));
 		CHECK_INT(rc, PB_EXIT_ERROR);
 		CHECK_HAS(errs, "is of the queue /other/queue");
-		CHECK_INT(occurrences(errs, "\n"), 1);
+		CHECK_INT(test_occurrences(errs, "\n"), 1);
 		CHECK(!path_exists(reports));
 		free(errs);
 	}

@@ -15,16 +15,6 @@
 #define W "PB1 sample hugetlb-migrate "
 #define OTHER_QUEUE "/elsewhere/stable-5.13"
 
-/* How many times sub is in s. */
-static int occurrences(const char *s, const char *sub)
-{
-	int n = 0;
-
-	for (const char *p = s; p && (p = strstr(p, sub)); p += strlen(sub))
-		n++;
-	return n;
-}
-
 /* dir/name's text ("" if it cannot be read). */
 static char *page_text(const char *dir, const char *name)
 {
@@ -249,12 +239,12 @@ static void check_index(sqlite3 *db, struct fixture *f, const char *dir)
 	html = page_text(dir, qmine);
 	CHECK_HAS(html, "skipped: not an mm patch");
 	CHECK_HAS(html, "not measured yet");
-	CHECK_INT(occurrences(html, "<tr>"), 1 + 11);
+	CHECK_INT(test_occurrences(html, "<tr>"), 1 + 11);
 	CHECK_HAS(html, "<a href=\"index.html\">All queues</a>");
 	free(html);
 	html = page_text(dir, qother);
 	CHECK_HAS(html, "1 patch measured (this queue is not the one loaded");
-	CHECK_INT(occurrences(html, "<tr>"), 1 + 1);
+	CHECK_INT(test_occurrences(html, "<tr>"), 1 + 1);
 	CHECK_HAS(html, "d6995da31122"); /* its Fixes:, from the database */
 	free(html);
 	free(mine);
@@ -370,12 +360,12 @@ static void check_crash(sqlite3 *db, struct fixture *f, const char *dir)
 	CHECK_HAS(html, "<h2 class=\"bad\">no &quot;PB1 done&quot; within 600 s</h2>\n<ul>\n<li>boot 2, "
 			"the kernel with the fix (base): timeout;");
 	/* the oops once, escaped; the boots table names it in its line */
-	CHECK_INT(occurrences(html, "invalid opcode"), 1);
-	CHECK_INT(occurrences(html, "kswapd_init+0x0/0x2 &lt;f0&gt; &amp; co"), 1);
+	CHECK_INT(test_occurrences(html, "invalid opcode"), 1);
+	CHECK_INT(test_occurrences(html, "kswapd_init+0x0/0x2 &lt;f0&gt; &amp; co"), 1);
 	/* the registers the kernel prints again after the end of the trace: once */
 	CHECK_HAS(html, "---[ end trace 0000000000000000 ]---\n(1 line printed again, as above)\n"
 			"[    0.390765] Kernel panic - not syncing: Fatal exception\n</pre>");
-	CHECK_INT(occurrences(html, "kernel BUG at ../work/mm/vmscan.c:7562! <a href=\"#crash\">(above)</a>"), 2);
+	CHECK_INT(test_occurrences(html, "kernel BUG at ../work/mm/vmscan.c:7562! <a href=\"#crash\">(above)</a>"), 2);
 	/* at the top: under the heading, the build's banner first, above
 	 * the table of the comparison, the plots and the tables */
 	CHECK_HAS(html, "</p>\n<h2 class=\"bad\">The kernel with the fix failed to build</h2>\n<pre>"

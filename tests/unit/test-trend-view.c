@@ -14,15 +14,6 @@
 
 #define W "PB1 sample hugetlb-migrate "
 
-static int occurrences(const char *s, const char *sub)
-{
-	int n = 0;
-
-	for (const char *p = s; p && (p = strstr(p, sub)); p += strlen(sub))
-		n++;
-	return n;
-}
-
 /* A new line at the end of *l, its text owned as a loaded one's is. */
 static struct trend_line *line_add(struct trend_line **l, int *n, enum accel_kind accel,
 				   const char *workload, const char *metric, const char *unit)
@@ -131,10 +122,10 @@ static void pure(void)
 			"<td class=\"num\">1234</td><td>ms/&quot;MiB&quot;</td><td class=\"num\">3</td></tr>\n");
 	/* a line without a point has no plot and no row */
 	CHECK(!strstr(html, "thp-anon"));
-	CHECK_INT(occurrences(html, "<figure>"), 3);
-	CHECK_INT(occurrences(html, "<tr><td>"), 3);
+	CHECK_INT(test_occurrences(html, "<figure>"), 3);
+	CHECK_INT(test_occurrences(html, "<tr><td>"), 3);
 	CHECK(!strstr(html, "No comparison has run the base kernel yet."));
-	CHECK_INT(occurrences(html, "</body></html>\n"), 1);
+	CHECK_INT(test_occurrences(html, "</body></html>\n"), 1);
 	CHECK(strlen(html) > 15 && !strcmp(html + strlen(html) - 15, "</body></html>\n"));
 	free(before);
 	free(after);
@@ -151,7 +142,7 @@ static void empty(void)
 	struct trend_view v = { 0 };
 	char *html = rendered(&v), *none;
 
-	CHECK_INT(occurrences(html, "<p>No comparison has run the base kernel yet.</p>\n"), 2);
+	CHECK_INT(test_occurrences(html, "<p>No comparison has run the base kernel yet.</p>\n"), 2);
 	CHECK_HAS(html, "<h2>Across base kernel versions</h2>");
 	CHECK(!strstr(html, "<figure>"));
 	CHECK(!strstr(html, "<table>"));
