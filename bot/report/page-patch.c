@@ -111,8 +111,9 @@ static void result_html(pb_str *t, const struct patch_metric *r)
 static void result_figure(struct metric_tables *mt, const struct patch_view *v,
 			  const struct patch_metric *r)
 {
-	char *name = patch_plot_name(v, r), *title = xasprintf("%s %s", r->workload, r->metric);
+	char *name, *title;
 
+	patch_plot_names(v, r, &name, &title);
 	str_add(&mt->figs, "<figure><img src=\"");
 	html_escape(&mt->figs, name);
 	str_add(&mt->figs, "\" alt=\"");

@@ -212,12 +212,14 @@ bool patch_metric_plotted(const struct patch_metric *m)
 	       ((m->n_without && m->n_with) || change);
 }
 
-char *patch_plot_name(const struct patch_view *v, const struct patch_metric *m)
+void patch_plot_names(const struct patch_view *v, const struct patch_metric *m, char **name,
+		      char **title)
 {
 	/* named after the page: <page>-c<cid>-... */
 	int page = (int)(strlen(v->page) - strlen(".html"));
 
-	return xasprintf("plots/%.*s-c%lld-%s-%s.svg", page, v->page, v->id, m->workload, m->metric);
+	*name = xasprintf("plots/%.*s-c%lld-%s-%s.svg", page, v->page, v->id, m->workload, m->metric);
+	*title = xasprintf("%s %s", m->workload, m->metric);
 }
 
 bool patch_view_plots(const struct patch_view *v, const char *report_dir, pb_err *err)
@@ -236,9 +238,8 @@ bool patch_view_plots(const struct patch_view *v, const char *report_dir, pb_err
 
 		if (!patch_metric_plotted(m))
 			continue;
-		name = patch_plot_name(v, m);
+		patch_plot_names(v, m, &name, &title);
 		svg = xasprintf("%s/%s", report_dir, name);
-		title = xasprintf("%s %s", m->workload, m->metric);
 		ok = plot_strip(svg, title, m->unit, sides, 2, err);
 		free(name);
 		free(svg);

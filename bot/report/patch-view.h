@@ -95,8 +95,10 @@ void patch_view_free(struct patch_view *v);
  * measured, or a behaviour change, with samples to show. */
 bool patch_metric_plotted(const struct patch_metric *m);
 /* The plot of the view's metric m, relative to the report directory
- * ("plots/<page>-c<cid>-<workload>-<metric>.svg"). Free it. */
-char *patch_plot_name(const struct patch_view *v, const struct patch_metric *m);
+ * ("plots/<page>-c<cid>-<workload>-<metric>.svg"), and its title: the
+ * same for the file plotted and the page that shows it. Free both. */
+void patch_plot_names(const struct patch_view *v, const struct patch_metric *m, char **name,
+		      char **title);
 /* Writes the strip plot of every metric patch_metric_plotted() names
  * under <report_dir>/plots. */
 bool patch_view_plots(const struct patch_view *v, const char *report_dir, pb_err *err);
